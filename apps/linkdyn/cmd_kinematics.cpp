@@ -1,0 +1,94 @@
+// linkdyn kinematics MODEL: positions, velocities and accelerations over the drivers' motion.
+#include <fmt/core.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "linkdyn/core/version.hpp"
+#include "linkdyn/io/model_file.hpp"
+#include "linkdyn/io/table_writer.hpp"
+
+namespace linkdyn::cli {
+namespace {
+
+struct KinematicsOptions {
+  std::string model, csv, json;
+  int steps = 0;
+};
+
+void print_summary(const planar::Mechanism& m, const Table& table) {
+  fmt::print("{:<28} {:>14} {:>14} {:>14}\n", "quantity", "min", "max", "at t (max |.|)");
+  auto column_summary = [&](const std::string& name, double scale, const char* unit) {
+    const int c = table.column(name);
+    if (c < 0 || table.rows() == 0) return;
+    double lo = INFINITY, hi = -INFINITY, peak = -1, t_peak = 0;
+    for (size_t r = 0; r < table.rows(); ++r) {
+      const double v = table.at(r, c);
+      if (!std::isfinite(v)) continue;
+      lo = std::min(lo, v), hi = std::max(hi, v);
+      if (std::abs(v) > peak) peak = std::abs(v), t_peak = table.at(r, 0);
+    }
+    if (peak < 0) return;
+    fmt::print("{:<28} {:>14.6g} {:>14.6g} {:>14.6g}  {}\n", name, lo * scale, hi * scale, t_peak, unit);
+  };
+  for (size_t b = 1; b < m.bodies().size(); ++b) {
+    const std::string& n = m.bodies()[b].name;
+    column_summary(n + ".angle", 180.0 / M_PI, "deg");
+    column_summary(n + ".omega", 1.0, "rad/s");
+    column_summary(n + ".alpha", 1.0, "rad/s^2");
+  }
+  for (const std::string& name : table.columns)
+    if (name.size() > 19 && name.compare(name.size() - 19, 19, ".transmission_angle") == 0)
+      column_summary(name, 180.0 / M_PI, "deg");
+}
+
+void run_kinematics(const KinematicsOptions& o) {
+  const planar::Mechanism m = io::load_mechanism(o.model);
+  planar::TimeGrid grid = m.default_grid();
+  if (o.steps > 0) grid.steps = o.steps;
+  require_start_assembly(m, grid);
+  planar::SweepSummary summary;
+  const Table table = planar::kinematics_table(m, grid, &summary);
+  fmt::print("{}: {} -> {} steps over t = [{:g}, {:g}] s\n", m.spec().name, m.structure_string(),
+             grid.steps, grid.t0, grid.t_end);
+  print_sweep_events(m, summary);
+  print_summary(m, table);
+  if (!o.csv.empty()) {
+    io::write_csv(o.csv, table);
+    fmt::print("wrote {} ({} rows x {} columns)\n", o.csv, table.rows(), table.width());
+  }
+  if (!o.json.empty()) {
+    nlohmann::ordered_json meta;
+    meta["model"] = m.spec().name;
+    meta["model_file"] = o.model;
+    meta["linkdyn_version"] = linkdyn::version;
+    meta["analysis"] = "kinematics";
+    meta["structure"] = m.structure_string();
+    meta["dof"] = m.dof();
+    meta["settings"] = {{"t0", grid.t0}, {"t_end", grid.t_end}, {"steps", grid.steps}};
+    nlohmann::ordered_json intervals = nlohmann::ordered_json::array();
+    for (const auto& [a, b] : summary.intervals) intervals.push_back({a, b});
+    meta["intervals"] = intervals;
+    nlohmann::ordered_json events = nlohmann::ordered_json::array();
+    for (const planar::SweepEvent& e : summary.events)
+      events.push_back({{"t", e.t}, {"q", e.q}, {"kind", e.kind == planar::SweepEvent::singular ? "singular" : "assembly_limit"}, {"message", e.message}});
+    meta["events"] = events;
+    io::write_json(o.json, table, meta.dump());
+    fmt::print("wrote {}\n", o.json);
+  }
+}
+
+}  // namespace
+
+void add_kinematics_command(CLI::App& app) {
+  auto options = std::make_shared<KinematicsOptions>();
+  CLI::App* cmd = app.add_subcommand("kinematics", "Positions, velocities and accelerations over the drivers' motion");
+  cmd->add_option("MODEL", options->model, "Model file (YAML)")->required();
+  cmd->add_option("--steps", options->steps, "Number of steps (default: from the model's motion law)")->check(CLI::PositiveNumber);
+  cmd->add_option("--csv", options->csv, "Write the table as CSV");
+  cmd->add_option("--json", options->json, "Write the table and metadata as JSON");
+  cmd->callback([options] { run_kinematics(*options); });
+}
+
+}  // namespace linkdyn::cli

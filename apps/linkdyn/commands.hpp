@@ -1,0 +1,23 @@
+#pragma once
+// The command line: one file per command.
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+#include "linkdyn/planar/mechanism.hpp"
+#include "linkdyn/planar/sweep.hpp"
+
+namespace linkdyn::cli {
+
+void add_check_command(CLI::App& app);
+void add_kinematics_command(CLI::App& app);
+
+// Text helpers shared by the commands.
+/// "crank = 30 deg" style list of the driver values in ws.
+std::string driver_values(const planar::Mechanism& m, const std::vector<double>& q);
+/// Prints the sweep's intervals and events.
+void print_sweep_events(const planar::Mechanism& m, const planar::SweepSummary& summary);
+/// Throws AnalysisError when the sweep could not assemble at its start.
+void require_start_assembly(const planar::Mechanism& m, const planar::TimeGrid& grid);
+
+}  // namespace linkdyn::cli

@@ -1,0 +1,15 @@
+#pragma once
+// Writing result tables: CSV (header of column names) and JSON (arrays plus metadata).
+#include <string>
+
+#include "linkdyn/core/table.hpp"
+
+namespace linkdyn::io {
+
+/// CSV with a header row; missing values are empty cells. Numbers with 12 significant digits.
+void write_csv(const std::string& path, const Table& table);
+/// JSON object: {"metadata": <metadata_json>, "columns": [...], "units": {...}, "data":
+/// {column: [values]}}; missing values are null. `metadata_json` must be a JSON object text.
+void write_json(const std::string& path, const Table& table, const std::string& metadata_json);
+
+}  // namespace linkdyn::io

@@ -1,0 +1,36 @@
+#pragma once
+// Kinematics streamed forward along the structural sequence [001 Fig. 3]:
+// free functions over (mechanism, workspace); the driver state is in ws.q / ws.qd / ws.qdd.
+#include <string>
+
+#include "linkdyn/planar/mechanism.hpp"
+#include "linkdyn/planar/workspace.hpp"
+
+namespace linkdyn::planar {
+
+enum class KinematicFailure { none, cannot_close, singular };
+
+struct KinematicStatus {
+  KinematicFailure failure = KinematicFailure::none;
+  int group = -1;  ///< the group where it happened
+  bool ok() const { return failure == KinematicFailure::none; }
+};
+
+/// Positions of every body from ws.q. Fails with cannot_close when a group has no solution.
+KinematicStatus solve_positions(const Mechanism& m, Workspace& ws);
+/// Velocities from ws.qd (after positions). Fails with singular at a dead point, where the
+/// velocities are not defined; nothing is divided by a vanishing determinant.
+KinematicStatus solve_velocities(const Mechanism& m, Workspace& ws);
+/// Accelerations from ws.qdd (after velocities).
+void solve_accelerations(const Mechanism& m, Workspace& ws);
+/// All three in order.
+KinematicStatus solve_kinematics(const Mechanism& m, Workspace& ws);
+
+/// Largest residual of every joint's constraint equations at the current positions, in m
+/// (rad for angular equations).
+double constraint_residual(const Mechanism& m, const Workspace& ws);
+
+/// A one-line description of a failure: which group, why, at which driver values.
+std::string describe(const Mechanism& m, const Workspace& ws, const KinematicStatus& status);
+
+}  // namespace linkdyn::planar

@@ -1,0 +1,145 @@
+#pragma once
+// The planar mechanism model: what the user describes (MechanismSpec) and its compiled,
+// immutable form with the structural sequence of groups (Mechanism).
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "linkdyn/core/error.hpp"
+#include "linkdyn/core/geometry.hpp"
+#include "linkdyn/planar/motion_law.hpp"
+
+namespace linkdyn::planar {
+
+class Group;
+
+/// A named point fixed in a body, in the body frame.
+struct NamedPoint {
+  std::string name;
+  Vec2 local = Vec2::Zero();
+  SourceLocation where;
+};
+
+/// A rigid body. Body 0 is the ground; its points are the ground points.
+struct Body {
+  std::string name;
+  double mass = 0.0;
+  double inertia = 0.0;  ///< about the centre of mass, kg m^2
+  Vec2 com = Vec2::Zero();
+  std::vector<NamedPoint> points;
+  SourceLocation where;
+  /// Index of the named point, or -1.
+  int find_point(const std::string& point_name) const;
+};
+
+enum class JointType { revolute, prismatic, gear };
+
+/// A pair between body[0] and body[1].
+///  - revolute: point[k] is the pin in body[k]'s frame.
+///  - prismatic: the guide line is fixed in body[0] through point[0] along guide_dir (body[0]
+///    frame, unit); point[1] of body[1] slides on it; theta1 - theta0 = angle_offset.
+///  - gear: theta1 = ratio * theta0 + phase (body[1] is a wheel pivoted on the ground).
+struct Joint {
+  std::string name;
+  JointType type = JointType::revolute;
+  std::array<int, 2> body{0, 0};
+  std::array<Vec2, 2> point{Vec2::Zero(), Vec2::Zero()};
+  std::array<std::string, 2> point_name;  ///< names of the points in the model, if named
+  Vec2 guide_dir = Vec2::UnitX();
+  double angle_offset = 0.0;
+  double ratio = 1.0;
+  double phase = 0.0;
+  SourceLocation where;
+  int constraint_count() const { return type == JointType::gear ? 1 : 2; }
+  bool connects(int b) const { return body[0] == b || body[1] == b; }
+  int other(int b) const { return body[0] == b ? body[1] : body[0]; }
+};
+
+enum class DriverType { rotational, linear };
+
+/// A first-class mechanism: the angle of a body pinned to the ground (rotational), or the
+/// position of a slider along a ground guide (linear), q measured from the guide point.
+struct Driver {
+  std::string name;
+  DriverType type = DriverType::rotational;
+  int joint = -1;
+  MotionLaw law = ConstantSpeedLaw{};
+  SourceLocation where;
+};
+
+/// How a group's assembly mode is chosen at the start: the joint's point nearest to `near`,
+/// or the branch `sign` (+1 / -1, see docs/model-format.md).
+struct AssemblyHint {
+  std::string joint;
+  std::optional<Vec2> near;
+  int sign = 0;
+  SourceLocation where;
+};
+
+struct MechanismSpec {
+  std::string name;
+  SourceLocation where;  ///< the model file
+  std::vector<Body> bodies;  ///< bodies[0] is the ground
+  std::vector<Joint> joints;
+  std::vector<Driver> drivers;
+  std::vector<AssemblyHint> assembly;
+  /// Optional explicit structural sequence: the bodies of each group, in order.
+  std::vector<std::vector<std::string>> structure;
+  SourceLocation structure_where;
+  /// Optional analysis grid from the model; otherwise the first driver's natural grid.
+  std::optional<TimeGrid> grid;
+
+  int find_body(const std::string& body_name) const;
+  int find_joint(const std::string& joint_name) const;
+};
+
+/// Where an output point lives: a named point of a moving body and its column label.
+struct OutputPoint {
+  std::string label;
+  int body = 0;
+  Vec2 local = Vec2::Zero();
+};
+
+struct CompileOptions {
+  /// Solve every group, dyads included, with the generic Newton group (a check of the closed
+  /// forms).
+  bool force_generic = false;
+};
+
+/// The compiled, immutable mechanism: its description, degrees of freedom and the tape of
+/// groups in structural order (drivers first) [001 Fig. 3].
+class Mechanism {
+ public:
+  const MechanismSpec& spec() const { return spec_; }
+  const std::vector<Body>& bodies() const { return spec_.bodies; }
+  const std::vector<Joint>& joints() const { return spec_.joints; }
+  const std::vector<Driver>& drivers() const { return spec_.drivers; }
+  int dof() const { return dof_; }
+  const std::vector<std::unique_ptr<Group>>& groups() const { return groups_; }
+  /// Named points of moving bodies, with unique column labels.
+  const std::vector<OutputPoint>& output_points() const { return output_points_; }
+  /// Grid of the analysis: the model's, else the first driver's natural one.
+  TimeGrid default_grid() const;
+  /// The structural sequence, e.g. "R_I(0,1) -> RRR_II(2,3)" [001 Eq. 17].
+  std::string structure_string() const;
+
+  Mechanism(Mechanism&&) noexcept;
+  Mechanism& operator=(Mechanism&&) noexcept;
+  ~Mechanism();
+
+ private:
+  friend Mechanism compile(MechanismSpec spec, const CompileOptions& options);
+  Mechanism() = default;
+  MechanismSpec spec_;
+  int dof_ = 0;
+  std::vector<std::unique_ptr<Group>> groups_;
+  std::vector<OutputPoint> output_points_;
+};
+
+/// Checks the description, counts the DOF (Gruebler-Kutzbach), finds the structural sequence
+/// and returns the immutable mechanism. Throws InputError on a bad description.
+Mechanism compile(MechanismSpec spec, const CompileOptions& options = {});
+
+}  // namespace linkdyn::planar

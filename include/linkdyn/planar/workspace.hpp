@@ -1,0 +1,54 @@
+#pragma once
+// The reusable buffers and results of one kinematic evaluation of a Mechanism.
+#include <Eigen/Dense>
+#include <vector>
+
+#include "linkdyn/core/geometry.hpp"
+#include "linkdyn/planar/mechanism.hpp"
+
+namespace linkdyn::planar {
+
+/// Pose and motion of a body frame: origin r, angle theta (with its cosine and sine).
+struct BodyState {
+  Vec2 r = Vec2::Zero(), v = Vec2::Zero(), a = Vec2::Zero();
+  double theta = 0.0, c = 1.0, s = 0.0;
+  double omega = 0.0, alpha = 0.0;
+  void set_angle(double angle);
+  /// Global position / velocity / acceleration of a point given in the body frame.
+  Vec2 arm(const Vec2& local) const { return rotate(local, c, s); }
+  Vec2 position(const Vec2& local) const { return r + arm(local); }
+  Vec2 velocity(const Vec2& local) const { return v + omega * perp(arm(local)); }
+  Vec2 acceleration(const Vec2& local) const {
+    const Vec2 arm_g = arm(local);
+    return a + alpha * perp(arm_g) - omega * omega * arm_g;
+  }
+};
+
+/// Per group: the tracked assembly mode and how far from singular the last position was.
+struct GroupState {
+  int branch = 0;
+  bool tracked = false;  ///< false: the next position solve starts from the model's hints
+  double conditioning = 1.0;  ///< 0 at a singular (dead) position, ~1 far from it
+};
+
+/// Newton buffers of a generic group, sized once.
+struct GenericScratch {
+  Eigen::MatrixXd jacobian;
+  Eigen::VectorXd residual, step, unknowns;
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu;
+};
+
+class Workspace {
+ public:
+  explicit Workspace(const Mechanism& mechanism);
+  std::vector<double> q, qd, qdd;  ///< driver coordinates and their rates
+  std::vector<BodyState> body;
+  std::vector<GroupState> group;
+  std::vector<GenericScratch> scratch;  ///< per group; sized only for generic groups
+  /// Groups with conditioning below this are at a dead point: velocities are not defined.
+  double singular_tolerance = 1e-8;
+  /// Forget the tracked assembly modes: the next solve starts again from the hints.
+  void reset_tracking();
+};
+
+}  // namespace linkdyn::planar

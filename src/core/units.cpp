@@ -1,0 +1,69 @@
+#include "linkdyn/core/units.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <utility>
+#include <vector>
+
+namespace linkdyn {
+namespace {
+using UnitTable = std::vector<std::pair<std::string_view, double>>;
+
+const UnitTable& units_of(Quantity kind) {
+  static const UnitTable none{};
+  static const UnitTable length{{"m", 1.0}, {"mm", 1e-3}, {"cm", 1e-2}};
+  static const UnitTable angle{{"rad", 1.0}, {"deg", M_PI / 180.0}};
+  static const UnitTable speed{{"rad/s", 1.0}, {"deg/s", M_PI / 180.0}, {"rpm", M_PI / 30.0}};
+  static const UnitTable accel{{"rad/s^2", 1.0}, {"deg/s^2", M_PI / 180.0}};
+  switch (kind) {
+    case Quantity::length: return length;
+    case Quantity::angle: return angle;
+    case Quantity::angular_velocity: return speed;
+    case Quantity::angular_acceleration: return accel;
+    case Quantity::plain: break;
+  }
+  return none;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+}  // namespace
+
+std::string accepted_units(Quantity kind) {
+  std::string out;
+  for (const auto& [name, factor] : units_of(kind)) {
+    if (!out.empty()) out += ", ";
+    out += name;
+  }
+  return out.empty() ? "no unit" : out;
+}
+
+std::optional<double> parse_quantity(std::string_view text, Quantity kind, std::string& problem) {
+  text = trim(text);
+  double value = 0.0;
+  const char* begin = text.data();
+  const char* end = text.data() + text.size();
+  if (!text.empty() && *begin == '+') ++begin;
+  auto [ptr, ec] = std::from_chars(begin, end, value);
+  if (ec != std::errc() || ptr == begin) {
+    problem = "'" + std::string(text) + "' is not a number";
+    return std::nullopt;
+  }
+  if (!std::isfinite(value)) {
+    problem = "'" + std::string(text) + "' is not a finite number";
+    return std::nullopt;
+  }
+  const std::string_view unit = trim(std::string_view(ptr, static_cast<size_t>(end - ptr)));
+  if (unit.empty()) return value;
+  for (const auto& [name, factor] : units_of(kind)) {
+    if (unit == name) return value * factor;
+  }
+  problem = "unit '" + std::string(unit) + "' is not accepted here (accepted: " +
+            accepted_units(kind) + ")";
+  return std::nullopt;
+}
+
+}  // namespace linkdyn

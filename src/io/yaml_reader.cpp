@@ -1,0 +1,112 @@
+#include "io/yaml_reader.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace linkdyn::io {
+namespace {
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+}  // namespace
+
+SourceLocation YamlReader::where(const YAML::Node& node) const {
+  const YAML::Mark mark = node.Mark();
+  return {file_, mark.line >= 0 ? mark.line + 1 : 0};
+}
+
+void YamlReader::fail(const YAML::Node& node, const std::string& entity, const std::string& problem,
+                      const std::string& fix) const {
+  throw InputError(where(node), entity, problem, fix);
+}
+
+void YamlReader::require_map(const YAML::Node& node, const std::string& entity) const {
+  if (!node.IsMap()) fail(node, entity, "expected a map of 'key: value' entries", "see docs/model-format.md");
+}
+
+void YamlReader::allow_only(const YAML::Node& map, const std::string& entity,
+                            std::initializer_list<const char*> allowed) const {
+  require_map(map, entity);
+  for (const auto& kv : map) {
+    const std::string key = kv.first.as<std::string>();
+    if (std::any_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; })) continue;
+    std::string nearest;
+    size_t best = 3;
+    std::string all;
+    for (const char* a : allowed) {
+      all += (all.empty() ? "" : ", ") + std::string(a);
+      const size_t d = edit_distance(key, a);
+      if (d < best) best = d, nearest = a;
+    }
+    fail(kv.first, entity, "unknown field '" + key + "'",
+         nearest.empty() ? "the fields here are: " + all : "did you mean '" + nearest + "'?");
+  }
+}
+
+YAML::Node YamlReader::required(const YAML::Node& map, const char* key, const std::string& entity,
+                                const std::string& hint) const {
+  require_map(map, entity);
+  YAML::Node child = map[key];
+  if (!child) fail(map, entity, std::string("missing field '") + key + "'", hint);
+  return child;
+}
+
+std::string YamlReader::text(const YAML::Node& node, const std::string& entity) const {
+  if (!node.IsScalar()) fail(node, entity, "expected a name or word", "write a single value");
+  return node.Scalar();
+}
+
+double YamlReader::number(const YAML::Node& node, const std::string& entity, Quantity kind) const {
+  if (!node.IsScalar())
+    fail(node, entity, "expected a number", kind == Quantity::plain ? "write a number" : "write a number, optionally with a unit (" + accepted_units(kind) + ")");
+  std::string problem;
+  const std::optional<double> value = parse_quantity(node.Scalar(), kind, problem);
+  if (!value) {
+    fail(node, entity, problem,
+         kind == Quantity::plain ? "write a plain number in SI units"
+                                 : "write a number in SI units or with a unit (" + accepted_units(kind) + ")");
+  }
+  return *value;
+}
+
+int YamlReader::integer(const YAML::Node& node, const std::string& entity, int min_value) const {
+  const double v = number(node, entity);
+  if (v != std::floor(v) || v < min_value || v > 1e8)
+    fail(node, entity, "expected a whole number >= " + std::to_string(min_value),
+         "write an integer such as 360");
+  return static_cast<int>(v);
+}
+
+Vec2 YamlReader::point(const YAML::Node& node, const std::string& entity) const {
+  if (node.IsSequence()) {
+    if (node.size() != 2) fail(node, entity, "a point has two coordinates", "write [x, y] in m");
+    return {number(node[0], entity, Quantity::length), number(node[1], entity, Quantity::length)};
+  }
+  if (node.IsMap()) {
+    allow_only(node, entity, {"r", "angle"});
+    const double r = number(required(node, "r", entity, "write {r: length, angle: angle}"), entity, Quantity::length);
+    const double a = number(required(node, "angle", entity, "write {r: length, angle: angle}"), entity, Quantity::angle);
+    return {r * std::cos(a), r * std::sin(a)};
+  }
+  fail(node, entity, "expected a point", "write [x, y] in m, or {r: length, angle: angle}");
+}
+
+std::optional<double> YamlReader::optional_number(const YAML::Node& map, const char* key,
+                                                  const std::string& entity, Quantity kind) const {
+  const YAML::Node child = map[key];
+  if (!child) return std::nullopt;
+  return number(child, entity + "." + key, kind);
+}
+
+}  // namespace linkdyn::io

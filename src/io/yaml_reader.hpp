@@ -1,0 +1,45 @@
+#pragma once
+// Typed access to YAML nodes with errors that name the file, line and entity.
+#include <yaml-cpp/yaml.h>
+
+#include <initializer_list>
+#include <optional>
+#include <string>
+
+#include "linkdyn/core/error.hpp"
+#include "linkdyn/core/geometry.hpp"
+#include "linkdyn/core/units.hpp"
+
+namespace linkdyn::io {
+
+class YamlReader {
+ public:
+  explicit YamlReader(std::string file) : file_(std::move(file)) {}
+  const std::string& file() const { return file_; }
+
+  SourceLocation where(const YAML::Node& node) const;
+  [[noreturn]] void fail(const YAML::Node& node, const std::string& entity,
+                         const std::string& problem, const std::string& fix) const;
+
+  /// Fails on keys outside `allowed`, suggesting the nearest allowed key.
+  void allow_only(const YAML::Node& map, const std::string& entity,
+                  std::initializer_list<const char*> allowed) const;
+  void require_map(const YAML::Node& node, const std::string& entity) const;
+  /// The child `key`, failing when missing.
+  YAML::Node required(const YAML::Node& map, const char* key, const std::string& entity,
+                      const std::string& hint) const;
+
+  std::string text(const YAML::Node& node, const std::string& entity) const;
+  double number(const YAML::Node& node, const std::string& entity, Quantity kind = Quantity::plain) const;
+  int integer(const YAML::Node& node, const std::string& entity, int min_value) const;
+  /// [x, y] or {r: length, angle: angle}.
+  Vec2 point(const YAML::Node& node, const std::string& entity) const;
+  std::optional<double> optional_number(const YAML::Node& map, const char* key,
+                                        const std::string& entity,
+                                        Quantity kind = Quantity::plain) const;
+
+ private:
+  std::string file_;
+};
+
+}  // namespace linkdyn::io

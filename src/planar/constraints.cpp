@@ -1,0 +1,61 @@
+#include "planar/constraints.hpp"
+
+namespace linkdyn::planar {
+
+void joint_rows(const Joint& joint, const Workspace& ws, bool with_gamma, JointRows& rows) {
+  const BodyState& b0 = ws.body[joint.body[0]];
+  const BodyState& b1 = ws.body[joint.body[1]];
+  rows.jac[0].setZero();
+  rows.jac[1].setZero();
+  rows.gamma.setZero();
+  rows.phi.setZero();
+  switch (joint.type) {
+    case JointType::revolute: {
+      // Phi = r0 + A0 p0 - r1 - A1 p1.
+      const Vec2 arm0 = b0.arm(joint.point[0]);
+      const Vec2 arm1 = b1.arm(joint.point[1]);
+      rows.count = 2;
+      rows.phi = b0.r + arm0 - b1.r - arm1;
+      rows.jac[0].block<2, 2>(0, 0).setIdentity();
+      rows.jac[0].col(2) = perp(arm0);
+      rows.jac[1].block<2, 2>(0, 0) = -Eigen::Matrix2d::Identity();
+      rows.jac[1].col(2) = -perp(arm1);
+      if (with_gamma) rows.gamma = b0.omega * b0.omega * arm0 - b1.omega * b1.omega * arm1;
+      break;
+    }
+    case JointType::prismatic: {
+      // Phi1 = theta1 - theta0 - offset; Phi2 = n . d with n the guide normal in body 0.
+      const Vec2 u = b0.arm(joint.guide_dir);
+      const Vec2 n = perp(u);
+      const Vec2 arm0 = b0.arm(joint.point[0]);
+      const Vec2 arm1 = b1.arm(joint.point[1]);
+      const Vec2 d = b1.r + arm1 - b0.r - arm0;
+      rows.count = 2;
+      rows.phi(0) = b1.theta - b0.theta - joint.angle_offset;
+      rows.phi(1) = n.dot(d);
+      rows.jac[0](0, 2) = -1.0;
+      rows.jac[1](0, 2) = 1.0;
+      rows.jac[0].block<1, 2>(1, 0) = -n.transpose();
+      rows.jac[0](1, 2) = -u.dot(d) - n.dot(perp(arm0));
+      rows.jac[1].block<1, 2>(1, 0) = n.transpose();
+      rows.jac[1](1, 2) = n.dot(perp(arm1));
+      if (with_gamma) {
+        const Vec2 n_dot = -b0.omega * u;
+        const Vec2 d_dot = b1.v + b1.omega * perp(arm1) - b0.v - b0.omega * perp(arm0);
+        const double w0 = b0.omega * b0.omega, w1 = b1.omega * b1.omega;
+        rows.gamma(1) = w0 * n.dot(d) - 2.0 * n_dot.dot(d_dot) - n.dot(w0 * arm0 - w1 * arm1);
+      }
+      break;
+    }
+    case JointType::gear: {
+      // Phi = theta1 - ratio theta0 - phase.
+      rows.count = 1;
+      rows.phi(0) = b1.theta - joint.ratio * b0.theta - joint.phase;
+      rows.jac[0](0, 2) = -joint.ratio;
+      rows.jac[1](0, 2) = 1.0;
+      break;
+    }
+  }
+}
+
+}  // namespace linkdyn::planar

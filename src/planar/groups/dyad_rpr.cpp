@@ -1,0 +1,59 @@
+// RPR dyad (second class, third type): both outer pins are known; the guide body's angle
+// solves a cos(theta) + b sin(theta) = c, with two assembly modes.
+#include <algorithm>
+#include <cmath>
+
+#include "planar/groups/dyad.hpp"
+
+namespace linkdyn::planar {
+namespace {
+
+class DyadRPR final : public Dyad {
+ public:
+  using Dyad::Dyad;
+  std::string type() const override { return "RPR"; }
+
+  Candidates candidates(const Mechanism& m, const Workspace& ws) const override {
+    const Joint &ji = joint_i(m), &jij = joint_ij(m), &jj = joint_j(m);
+    const int k1 = ji.other(i()), k2 = jj.other(j());
+    const int g = jij.body[0], s = jij.body[1];  // guide body, slider body
+    const Joint& jg = g == i() ? ji : jj;
+    const Joint& js = g == i() ? jj : ji;
+    const int kg = g == i() ? k1 : k2, ks = g == i() ? k2 : k1;
+    const Vec2 pin_g = global_point(jg, ws.body[kg], kg), pin_s = global_point(js, ws.body[ks], ks);
+    const Vec2 &rg = local_point(jg, g), &rs = local_point(js, s);
+    // Slider point minus guide point = D + A_g w; its normal component must vanish:
+    // (A_g m) . D = -m . w, with m the guide normal in the guide body.
+    const Vec2 D = pin_s - pin_g;
+    const Vec2 normal = perp(jij.guide_dir);
+    const Vec2 w = rotate(jij.point[1] - rs, jij.angle_offset) - (jij.point[0] - rg);
+    const double dist = D.norm();
+    Candidates out;
+    if (dist == 0.0) return out;
+    const double ratio = -normal.dot(w) / dist;
+    if (std::abs(ratio) > 1.0 + 1e-13) return out;
+    const double clamped = std::clamp(ratio, -1.0, 1.0);
+    const double spread = std::acos(clamped);
+    out.count = 2;
+    out.conditioning = std::sqrt(std::max(0.0, 1.0 - clamped * clamped));
+    for (int k = 0; k < 2; ++k) {
+      const double theta_g = heading(D) - heading(normal) + (k == 0 ? spread : -spread);
+      const double theta_s = theta_g + jij.angle_offset;
+      Candidate& c = out.c[k];
+      const Vec2 r_g = origin_from(pin_g, rg, theta_g), r_s = origin_from(pin_s, rs, theta_s);
+      c.theta_i = g == i() ? theta_g : theta_s;
+      c.theta_j = g == i() ? theta_s : theta_g;
+      c.r_i = g == i() ? r_g : r_s;
+      c.r_j = g == i() ? r_s : r_g;
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Group> make_dyad_rpr(const Mechanism& m, int i, int j, int ji, int jij, int jj) {
+  return std::make_unique<DyadRPR>(m, i, j, ji, jij, jj);
+}
+
+}  // namespace linkdyn::planar

@@ -1,0 +1,232 @@
+// Generic group (third class and higher, or any group without a closed form): Newton's method
+// on the group's loop-closure equations, continued from the previous position along a sweep.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "planar/constraints.hpp"
+#include "planar/groups/group_types.hpp"
+
+namespace linkdyn::planar {
+namespace {
+
+constexpr int max_iterations = 60;
+constexpr int max_starts = 96;
+
+class GenericGroup final : public Group {
+ public:
+  GenericGroup(const Mechanism& m, std::vector<int> bodies, std::vector<int> joints)
+      : Group(std::move(bodies), std::move(joints)) {
+    double scale = 0.0;
+    for (int jn : joints_)
+      for (const Vec2& p : m.joints()[jn].point) scale = std::max(scale, p.norm());
+    scale_ = std::max(scale, 1e-3);
+    for (int jn : joints_)
+      letters_ += m.joints()[jn].type == JointType::prismatic ? 'P'
+                  : m.joints()[jn].type == JointType::gear    ? 'G'
+                                                              : 'R';
+    assur_class_ = classify(m);
+  }
+
+  std::string type() const override { return letters_; }
+  int assur_class() const override { return assur_class_; }
+  int newton_unknowns() const override { return 3 * static_cast<int>(bodies_.size()); }
+
+  bool solve_position(const Mechanism& m, Workspace& ws, int self) const override {
+    GroupState& state = ws.group[self];
+    GenericScratch& s = ws.scratch[self];
+    if (state.tracked) {
+      if (newton(m, ws, s)) {
+        state.conditioning = conditioning(s);
+        return true;
+      }
+      state.tracked = false;  // lost: look for an assembly again from the hints
+    }
+    if (!search(m, ws, s)) return false;
+    state.tracked = true;
+    state.conditioning = conditioning(s);
+    return true;
+  }
+
+  void solve_velocity(const Mechanism& m, Workspace& ws, int self) const override {
+    GenericScratch& s = ws.scratch[self];
+    solve_group_rates(m, ws, bodies_, joints_, Rate::velocity, s.jacobian, s.residual, s.lu);
+  }
+  void solve_acceleration(const Mechanism& m, Workspace& ws, int self) const override {
+    GenericScratch& s = ws.scratch[self];
+    solve_group_rates(m, ws, bodies_, joints_, Rate::acceleration, s.jacobian, s.residual, s.lu);
+  }
+
+ private:
+  int column(int body) const {
+    for (size_t k = 0; k < bodies_.size(); ++k)
+      if (bodies_[k] == body) return static_cast<int>(3 * k);
+    return -1;
+  }
+
+  /// Residual and Jacobian of the group's equations at the workspace poses; max |residual|.
+  double evaluate(const Mechanism& m, const Workspace& ws, GenericScratch& s) const {
+    JointRows rows;
+    s.jacobian.setZero();
+    int row = 0;
+    double worst = 0.0;
+    for (int jn : joints_) {
+      const Joint& jt = m.joints()[jn];
+      joint_rows(jt, ws, false, rows);
+      for (int r = 0; r < rows.count; ++r) {
+        // Angular equations are scaled to lengths so that one tolerance serves all rows.
+        const double weight = (jt.type == JointType::revolute || r == 1) ? 1.0 : scale_;
+        s.residual(row + r) = weight * rows.phi(r);
+        worst = std::max(worst, std::abs(s.residual(row + r)));
+        for (int side = 0; side < 2; ++side) {
+          const int col = column(jt.body[side]);
+          if (col >= 0) s.jacobian.block(row + r, col, 1, 3) = weight * rows.jac[side].row(r);
+        }
+      }
+      row += rows.count;
+    }
+    return worst;
+  }
+
+  void apply(Workspace& ws, const Eigen::VectorXd& x) const {
+    for (size_t k = 0; k < bodies_.size(); ++k) {
+      BodyState& b = ws.body[bodies_[k]];
+      b.r = Vec2(x(3 * k), x(3 * k + 1));
+      b.set_angle(x(3 * k + 2));
+    }
+  }
+  void gather(const Workspace& ws, Eigen::VectorXd& x) const {
+    for (size_t k = 0; k < bodies_.size(); ++k) {
+      const BodyState& b = ws.body[bodies_[k]];
+      x.segment<3>(3 * k) << b.r.x(), b.r.y(), b.theta;
+    }
+  }
+
+  /// Damped Newton from the poses in the workspace; true when the equations close.
+  bool newton(const Mechanism& m, Workspace& ws, GenericScratch& s) const {
+    const double tol = 1e-13 * (1.0 + scale_);
+    gather(ws, s.unknowns);
+    double norm = evaluate(m, ws, s);
+    for (int it = 0; it < max_iterations; ++it) {
+      s.lu.compute(s.jacobian);
+      s.step = s.lu.solve(s.residual);
+      if (!s.step.allFinite()) return false;
+      double lambda = 1.0;
+      bool improved = false;
+      for (int half = 0; half < 30; ++half, lambda *= 0.5) {
+        s.unknowns -= lambda * s.step;
+        apply(ws, s.unknowns);
+        const double trial = evaluate(m, ws, s);
+        if (trial < norm || trial <= tol) {
+          improved = true;
+          norm = trial;
+          break;
+        }
+        s.unknowns += lambda * s.step;
+      }
+      if (!improved) break;
+      if (norm <= tol && lambda * s.step.lpNorm<Eigen::Infinity>() < 1e-9 * (1.0 + scale_)) {
+        return true;
+      }
+    }
+    apply(ws, s.unknowns);
+    return evaluate(m, ws, s) <= tol;
+  }
+
+  /// Assembly from scratch: deterministic starts, every distinct solution kept; the model's
+  /// hint (a joint near a point) picks among them, else the first found.
+  bool search(const Mechanism& m, Workspace& ws, GenericScratch& s) const {
+    const AssemblyHint* hint = nullptr;
+    int hint_joint = -1;
+    for (const AssemblyHint& h : m.spec().assembly)
+      for (int jn : joints_)
+        if (m.joints()[jn].name == h.joint && h.near) hint = &h, hint_joint = jn;
+    Eigen::VectorXd best;
+    double best_score = std::numeric_limits<double>::infinity();
+    for (int start = 0; start < max_starts; ++start) {
+      seed(m, ws, start);
+      if (!newton(m, ws, s)) continue;
+      const double score = hint ? (hint_point(m, ws, hint_joint) - *hint->near).squaredNorm() : 0.0;
+      if (score < best_score) {
+        best_score = score;
+        best = s.unknowns;
+      }
+      if (!hint) break;
+    }
+    if (best.size() == 0) return false;
+    apply(ws, best);
+    evaluate(m, ws, s);
+    return true;
+  }
+
+  Vec2 hint_point(const Mechanism& m, const Workspace& ws, int jn) const {
+    const Joint& jt = m.joints()[jn];
+    const int side = column(jt.body[1]) >= 0 ? 1 : 0;
+    return ws.body[jt.body[side]].position(jt.point[side]);
+  }
+
+  /// A starting pose: quasi-random angles; bodies pinned to a known body placed on the pin.
+  void seed(const Mechanism& m, Workspace& ws, int start) const {
+    Vec2 centre = Vec2::Zero();
+    int known_pins = 0;
+    for (int jn : joints_) {
+      const Joint& jt = m.joints()[jn];
+      for (int side = 0; side < 2; ++side)
+        if (column(jt.body[side]) < 0 && jt.type != JointType::gear)
+          centre += ws.body[jt.body[side]].position(jt.point[side]), ++known_pins;
+    }
+    if (known_pins > 0) centre /= known_pins;
+    for (size_t k = 0; k < bodies_.size(); ++k) {
+      const double u = std::fmod(0.5 + (start + 1) * 0.6180339887498949 * (k + 1) +
+                                     start * 0.7548776662466927 * (k * k + 1),
+                                 1.0);
+      BodyState& b = ws.body[bodies_[k]];
+      b.set_angle(2.0 * M_PI * u);
+      b.r = centre;
+      for (int jn : joints_) {
+        const Joint& jt = m.joints()[jn];
+        if (jt.type != JointType::revolute || !jt.connects(bodies_[k])) continue;
+        const int side = jt.body[0] == bodies_[k] ? 0 : 1;
+        if (column(jt.body[1 - side]) >= 0) continue;
+        b.r = ws.body[jt.body[1 - side]].position(jt.point[1 - side]) - b.arm(jt.point[side]);
+        break;
+      }
+    }
+  }
+
+  /// Reciprocal condition estimate of the (length-scaled) Jacobian.
+  double conditioning(GenericScratch& s) const {
+    s.lu.compute(s.jacobian);
+    return s.lu.rcond();
+  }
+
+  int classify(const Mechanism& m) const {
+    // Assur's class: a link with three inner pairs makes class III; otherwise the size of the
+    // closed contour of inner pairs.
+    const int n = static_cast<int>(bodies_.size());
+    if (n <= 2) return n;
+    int max_inner = 0;
+    for (int b : bodies_) {
+      int inner = 0;
+      for (int jn : joints_) {
+        const Joint& jt = m.joints()[jn];
+        if (jt.connects(b) && column(jt.other(b)) >= 0) ++inner;
+      }
+      max_inner = std::max(max_inner, inner);
+    }
+    return max_inner >= 3 ? 3 : n;
+  }
+
+  double scale_ = 1.0;
+  std::string letters_;
+  int assur_class_ = 3;
+};
+
+}  // namespace
+
+std::unique_ptr<Group> make_generic_group(const Mechanism& m, std::vector<int> bodies,
+                                          std::vector<int> joints) {
+  return std::make_unique<GenericGroup>(m, std::move(bodies), std::move(joints));
+}
+
+}  // namespace linkdyn::planar

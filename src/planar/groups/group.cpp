@@ -1,0 +1,37 @@
+// Workspace set-up shared by every group type.
+#include "linkdyn/planar/groups/group.hpp"
+
+#include <cmath>
+
+namespace linkdyn::planar {
+
+void BodyState::set_angle(double angle) {
+  theta = angle;
+  c = std::cos(angle);
+  s = std::sin(angle);
+}
+
+Workspace::Workspace(const Mechanism& mechanism)
+    : q(mechanism.drivers().size(), 0.0),
+      qd(mechanism.drivers().size(), 0.0),
+      qdd(mechanism.drivers().size(), 0.0),
+      body(mechanism.bodies().size()),
+      group(mechanism.groups().size()),
+      scratch(mechanism.groups().size()) {
+  for (size_t g = 0; g < mechanism.groups().size(); ++g) {
+    const auto n = static_cast<Eigen::Index>(mechanism.groups()[g]->newton_unknowns());
+    if (n > 0) {
+      scratch[g].jacobian.setZero(n, n);
+      scratch[g].residual.setZero(n);
+      scratch[g].step.setZero(n);
+      scratch[g].unknowns.setZero(n);
+      scratch[g].lu = Eigen::PartialPivLU<Eigen::MatrixXd>(n);
+    }
+  }
+}
+
+void Workspace::reset_tracking() {
+  for (auto& g : group) g.tracked = false;
+}
+
+}  // namespace linkdyn::planar

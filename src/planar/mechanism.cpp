@@ -1,0 +1,190 @@
+// Compiling a mechanism description: checks, degrees of freedom, structural sequence.
+#include "linkdyn/planar/mechanism.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "linkdyn/planar/groups/group.hpp"
+#include "planar/structure.hpp"
+
+namespace linkdyn::planar {
+
+int Body::find_point(const std::string& point_name) const {
+  for (size_t k = 0; k < points.size(); ++k)
+    if (points[k].name == point_name) return static_cast<int>(k);
+  return -1;
+}
+
+int MechanismSpec::find_body(const std::string& body_name) const {
+  for (size_t k = 0; k < bodies.size(); ++k)
+    if (bodies[k].name == body_name) return static_cast<int>(k);
+  return -1;
+}
+
+int MechanismSpec::find_joint(const std::string& joint_name) const {
+  for (size_t k = 0; k < joints.size(); ++k)
+    if (joints[k].name == joint_name) return static_cast<int>(k);
+  return -1;
+}
+
+Mechanism::Mechanism(Mechanism&&) noexcept = default;
+Mechanism& Mechanism::operator=(Mechanism&&) noexcept = default;
+Mechanism::~Mechanism() = default;
+
+TimeGrid Mechanism::default_grid() const {
+  if (spec_.grid) return *spec_.grid;
+  if (spec_.drivers.empty()) return {};
+  return natural_grid(spec_.drivers.front().law);
+}
+
+std::string Mechanism::structure_string() const {
+  static const char* roman[] = {"0", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX"};
+  std::string out;
+  for (const auto& g : groups_) {
+    if (!out.empty()) out += " -> ";
+    const int cls = std::min(g->assur_class(), 9);
+    out += g->type() + "_" + roman[cls] + "(";
+    std::vector<int> shown;
+    if (g->assur_class() == 1) {
+      // A first-class mechanism shows the body it moves and what it moves against.
+      const Joint& jt = spec_.joints[g->joints().back()];
+      shown = {jt.other(g->bodies()[0]), g->bodies()[0]};
+    } else {
+      shown = g->bodies();
+    }
+    for (size_t k = 0; k < shown.size(); ++k) out += (k ? "," : "") + std::to_string(shown[k]);
+    out += ")";
+  }
+  return out;
+}
+
+namespace {
+
+void check_spec(const MechanismSpec& spec) {
+  const auto n_bodies = static_cast<int>(spec.bodies.size());
+  if (n_bodies < 2) {
+    throw InputError(spec.where, "bodies", "the mechanism has no moving body",
+                     "describe at least one body besides the ground");
+  }
+  for (int b = 1; b < n_bodies; ++b) {
+    const Body& body = spec.bodies[b];
+    const std::string entity = "body '" + body.name + "'";
+    if (!(body.mass >= 0.0) || !std::isfinite(body.mass))
+      throw InputError(body.where, entity, "mass must be zero or positive", "give mass >= 0 in kg");
+    if (!(body.inertia >= 0.0) || !std::isfinite(body.inertia))
+      throw InputError(body.where, entity, "moment of inertia must be zero or positive",
+                       "give inertia >= 0 in kg m^2 about the centre of mass");
+    const bool used = std::any_of(spec.joints.begin(), spec.joints.end(),
+                                  [b](const Joint& j) { return j.connects(b); });
+    if (!used)
+      throw InputError(body.where, entity, "is connected to nothing",
+                       "join it to another body with a joint, or remove it");
+  }
+  for (const Joint& j : spec.joints) {
+    const std::string entity = "joint '" + j.name + "'";
+    if (j.body[0] < 0 || j.body[0] >= n_bodies || j.body[1] < 0 || j.body[1] >= n_bodies)
+      throw InputError(j.where, entity, "refers to a body that does not exist", "name defined bodies");
+    if (j.body[0] == j.body[1])
+      throw InputError(j.where, entity, "joins a body to itself", "name two different bodies");
+    if (j.type == JointType::prismatic && !(std::abs(j.guide_dir.norm() - 1.0) < 1e-9))
+      throw InputError(j.where, entity, "guide direction must be a unit vector",
+                       "give the direction as an angle or two distinct points");
+    if (j.type == JointType::gear && !(std::isfinite(j.ratio) && j.ratio != 0.0))
+      throw InputError(j.where, entity, "gear ratio must be finite and non-zero", "give a ratio");
+  }
+  // Zero-length links: two pins of one body at the same place.
+  for (int b = 1; b < n_bodies; ++b) {
+    std::vector<std::pair<const Joint*, Vec2>> pins;
+    for (const Joint& j : spec.joints)
+      if (j.type == JointType::revolute && j.connects(b))
+        pins.emplace_back(&j, j.body[0] == b ? j.point[0] : j.point[1]);
+    for (size_t x = 0; x < pins.size(); ++x)
+      for (size_t y = x + 1; y < pins.size(); ++y)
+        if ((pins[x].second - pins[y].second).norm() < 1e-12 &&
+            pins[x].first->other(b) != pins[y].first->other(b))
+          throw InputError(pins[y].first->where, "body '" + spec.bodies[b].name + "'",
+                           "joints '" + pins[x].first->name + "' and '" + pins[y].first->name +
+                               "' sit at the same point: a link of zero length",
+                           "give the body's pins distinct coordinates");
+  }
+  for (const Driver& d : spec.drivers) {
+    const std::string entity = "driver '" + d.name + "'";
+    if (d.joint < 0 || d.joint >= static_cast<int>(spec.joints.size()))
+      throw InputError(d.where, entity, "refers to a joint that does not exist", "name a defined joint");
+    const Joint& j = spec.joints[d.joint];
+    if (d.type == DriverType::rotational &&
+        (j.type != JointType::revolute || (j.body[0] != 0 && j.body[1] != 0)))
+      throw InputError(d.where, entity,
+                       "a rotational driver needs a revolute joint to the ground, and '" + j.name +
+                           "' is not one",
+                       "name the revolute joint that pins the driven body to the ground");
+    if (d.type == DriverType::linear && (j.type != JointType::prismatic || j.body[0] != 0))
+      throw InputError(d.where, entity,
+                       "a linear driver needs a prismatic joint whose guide is on the ground, "
+                       "and '" + j.name + "' is not one",
+                       "name a prismatic joint with the ground as its first body");
+  }
+  const int dof = gruebler_dof(spec);
+  if (dof != static_cast<int>(spec.drivers.size())) {
+    throw InputError(spec.drivers.empty() ? spec.where : spec.drivers.front().where, "drivers",
+                     "the mechanism has " + std::to_string(dof) +
+                         " degree(s) of freedom (Gruebler: 3 x " +
+                         std::to_string(n_bodies - 1) + " moving bodies - constraints) but " +
+                         std::to_string(spec.drivers.size()) + " driver(s)",
+                     dof > static_cast<int>(spec.drivers.size())
+                         ? "add a driver for each free coordinate, or joints that remove them"
+                         : "remove drivers or joints (the mechanism is over-constrained)");
+  }
+}
+
+std::vector<OutputPoint> output_points(const MechanismSpec& spec) {
+  std::vector<OutputPoint> out;
+  const auto n_bodies = static_cast<int>(spec.bodies.size());
+  for (int b = 1; b < n_bodies; ++b) {
+    for (const NamedPoint& p : spec.bodies[b].points) {
+      // Bodies that carry a point of this name, grouped by the pins that join them there.
+      std::vector<int> carriers;
+      for (int o = 1; o < n_bodies; ++o)
+        if (spec.bodies[o].find_point(p.name) >= 0) carriers.push_back(o);
+      std::vector<int> component(carriers.size());
+      std::iota(component.begin(), component.end(), 0);
+      auto root = [&](int x) {
+        while (component[x] != x) x = component[x];
+        return x;
+      };
+      for (const Joint& j : spec.joints) {
+        if (j.type != JointType::revolute || j.point_name[0] != p.name || j.point_name[1] != p.name)
+          continue;
+        const auto a = std::find(carriers.begin(), carriers.end(), j.body[0]);
+        const auto c = std::find(carriers.begin(), carriers.end(), j.body[1]);
+        if (a != carriers.end() && c != carriers.end())
+          component[root(static_cast<int>(a - carriers.begin()))] =
+              root(static_cast<int>(c - carriers.begin()));
+      }
+      const int mine = root(static_cast<int>(std::find(carriers.begin(), carriers.end(), b) - carriers.begin()));
+      bool all_one = true, first_of_mine = true;
+      for (size_t k = 0; k < carriers.size(); ++k) {
+        if (root(static_cast<int>(k)) != mine) all_one = false;
+        else if (carriers[k] < b) first_of_mine = false;
+      }
+      if (all_one && !first_of_mine) continue;  // the same point, already listed
+      out.push_back({all_one ? p.name : spec.bodies[b].name + "." + p.name, b, p.local});
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Mechanism compile(MechanismSpec spec, const CompileOptions& options) {
+  check_spec(spec);
+  Mechanism m;
+  m.spec_ = std::move(spec);
+  m.dof_ = gruebler_dof(m.spec_);
+  m.output_points_ = output_points(m.spec_);
+  m.groups_ = find_structure(m, options.force_generic);
+  return m;
+}
+
+}  // namespace linkdyn::planar

@@ -1,0 +1,159 @@
+#include "linkdyn/planar/sweep.hpp"
+
+#include <fmt/format.h>
+
+#include "linkdyn/planar/groups/group.hpp"
+
+namespace linkdyn::planar {
+
+void set_drivers(const Mechanism& m, Workspace& ws, double t) {
+  for (size_t d = 0; d < m.drivers().size(); ++d) {
+    const MotionSample s = evaluate(m.drivers()[d].law, t);
+    ws.q[d] = s.q;
+    ws.qd[d] = s.qd;
+    ws.qdd[d] = s.qdd;
+  }
+}
+
+namespace {
+
+/// Bisection between a time where the mechanism assembles and one where it does not.
+double refine_limit(const Mechanism& m, const Workspace& ws_ok, double t_ok, double t_bad) {
+  Workspace probe = ws_ok;
+  for (int it = 0; it < 60 && std::abs(t_bad - t_ok) > 1e-13 * (1.0 + std::abs(t_ok)); ++it) {
+    const double mid = 0.5 * (t_ok + t_bad);
+    Workspace trial = probe;
+    set_drivers(m, trial, mid);
+    if (solve_positions(m, trial).ok()) {
+      t_ok = mid;
+      probe = std::move(trial);
+    } else {
+      t_bad = mid;
+    }
+  }
+  return t_ok;
+}
+
+}  // namespace
+
+SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid& grid,
+                              const std::function<void(int, double, StepStatus)>& on_step) {
+  SweepSummary summary;
+  ws.reset_tracking();
+  bool inside = false;
+  double t_prev = grid.t0;
+  Workspace last_ok = ws;
+  for (int k = 0; k <= grid.steps; ++k) {
+    const double t = grid.time(k);
+    set_drivers(m, ws, t);
+    StepStatus status = StepStatus::ok;
+    KinematicStatus ks = solve_positions(m, ws);
+    if (!ks.ok()) {
+      status = StepStatus::absent;
+      if (k == 0) summary.starts_assembled = false;
+      if (inside) {
+        const double t_limit = refine_limit(m, last_ok, t_prev, t);
+        Workspace at_limit = last_ok;
+        set_drivers(m, at_limit, t_limit);
+        summary.intervals.back().second = t_prev;
+        summary.events.push_back({SweepEvent::assembly_limit, t_limit, at_limit.q,
+                                  "assembly limit (dead point): " + describe(m, at_limit, ks)});
+      }
+      inside = false;
+      ws.reset_tracking();
+      ++summary.absent;
+    } else {
+      if (!inside) {
+        if (k > 0) {
+          summary.events.push_back({SweepEvent::assembly_limit, t, ws.q,
+                                    "the mechanism assembles again at t = " + fmt::format("{:.6g}", t)});
+        }
+        summary.intervals.emplace_back(t, t);
+      }
+      inside = true;
+      summary.intervals.back().second = t;
+      ks = solve_velocities(m, ws);
+      if (!ks.ok()) {
+        status = StepStatus::singular;
+        ++summary.singular;
+        summary.events.push_back({SweepEvent::singular, t, ws.q, describe(m, ws, ks)});
+      } else {
+        solve_accelerations(m, ws);
+      }
+      last_ok = ws;
+      t_prev = t;
+    }
+    ++summary.steps;
+    on_step(k, t, status);
+  }
+  return summary;
+}
+
+std::string driver_column(const Driver& d) {
+  return d.name + (d.type == DriverType::rotational ? ".angle" : ".position");
+}
+
+Table kinematics_table(const Mechanism& m, const TimeGrid& grid, SweepSummary* summary) {
+  Table table;
+  table.add_column("t", "s");
+  for (const Driver& d : m.drivers())
+    table.add_column(driver_column(d), d.type == DriverType::rotational ? "rad" : "m");
+  const auto& bodies = m.bodies();
+  for (size_t b = 1; b < bodies.size(); ++b) {
+    table.add_column(bodies[b].name + ".angle", "rad");
+    table.add_column(bodies[b].name + ".omega", "rad/s");
+    table.add_column(bodies[b].name + ".alpha", "rad/s^2");
+  }
+  struct Tracked {
+    int body;
+    Vec2 local;
+  };
+  std::vector<Tracked> points;
+  auto add_point = [&](const std::string& label, int body, const Vec2& local) {
+    for (const char* q : {".x", ".y"}) table.add_column(label + q, "m");
+    for (const char* q : {".vx", ".vy"}) table.add_column(label + q, "m/s");
+    for (const char* q : {".ax", ".ay"}) table.add_column(label + q, "m/s^2");
+    points.push_back({body, local});
+  };
+  for (const OutputPoint& p : m.output_points()) add_point(p.label, p.body, p.local);
+  for (size_t b = 1; b < bodies.size(); ++b)
+    add_point(bodies[b].name + ".com", static_cast<int>(b), bodies[b].com);
+  std::vector<int> transmission_groups;
+  for (size_t g = 0; g < m.groups().size(); ++g) {
+    const Group& grp = *m.groups()[g];
+    if (grp.has_transmission_angle()) {
+      table.add_column(m.joints()[grp.label_joint()].name + ".transmission_angle", "rad");
+      transmission_groups.push_back(static_cast<int>(g));
+    }
+  }
+
+  Workspace ws(m);
+  std::vector<double> row(table.width());
+  SweepSummary result = sweep_kinematics(m, ws, grid, [&](int, double t, StepStatus status) {
+    if (status == StepStatus::absent) return;
+    const bool rates = status == StepStatus::ok;
+    const double none = Table::missing;
+    size_t c = 0;
+    row[c++] = t;
+    for (size_t d = 0; d < m.drivers().size(); ++d) row[c++] = ws.q[d];
+    for (size_t b = 1; b < bodies.size(); ++b) {
+      const BodyState& s = ws.body[b];
+      row[c++] = s.theta;
+      row[c++] = rates ? s.omega : none;
+      row[c++] = rates ? s.alpha : none;
+    }
+    for (const Tracked& p : points) {
+      const BodyState& s = ws.body[p.body];
+      const Vec2 x = s.position(p.local);
+      const Vec2 v = rates ? s.velocity(p.local) : Vec2(none, none);
+      const Vec2 a = rates ? s.acceleration(p.local) : Vec2(none, none);
+      for (double value : {x.x(), x.y(), v.x(), v.y(), a.x(), a.y()}) row[c++] = value;
+    }
+    for (int g : transmission_groups) row[c++] = *m.groups()[g]->transmission_angle(m, ws);
+    table.values.insert(table.values.end(), row.begin(), row.end());
+  });
+  if (summary) *summary = std::move(result);
+  return table;
+}
+
+}  // namespace linkdyn::planar
