@@ -356,11 +356,20 @@ class ModelParser {
     for (const auto& kv : node) {
       const std::string name = kv.first.as<std::string>();
       const std::string entity = "assembly '" + name + "'";
-      if (spec_.find_joint(name) < 0)
-        in_.fail(kv.first, entity, "unknown joint '" + name + "'", "key the assembly hints by joint names");
       in_.allow_only(kv.second, entity, {"near", "sign"});
       AssemblyHint h;
-      h.joint = name;
+      h.name = name;
+      if (const int jn = spec_.find_joint(name); jn >= 0) {
+        // A joint stands for its point on either body (the second one first).
+        const Joint& jt = spec_.joints[jn];
+        h.anchors = {{jt.body[1], jt.point[1]}, {jt.body[0], jt.point[0]}};
+      } else if (const auto dot = name.find('.'); dot != std::string::npos) {
+        const int b = spec_.find_body(name.substr(0, dot));
+        if (b <= 0) in_.fail(kv.first, entity, "unknown body '" + name.substr(0, dot) + "'", "write body.point with a moving body");
+        h.anchors = {{b, point_ref(b, name.substr(dot + 1), kv.first, entity)}};
+      } else {
+        in_.fail(kv.first, entity, "'" + name + "' is neither a joint nor body.point", "key the hint by a joint name or body.point");
+      }
       h.where = in_.where(kv.first);
       if (kv.second["near"]) h.near = in_.point(kv.second["near"], entity + ".near");
       if (kv.second["sign"]) {

@@ -69,10 +69,12 @@ struct Driver {
   SourceLocation where;
 };
 
-/// How a group's assembly mode is chosen at the start: the joint's point nearest to `near`,
-/// or the branch `sign` (+1 / -1, see docs/model-format.md).
+/// How a group's assembly mode is chosen at the start: the assembly that puts the named point
+/// (a joint, or "body.point") nearest to `near`, or the branch `sign` (+1 / -1, see
+/// docs/model-format.md). `anchors` are the (body, local point) pairs the name stands for.
 struct AssemblyHint {
-  std::string joint;
+  std::string name;
+  std::vector<std::pair<int, Vec2>> anchors;
   std::optional<Vec2> near;
   int sign = 0;
   SourceLocation where;

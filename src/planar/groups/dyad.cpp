@@ -72,23 +72,20 @@ int Dyad::choose(const Mechanism& m, const Workspace& ws, int self, const Candid
   }
   // Start of a sweep or re-entry: the model's assembly hint, else the first mode.
   for (const AssemblyHint& hint : m.spec().assembly) {
-    const auto it = std::find_if(joints_.begin(), joints_.end(), [&](int jn) {
-      return m.joints()[jn].name == hint.joint;
-    });
-    if (it == joints_.end()) continue;
-    if (hint.sign != 0) return hint.sign > 0 ? 0 : 1;
-    const Joint& jt = m.joints()[*it];
-    const int side = (jt.body[1] == i() || jt.body[1] == j()) ? 1 : 0;
-    double best = std::numeric_limits<double>::infinity();
-    int pick = 0;
-    for (int k = 0; k < 2; ++k) {
-      const Candidate& c = cs.c[k];
-      const bool on_i = jt.body[side] == i();
-      const Vec2 point = (on_i ? c.r_i : c.r_j) + rotate(jt.point[side], on_i ? c.theta_i : c.theta_j);
-      const double d = (point - *hint.near).squaredNorm();
-      if (d < best) best = d, pick = k;
+    for (const auto& [body, local] : hint.anchors) {
+      if (body != i() && body != j()) continue;
+      if (hint.sign != 0) return hint.sign > 0 ? 0 : 1;
+      double best = std::numeric_limits<double>::infinity();
+      int pick = 0;
+      for (int k = 0; k < 2; ++k) {
+        const Candidate& c = cs.c[k];
+        const bool on_i = body == i();
+        const Vec2 point = (on_i ? c.r_i : c.r_j) + rotate(local, on_i ? c.theta_i : c.theta_j);
+        const double d = (point - *hint.near).squaredNorm();
+        if (d < best) best = d, pick = k;
+      }
+      return pick;
     }
-    return pick;
   }
   return 0;
 }

@@ -136,33 +136,34 @@ class GenericGroup final : public Group {
   /// Assembly from scratch: deterministic starts, every distinct solution kept; the model's
   /// hint (a joint near a point) picks among them, else the first found.
   bool search(const Mechanism& m, Workspace& ws, GenericScratch& s) const {
-    const AssemblyHint* hint = nullptr;
-    int hint_joint = -1;
+    // Hints naming points of this group's bodies.
+    std::vector<std::pair<const AssemblyHint*, std::pair<int, Vec2>>> hints;
     for (const AssemblyHint& h : m.spec().assembly)
-      for (int jn : joints_)
-        if (m.joints()[jn].name == h.joint && h.near) hint = &h, hint_joint = jn;
+      for (const auto& anchor : h.anchors)
+        if (h.near && column(anchor.first) >= 0) {
+          hints.push_back({&h, anchor});
+          break;
+        }
+    const bool hinted = !hints.empty();
     Eigen::VectorXd best;
     double best_score = std::numeric_limits<double>::infinity();
     for (int start = 0; start < max_starts; ++start) {
       seed(m, ws, start);
       if (!newton(m, ws, s)) continue;
-      const double score = hint ? (hint_point(m, ws, hint_joint) - *hint->near).squaredNorm() : 0.0;
+      double score = 0.0;
+      for (const auto& [h, anchor] : hints)
+        score += (ws.body[anchor.first].position(anchor.second) - *h->near).squaredNorm();
       if (score < best_score) {
         best_score = score;
         best = s.unknowns;
       }
-      if (!hint) break;
+      if (!hinted) break;
     }
     if (best.size() == 0) return false;
+    for (size_t k = 0; k < bodies_.size(); ++k) best(3 * k + 2) = wrap_angle(best(3 * k + 2));
     apply(ws, best);
     evaluate(m, ws, s);
     return true;
-  }
-
-  Vec2 hint_point(const Mechanism& m, const Workspace& ws, int jn) const {
-    const Joint& jt = m.joints()[jn];
-    const int side = column(jt.body[1]) >= 0 ? 1 : 0;
-    return ws.body[jt.body[side]].position(jt.point[side]);
   }
 
   /// A starting pose: quasi-random angles; bodies pinned to a known body placed on the pin.
