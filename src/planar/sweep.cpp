@@ -1,7 +1,5 @@
 #include "linkdyn/planar/sweep.hpp"
 
-#include <fmt/format.h>
-
 #include "linkdyn/planar/groups/group.hpp"
 
 namespace linkdyn::planar {
@@ -41,7 +39,7 @@ SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid&
   SweepSummary summary;
   ws.reset_tracking();
   bool inside = false;
-  double t_prev = grid.t0;
+  double t_prev = grid.t0, t_absent = grid.t0;
   Workspace last_ok = ws;
   for (int k = 0; k <= grid.steps; ++k) {
     const double t = grid.time(k);
@@ -56,17 +54,23 @@ SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid&
         Workspace at_limit = last_ok;
         set_drivers(m, at_limit, t_limit);
         summary.intervals.back().second = t_prev;
+        const Group& g = *m.groups()[ks.group];
         summary.events.push_back({SweepEvent::assembly_limit, t_limit, at_limit.q,
-                                  "assembly limit (dead point): " + describe(m, at_limit, ks)});
+                                  "assembly limit (dead point): group " + g.type() +
+                                      " cannot close beyond this driver value"});
       }
       inside = false;
+      t_absent = t;
       ws.reset_tracking();
       ++summary.absent;
     } else {
       if (!inside) {
         if (k > 0) {
-          summary.events.push_back({SweepEvent::assembly_limit, t, ws.q,
-                                    "the mechanism assembles again at t = " + fmt::format("{:.6g}", t)});
+          const double t_limit = refine_limit(m, ws, t, t_absent);
+          Workspace at_limit = ws;
+          set_drivers(m, at_limit, t_limit);
+          summary.events.push_back({SweepEvent::assembly_limit, t_limit, at_limit.q,
+                                    "assembly limit (dead point): the mechanism assembles again from this driver value"});
         }
         summary.intervals.emplace_back(t, t);
       }

@@ -1,0 +1,98 @@
+// The command line: help, check, kinematics files, and exit codes 2 (bad input) and 3
+// (cannot assemble at the start).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "test_support.hpp"
+
+namespace {
+
+struct CliRun {
+  int code = -1;
+  std::string output;  // stdout and stderr
+};
+
+CliRun run(const std::string& args) {
+  CliRun r;
+  const std::string cmd = std::string(LINKDYN_CLI) + " " + args + " 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) return r;
+  std::array<char, 4096> buf{};
+  while (fgets(buf.data(), buf.size(), pipe)) r.output += buf.data();
+  const int status = pclose(pipe);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+}  // namespace
+
+TEST(Cli, HelpListsTheCommands) {
+  const CliRun r = run("--help");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.output.find("check"), std::string::npos);
+  EXPECT_NE(r.output.find("kinematics"), std::string::npos);
+  EXPECT_EQ(run("kinematics --help").code, 0);
+}
+
+TEST(Cli, CheckPrintsDofStructureAndAssembly) {
+  const CliRun r = run("check " + linkdyn::test::example("seed001-fourbar"));
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("degrees of freedom: 1"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("R_I(0,1) -> RRR_II(2,3)"), std::string::npos);
+  EXPECT_NE(r.output.find("C                (7.607143, 2.135404) m"), std::string::npos) << r.output;
+}
+
+TEST(Cli, KinematicsWritesCsvAndJsonWithoutNaN) {
+  const std::string csv = ::testing::TempDir() + "/seed.csv", json = ::testing::TempDir() + "/seed.json";
+  const CliRun r = run("kinematics " + linkdyn::test::example("seed001-fourbar") + " --steps 360 --csv " + csv + " --json " + json);
+  ASSERT_EQ(r.code, 0) << r.output;
+  std::ifstream in(csv);
+  std::string header, line;
+  std::getline(in, header);
+  EXPECT_EQ(header.rfind("t,crank_drive.angle,crank.angle,crank.omega,crank.alpha,coupler.angle", 0), 0u) << header;
+  EXPECT_NE(header.find("C.x,C.y,C.vx,C.vy,C.ax,C.ay"), std::string::npos);
+  EXPECT_NE(header.find("C.transmission_angle"), std::string::npos);
+  int rows = 0;
+  while (std::getline(in, line)) {
+    ++rows;
+    EXPECT_EQ(line.find("nan"), std::string::npos);
+  }
+  EXPECT_EQ(rows, 361);
+  std::stringstream j;
+  j << std::ifstream(json).rdbuf();
+  EXPECT_NE(j.str().find("\"structure\": \"R_I(0,1) -> RRR_II(2,3)\""), std::string::npos);
+}
+
+TEST(Cli, BadInputExitsWithCode2AndNamesFileAndLine) {
+  const std::string path = write_temp("bad.yaml", "bodies:\n  crank:\n    mass: -1\n");
+  const CliRun r = run("check " + path);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find(path + ":3: body 'crank': mass is negative"), std::string::npos) << r.output;
+  EXPECT_EQ(run("check /nonexistent/model.yaml").code, 2);
+  EXPECT_EQ(run("kinematics").code, 2);  // missing MODEL
+}
+
+TEST(Cli, CannotAssembleAtTheStartExitsWithCode3) {
+  // The seed four-bar with coupler and rocker of 1 m: they cannot span |BD| = 3.5 m at the start.
+  std::stringstream s;
+  s << std::ifstream(linkdyn::test::example("seed001-fourbar")).rdbuf();
+  std::string text = s.str();
+  text.replace(text.find("C: [6.0, 0]"), 11, "C: [1.0, 0]");
+  text.replace(text.find("C: [3.0, 0]"), 11, "C: [1.0, 0]");
+  const CliRun r = run("kinematics " + write_temp("short.yaml", text));
+  EXPECT_EQ(r.code, 3) << r.output;
+  EXPECT_NE(r.output.find("cannot close"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("crank_drive = 0 rad"), std::string::npos) << r.output;
+}

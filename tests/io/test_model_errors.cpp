@@ -1,0 +1,163 @@
+// Bad input: one clear error naming the file, line, entity and the fix. One test per case.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "linkdyn/io/model_file.hpp"
+
+using namespace linkdyn;
+
+namespace {
+
+// A valid four-bar; each test breaks one thing in it.
+const std::string base = R"(name: test
+ground:
+  A: [0, 0]
+  D: [4, 0]
+bodies:
+  crank:
+    mass: 1
+    inertia: 0.1
+    points: {A: [0, 0], B: [1, 0]}
+  coupler:
+    mass: 2
+    inertia: 0.5
+    points: {B: [0, 0], C: [4, 0]}
+  rocker:
+    mass: 1
+    inertia: 0.2
+    points: {D: [0, 0], C: [3, 0]}
+joints:
+  A: {type: revolute, bodies: [ground, crank]}
+  B: {type: revolute, bodies: [crank, coupler]}
+  C: {type: revolute, bodies: [coupler, rocker]}
+  D: {type: revolute, bodies: [ground, rocker]}
+drivers:
+  motor:
+    type: rotational
+    joint: A
+    law: {type: constant_speed, speed: 1}
+)";
+
+std::string replace(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return text.replace(at, from.size(), to);
+}
+
+/// Expects an InputError at `line` whose message contains every fragment.
+void expect_error(const std::string& text, int line, std::initializer_list<const char*> fragments) {
+  try {
+    planar::compile(io::parse_planar_model(text, "bad.yaml"));
+    FAIL() << "no error for this input";
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    EXPECT_EQ(e.where().file, "bad.yaml") << msg;
+    EXPECT_EQ(e.where().line, line) << msg;
+    for (const char* f : fragments) EXPECT_NE(msg.find(f), std::string::npos) << "'" << f << "' not in: " << msg;
+  }
+}
+
+}  // namespace
+
+TEST(ModelErrors, TheBaseModelIsValid) {
+  const planar::Mechanism m = planar::compile(io::parse_planar_model(base, "ok.yaml"));
+  EXPECT_EQ(m.structure_string(), "R_I(0,1) -> RRR_II(2,3)");
+}
+
+TEST(ModelErrors, UnknownBodyInAJoint) {
+  expect_error(replace(base, "bodies: [crank, coupler]", "bodies: [crank, copuler]"), 20,
+               {"joint 'B'", "unknown body 'copuler'", "defined under 'bodies'"});
+}
+
+TEST(ModelErrors, UnknownJointInADriver) {
+  expect_error(replace(base, "joint: A", "joint: Z"), 26, {"driver 'motor'", "unknown joint 'Z'"});
+}
+
+TEST(ModelErrors, UnknownPointOfABody) {
+  expect_error(replace(base, "points: {B: [0, 0], C: [4, 0]}", "points: {B: [0, 0], K: [4, 0]}"), 21,
+               {"joint 'C'", "body 'coupler' has no point 'C'", "bodies.coupler.points"});
+}
+
+TEST(ModelErrors, MisspelledFieldSuggestsTheRightOne) {
+  expect_error(replace(base, "    mass: 2\n", "    mas: 2\n"), 11, {"body 'coupler'", "unknown field 'mas'", "did you mean 'mass'"});
+}
+
+TEST(ModelErrors, MissingField) {
+  expect_error(replace(base, "  C: {type: revolute, bodies: [coupler, rocker]}", "  C: {bodies: [coupler, rocker]}"), 21,
+               {"joint 'C'", "missing field 'type'"});
+}
+
+TEST(ModelErrors, MistypedNumber) {
+  expect_error(replace(base, "inertia: 0.5", "inertia: heavy"), 12, {"body 'coupler'", "'heavy' is not a number"});
+}
+
+TEST(ModelErrors, WrongUnit) {
+  expect_error(replace(base, "D: [4, 0]", "D: [4 deg, 0]"), 4, {"ground point 'D'", "unit 'deg' is not accepted", "m, mm, cm"});
+}
+
+TEST(ModelErrors, NegativeMass) {
+  expect_error(replace(base, "mass: 2", "mass: -2"), 11, {"body 'coupler'", "mass is negative", "mass >= 0"});
+}
+
+TEST(ModelErrors, NegativeInertia) {
+  expect_error(replace(base, "inertia: 0.2", "inertia: -0.2"), 16, {"body 'rocker'", "moment of inertia is negative"});
+}
+
+TEST(ModelErrors, ZeroLengthLink) {
+  expect_error(replace(base, "points: {B: [0, 0], C: [4, 0]}", "points: {B: [0, 0], C: [0, 0]}"), 21,
+               {"body 'coupler'", "same point", "zero length", "distinct coordinates"});
+}
+
+TEST(ModelErrors, BodyConnectedToNothing) {
+  expect_error(replace(base, "joints:", "  loose:\n    mass: 1\njoints:"), 18, {"body 'loose'", "connected to nothing"});
+}
+
+TEST(ModelErrors, DegreesOfFreedomDifferFromDrivers) {
+  // Remove the rocker's ground pivot: 3 x 3 - 2 x 3 = 3 DOF for 1 driver.
+  expect_error(replace(base, "  D: {type: revolute, bodies: [ground, rocker]}\n", ""), 23,
+               {"drivers", "3 degree(s) of freedom", "but 1 driver(s)", "add a driver"});
+}
+
+TEST(ModelErrors, DuplicateName) {
+  expect_error(replace(base, "  rocker:\n", "  crank:\n"), 14, {"body 'crank'", "defined twice"});
+}
+
+TEST(ModelErrors, RotationalDriverOnAFloatingJoint) {
+  expect_error(replace(base, "joint: A", "joint: B"), 26, {"driver 'motor'", "not a revolute joint to the ground"});
+}
+
+TEST(ModelErrors, NotYaml) {
+  expect_error("bodies: [unclosed\n", 2, {"not valid YAML"});
+}
+
+TEST(ModelErrors, ThreePrismaticPairsAreNotADyad) {
+  const std::string ppp = R"(ground: {O: [0, 0]}
+bodies:
+  crank: {points: {O: [0, 0]}}
+  a: {points: {O: [0, 0]}}
+  b: {points: {O: [0, 0]}}
+joints:
+  O: {type: revolute, bodies: [ground, crank]}
+  p1: {type: prismatic, bodies: [crank, a], guide: {point: O, direction: 0 deg}}
+  p2: {type: prismatic, bodies: [a, b], guide: {point: O, direction: 90 deg}}
+  p3: {type: prismatic, bodies: [ground, b], guide: {point: O, direction: 45 deg}}
+drivers:
+  m: {type: rotational, joint: O, law: {type: constant_speed, speed: 1}}
+)";
+  expect_error(ppp, 9, {"three prismatic pairs", "make one of the pairs revolute"});
+}
+
+TEST(ModelErrors, TableFileWithBadRow) {
+  const std::string dir = LINKDYN_TEST_DATA_DIR;
+  try {
+    planar::compile(io::parse_planar_model(replace(base, "law: {type: constant_speed, speed: 1}",
+                                                   "law: {type: table, file: bad-table.csv}"),
+                                           dir + "/model.yaml"));
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().file, dir + "/bad-table.csv");
+    EXPECT_EQ(e.where().line, 4);
+    EXPECT_NE(std::string(e.what()).find("time does not increase"), std::string::npos) << e.what();
+  }
+}

@@ -1,0 +1,118 @@
+// For every example (so every dyad type and both drivers): loop closure below 1e-12 m along
+// the sweep, and velocities / accelerations equal to central differences of positions /
+// velocities within the differences' own error (a two-step study with Richardson's estimate).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "linkdyn/planar/kinematics.hpp"
+#include "linkdyn/planar/sweep.hpp"
+#include "test_support.hpp"
+
+using namespace linkdyn;
+using namespace linkdyn::planar;
+
+namespace {
+
+/// Positions (and rates when `rates`) at time t, continuing the tracked state of `from`.
+Workspace state_at(const Mechanism& m, const Workspace& from, double t) {
+  Workspace ws = from;
+  set_drivers(m, ws, t);
+  EXPECT_TRUE(solve_kinematics(m, ws).ok());
+  return ws;
+}
+
+/// Every body's pose (x, y, theta) and every output point, flattened.
+std::vector<double> positions(const Mechanism& m, const Workspace& ws) {
+  std::vector<double> out;
+  for (size_t b = 1; b < m.bodies().size(); ++b)
+    out.insert(out.end(), {ws.body[b].r.x(), ws.body[b].r.y(), ws.body[b].theta});
+  for (const OutputPoint& p : m.output_points()) {
+    const Vec2 x = ws.body[p.body].position(p.local);
+    out.insert(out.end(), {x.x(), x.y()});
+  }
+  return out;
+}
+std::vector<double> velocities(const Mechanism& m, const Workspace& ws) {
+  std::vector<double> out;
+  for (size_t b = 1; b < m.bodies().size(); ++b)
+    out.insert(out.end(), {ws.body[b].v.x(), ws.body[b].v.y(), ws.body[b].omega});
+  for (const OutputPoint& p : m.output_points()) {
+    const Vec2 v = ws.body[p.body].velocity(p.local);
+    out.insert(out.end(), {v.x(), v.y()});
+  }
+  return out;
+}
+std::vector<double> accelerations(const Mechanism& m, const Workspace& ws) {
+  std::vector<double> out;
+  for (size_t b = 1; b < m.bodies().size(); ++b)
+    out.insert(out.end(), {ws.body[b].a.x(), ws.body[b].a.y(), ws.body[b].alpha});
+  for (const OutputPoint& p : m.output_points()) {
+    const Vec2 a = ws.body[p.body].acceleration(p.local);
+    out.insert(out.end(), {a.x(), a.y()});
+  }
+  return out;
+}
+
+/// Checks d/dt of `value` against `rate` at t with steps h and h/2.
+template <class Value, class Rate>
+void step_study(const Mechanism& m, const Workspace& ws, double t, double h, Value value, Rate rate,
+                const char* what) {
+  const std::vector<double> exact = rate(m, ws);
+  auto central = [&](double step) {
+    const std::vector<double> up = value(m, state_at(m, ws, t + step));
+    const std::vector<double> down = value(m, state_at(m, ws, t - step));
+    std::vector<double> d(up.size());
+    for (size_t k = 0; k < d.size(); ++k) d[k] = (up[k] - down[k]) / (2 * step);
+    return d;
+  };
+  const std::vector<double> coarse = central(h), fine = central(h / 2);
+  for (size_t k = 0; k < exact.size(); ++k) {
+    // Truncation error of the fine difference, estimated from the two steps (O(h^2)).
+    const double estimate = std::abs(coarse[k] - fine[k]) / 3.0;
+    const double roundoff = 1e-9 * (1.0 + std::abs(exact[k]));
+    EXPECT_LE(std::abs(fine[k] - exact[k]), 1.5 * estimate + roundoff)
+        << what << " component " << k << " at t = " << t << ": exact " << exact[k]
+        << ", differences " << coarse[k] << " / " << fine[k];
+    const double richardson = (4.0 * fine[k] - coarse[k]) / 3.0;
+    EXPECT_NEAR(richardson, exact[k], 1e-6 * (1.0 + std::abs(exact[k]))) << what << " component " << k;
+  }
+}
+
+}  // namespace
+
+TEST(Kinematics, LoopClosureBelow1e12AlongEverySweep) {
+  for (const auto& c : test::example_cases()) {
+    SCOPED_TRACE(c.name);
+    const Mechanism m = io::load_mechanism(test::example(c.name));
+    Workspace ws(m);
+    int checked = 0;
+    double worst = 0.0;
+    sweep_kinematics(m, ws, m.default_grid(), [&](int, double, StepStatus s) {
+      if (s == StepStatus::absent) return;
+      worst = std::max(worst, constraint_residual(m, ws));
+      ++checked;
+    });
+    EXPECT_GT(checked, 100);
+    EXPECT_LT(worst, 1e-12);
+  }
+}
+
+TEST(Kinematics, RatesMatchCentralDifferencesForEveryExample) {
+  for (const auto& c : test::example_cases()) {
+    SCOPED_TRACE(c.name);
+    const Mechanism m = io::load_mechanism(test::example(c.name));
+    const TimeGrid grid = m.default_grid();
+    const double h = 1e-4 * (grid.t_end - grid.t0);
+    Workspace ws(m);
+    std::vector<std::pair<double, Workspace>> samples;
+    sweep_kinematics(m, ws, grid, [&](int k, double t, StepStatus s) {
+      if (s == StepStatus::ok && k % 37 == 5) samples.emplace_back(t, ws);
+    });
+    ASSERT_GE(samples.size(), 4u);
+    for (const auto& [t, at] : samples) {
+      step_study(m, at, t, h, positions, velocities, "velocity");
+      step_study(m, at, t, h, velocities, accelerations, "acceleration");
+    }
+  }
+}

@@ -1,0 +1,55 @@
+// Structural analysis: DOF by Gruebler-Kutzbach and the decomposition of every example.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "linkdyn/planar/groups/group.hpp"
+#include "test_support.hpp"
+
+using namespace linkdyn;
+
+TEST(Structure, EveryExampleDecomposesIntoItsSequence) {
+  for (const auto& c : test::example_cases()) {
+    SCOPED_TRACE(c.name);
+    const planar::Mechanism m = io::load_mechanism(test::example(c.name));
+    EXPECT_EQ(m.structure_string(), c.structure);
+    EXPECT_EQ(m.dof(), static_cast<int>(m.drivers().size()));
+    // Every moving body is placed by exactly one group.
+    std::vector<int> placed(m.bodies().size(), 0);
+    for (const auto& g : m.groups())
+      for (int b : g->bodies()) ++placed[b];
+    for (size_t b = 1; b < placed.size(); ++b) EXPECT_EQ(placed[b], 1) << m.bodies()[b].name;
+  }
+}
+
+TEST(Structure, GrueblerCountsLowerAndGearPairs) {
+  // pump-2dof: 4 moving bodies, 5 lower pairs: 12 - 10 = 2.
+  EXPECT_EQ(io::load_mechanism(test::example("pump-2dof")).dof(), 2);
+  // Flywheel: 4 moving bodies, 5 revolute + 1 gear: 12 - 10 - 1 = 1.
+  EXPECT_EQ(io::load_mechanism(test::example("fourbar-flywheel")).dof(), 1);
+}
+
+namespace {
+std::string read(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+}  // namespace
+
+TEST(Structure, ExplicitSequenceIsFollowedAndChecked) {
+  const std::string seed = read(test::example("seed001-fourbar"));
+  const planar::Mechanism m = planar::compile(
+      io::parse_planar_model(seed + "structure: [[crank], [coupler, rocker]]\n", "explicit.yaml"));
+  EXPECT_EQ(m.structure_string(), "R_I(0,1) -> RRR_II(2,3)");
+  try {
+    planar::compile(io::parse_planar_model(seed + "structure: [[coupler]]\n", "explicit.yaml"));
+    FAIL() << "a single coupler cannot be a group";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("2 equations for 3 unknowns"), std::string::npos) << e.what();
+    EXPECT_EQ(e.where().line, static_cast<int>(std::count(seed.begin(), seed.end(), '\n')) + 1);
+  }
+}

@@ -1,0 +1,36 @@
+#pragma once
+// Shared helpers of the tests: example paths and a loader.
+#include <string>
+#include <vector>
+
+#include "linkdyn/io/model_file.hpp"
+
+namespace linkdyn::test {
+
+inline std::string example(const std::string& name) {
+  return std::string(LINKDYN_EXAMPLES_DIR) + "/" + name + ".yaml";
+}
+
+/// Every shipped example with the structural sequence it must decompose into.
+struct ExampleCase {
+  std::string name;
+  std::string structure;
+};
+inline const std::vector<ExampleCase>& example_cases() {
+  static const std::vector<ExampleCase> cases{
+      {"seed001-fourbar", "R_I(0,1) -> RRR_II(2,3)"},
+      {"offset-slider-crank", "R_I(0,1) -> RRP_II(2,3)"},
+      {"inverted-slider-crank", "R_I(0,1) -> RPR_II(2,3)"},
+      {"scotch-yoke", "R_I(0,1) -> RPP_II(3,2)"},
+      {"wedge-cam", "P_I(0,1) -> PRP_II(2,3)"},
+      {"watt-sixbar", "R_I(0,1) -> RRR_II(2,3) -> RRR_II(4,5)"},
+      {"class3-triad", "R_I(0,1) -> RRRRRR_III(2,3,4,5)"},
+      {"pump-2dof", "R_I(0,1) -> P_I(0,4) -> RRR_II(2,3)"},
+      {"fourbar-flywheel", "R_I(0,1) -> G_I(1,4) -> RRR_II(2,3)"},
+      {"fourbar-table", "R_I(0,1) -> RRR_II(2,3)"},
+      {"non-grashof-fourbar", "R_I(0,1) -> RRR_II(2,3)"},
+  };
+  return cases;
+}
+
+}  // namespace linkdyn::test
