@@ -18,6 +18,19 @@ inline Vec2 rotate(const Vec2& v, double c, double s) {
 }
 inline Vec2 rotate(const Vec2& v, double angle) { return rotate(v, std::cos(angle), std::sin(angle)); }
 inline double heading(const Vec2& v) { return std::atan2(v.y(), v.x()); }
+
+// A rotation is kept as the unit vector (cos, sin): composing and applying it needs no trig.
+inline Vec2 rotation_of(double angle) { return {std::cos(angle), std::sin(angle)}; }
+inline Vec2 rotate(const Vec2& v, const Vec2& rotation) { return rotate(v, rotation.x(), rotation.y()); }
+/// The rotation by the sum of the two angles.
+inline Vec2 compose(const Vec2& a, const Vec2& b) {
+  return {a.x() * b.x() - a.y() * b.y(), a.x() * b.y() + a.y() * b.x()};
+}
+/// The rotation that turns the direction of `from` into that of `to`.
+inline Vec2 rotation_between(const Vec2& from, const Vec2& to) {
+  const Vec2 r(from.dot(to), cross(from, to));
+  return r / r.norm();
+}
 /// Angle wrapped to (-pi, pi].
 double wrap_angle(double angle);
 

@@ -14,6 +14,9 @@ struct BodyState {
   double theta = 0.0, c = 1.0, s = 0.0;
   double omega = 0.0, alpha = 0.0;
   void set_angle(double angle);
+  /// Sets the rotation (cos, sin); theta is the angle of it nearest to `near` (continuous).
+  void set_rotation(const Vec2& rotation, double near);
+  Vec2 rotation() const { return {c, s}; }
   /// Global position / velocity / acceleration of a point given in the body frame.
   Vec2 arm(const Vec2& local) const { return rotate(local, c, s); }
   Vec2 position(const Vec2& local) const { return r + arm(local); }

@@ -1,8 +1,12 @@
 #pragma once
 // Second-class groups (dyads) [001 Fig. 2]: two bodies i, j with joints i-known, i-j, j-known.
 // Each type computes its candidate positions in closed form; this base chooses and tracks the
-// assembly mode, and solves velocities and accelerations from the dyad's six linear
-// constraint equations (fixed size, no allocation).
+// assembly mode, and solves velocities and accelerations in closed form for every type: the
+// outer joint of each body leaves it one free rate (a particular solution plus a multiple of
+// the null vector of its two equations), and the inner joint's two equations fix both
+// multiples by Cramer's rule.
+#include <array>
+
 #include "planar/groups/group_types.hpp"
 
 namespace linkdyn::planar {
@@ -17,8 +21,9 @@ class Dyad : public Group {
   int label_joint() const override { return joints_[1]; }
 
  protected:
+  /// A candidate position: rotations (cos, sin) and origins of bodies i and j.
   struct Candidate {
-    double theta_i = 0.0, theta_j = 0.0;
+    Vec2 rot_i = Vec2::UnitX(), rot_j = Vec2::UnitX();
     Vec2 r_i = Vec2::Zero(), r_j = Vec2::Zero();
   };
   struct Candidates {
@@ -28,30 +33,31 @@ class Dyad : public Group {
   };
   virtual Candidates candidates(const Mechanism& m, const Workspace& ws) const = 0;
 
+  enum Slot { outer_i = 0, inner = 1, outer_j = 2 };
   int i() const { return bodies_[0]; }
   int j() const { return bodies_[1]; }
-  const Joint& joint_i(const Mechanism& m) const { return m.joints()[joints_[0]]; }
-  const Joint& joint_ij(const Mechanism& m) const { return m.joints()[joints_[1]]; }
-  const Joint& joint_j(const Mechanism& m) const { return m.joints()[joints_[2]]; }
+  const Joint& joint(const Mechanism& m, Slot slot) const { return m.joints()[joints_[slot]]; }
 
   // Closed-form building blocks.
   /// Local point of joint `jt` in `body`.
   static const Vec2& local_point(const Joint& jt, int body);
   /// Global position of joint `jt`'s point on the body `known`.
   static Vec2 global_point(const Joint& jt, const BodyState& known, int known_index);
-  /// Angle of `unknown` fixed by the prismatic joint `jt` to the body `known`.
-  static double slide_angle(const Joint& jt, const BodyState& known, int known_index);
-  /// Line on which the origin of `unknown` (at angle theta) lies by the prismatic joint `jt`.
-  static Line origin_line(const Joint& jt, const BodyState& known, int known_index,
-                          double theta_unknown);
-  /// Origin of a body at `angle` whose local point `local` is at the global point `at`.
-  static Vec2 origin_from(const Vec2& at, const Vec2& local, double angle);
-  /// Angle of a body whose local points p, q are at the global points P, Q.
-  static double angle_from(const Vec2& p, const Vec2& q, const Vec2& P, const Vec2& Q);
+  /// Rotation of the body across the prismatic joint in `slot` from the body `known`.
+  Vec2 slide_rotation(const Mechanism& m, Slot slot, const Vec2& known_rotation, int known_index) const;
+  /// Line on which the origin of the unknown body (at `rotation`) lies by the prismatic joint
+  /// `jt` to the body `known`.
+  static Line origin_line(const Joint& jt, const BodyState& known, int known_index, const Vec2& rotation);
+  /// Origin of a body at `rotation` whose local point `local` is at the global point `at`.
+  static Vec2 origin_from(const Vec2& at, const Vec2& local, const Vec2& rotation) {
+    return at - rotate(local, rotation);
+  }
 
  private:
   int choose(const Mechanism& m, const Workspace& ws, int self, const Candidates& cs) const;
+  void solve_rates(const Mechanism& m, Workspace& ws, bool acceleration) const;
   double scale_ = 1.0;  ///< characteristic length for comparing candidates
+  std::array<Vec2, 3> offset_rotation_;  ///< rotation by each prismatic joint's angle offset
 };
 
 // One constructor per dyad type, with the joints already in the type's order.

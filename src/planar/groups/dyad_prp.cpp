@@ -13,22 +13,19 @@ class DyadPRP final : public Dyad {
   std::string type() const override { return "PRP"; }
 
   Candidates candidates(const Mechanism& m, const Workspace& ws) const override {
-    const Joint &ji = joint_i(m), &jij = joint_ij(m), &jj = joint_j(m);
+    const Joint &ji = joint(m, outer_i), &jij = joint(m, inner), &jj = joint(m, outer_j);
     const int k1 = ji.other(i()), k2 = jj.other(j());
-    const double theta_i = slide_angle(ji, ws.body[k1], k1);
-    const double theta_j = slide_angle(jj, ws.body[k2], k2);
-    const Vec2 arm_i = rotate(local_point(jij, i()), theta_i);
-    const Vec2 arm_j = rotate(local_point(jij, j()), theta_j);
-    const Line li = origin_line(ji, ws.body[k1], k1, theta_i);
-    const Line lj = origin_line(jj, ws.body[k2], k2, theta_j);
-    const Intersection x =
-        intersect_lines({li.point + arm_i, li.dir}, {lj.point + arm_j, lj.dir});
+    const Vec2 rot_i = slide_rotation(m, outer_i, ws.body[k1].rotation(), k1);
+    const Vec2 rot_j = slide_rotation(m, outer_j, ws.body[k2].rotation(), k2);
+    const Vec2 arm_i = rotate(local_point(jij, i()), rot_i);
+    const Vec2 arm_j = rotate(local_point(jij, j()), rot_j);
+    const Line li = origin_line(ji, ws.body[k1], k1, rot_i);
+    const Line lj = origin_line(jj, ws.body[k2], k2, rot_j);
+    const Intersection x = intersect_lines({li.point + arm_i, li.dir}, {lj.point + arm_j, lj.dir});
     Candidates out;
     out.count = x.count;
     out.conditioning = x.conditioning;
-    if (x.count == 1) {
-      out.c[0] = {theta_i, theta_j, x.points[0] - arm_i, x.points[0] - arm_j};
-    }
+    if (x.count == 1) out.c[0] = {rot_i, rot_j, x.points[0] - arm_i, x.points[0] - arm_j};
     return out;
   }
 };

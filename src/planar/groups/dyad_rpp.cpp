@@ -13,21 +13,20 @@ class DyadRPP final : public Dyad {
   std::string type() const override { return "RPP"; }
 
   Candidates candidates(const Mechanism& m, const Workspace& ws) const override {
-    const Joint &ji = joint_i(m), &jij = joint_ij(m), &jj = joint_j(m);
+    const Joint &ji = joint(m, outer_i), &jij = joint(m, inner), &jj = joint(m, outer_j);
     const int k1 = ji.other(i()), k2 = jj.other(j());
-    const double theta_j = slide_angle(jj, ws.body[k2], k2);
-    BodyState probe_j;
-    probe_j.set_angle(theta_j);
-    const double theta_i = slide_angle(jij, probe_j, j());
-    BodyState body_i;
-    body_i.set_angle(theta_i);
-    body_i.r = origin_from(global_point(ji, ws.body[k1], k1), local_point(ji, i()), theta_i);
-    const Intersection x = intersect_lines(origin_line(jj, ws.body[k2], k2, theta_j),
-                                           origin_line(jij, body_i, i(), theta_j));
+    const Vec2 rot_j = slide_rotation(m, outer_j, ws.body[k2].rotation(), k2);
+    const Vec2 rot_i = slide_rotation(m, inner, rot_j, j());
+    BodyState body_i;  // fixed by its pin once its angle is known
+    body_i.c = rot_i.x();
+    body_i.s = rot_i.y();
+    body_i.r = origin_from(global_point(ji, ws.body[k1], k1), local_point(ji, i()), rot_i);
+    const Intersection x = intersect_lines(origin_line(jj, ws.body[k2], k2, rot_j),
+                                           origin_line(jij, body_i, i(), rot_j));
     Candidates out;
     out.count = x.count;
     out.conditioning = x.conditioning;
-    if (x.count == 1) out.c[0] = {theta_i, theta_j, body_i.r, x.points[0]};
+    if (x.count == 1) out.c[0] = {rot_i, rot_j, body_i.r, x.points[0]};
     return out;
   }
 };

@@ -14,7 +14,7 @@ class DyadRPR final : public Dyad {
   std::string type() const override { return "RPR"; }
 
   Candidates candidates(const Mechanism& m, const Workspace& ws) const override {
-    const Joint &ji = joint_i(m), &jij = joint_ij(m), &jj = joint_j(m);
+    const Joint &ji = joint(m, outer_i), &jij = joint(m, inner), &jj = joint(m, outer_j);
     const int k1 = ji.other(i()), k2 = jj.other(j());
     const int g = jij.body[0], s = jij.body[1];  // guide body, slider body
     const Joint& jg = g == i() ? ji : jj;
@@ -26,23 +26,25 @@ class DyadRPR final : public Dyad {
     // (A_g m) . D = -m . w, with m the guide normal in the guide body.
     const Vec2 D = pin_s - pin_g;
     const Vec2 normal = perp(jij.guide_dir);
-    const Vec2 w = rotate(jij.point[1] - rs, jij.angle_offset) - (jij.point[0] - rg);
+    const Vec2 w = rotate(jij.point[1] - rs, rotation_of(jij.angle_offset)) - (jij.point[0] - rg);
     const double dist = D.norm();
     Candidates out;
     if (dist == 0.0) return out;
     const double ratio = -normal.dot(w) / dist;
     if (std::abs(ratio) > 1.0 + 1e-13) return out;
-    const double clamped = std::clamp(ratio, -1.0, 1.0);
-    const double spread = std::acos(clamped);
+    // theta_g = heading(D) - heading(m) +- acos(ratio), as a rotation.
+    const double cos_spread = std::clamp(ratio, -1.0, 1.0);
+    const double sin_spread = std::sqrt(std::max(0.0, 1.0 - cos_spread * cos_spread));
+    const Vec2 base = compose(D / dist, Vec2(normal.x(), -normal.y()));
     out.count = 2;
-    out.conditioning = std::sqrt(std::max(0.0, 1.0 - clamped * clamped));
+    out.conditioning = sin_spread;
     for (int k = 0; k < 2; ++k) {
-      const double theta_g = heading(D) - heading(normal) + (k == 0 ? spread : -spread);
-      const double theta_s = theta_g + jij.angle_offset;
+      const Vec2 rot_g = compose(base, Vec2(cos_spread, k == 0 ? sin_spread : -sin_spread));
+      const Vec2 rot_s = slide_rotation(m, inner, rot_g, g);
+      const Vec2 r_g = origin_from(pin_g, rg, rot_g), r_s = origin_from(pin_s, rs, rot_s);
       Candidate& c = out.c[k];
-      const Vec2 r_g = origin_from(pin_g, rg, theta_g), r_s = origin_from(pin_s, rs, theta_s);
-      c.theta_i = g == i() ? theta_g : theta_s;
-      c.theta_j = g == i() ? theta_s : theta_g;
+      c.rot_i = g == i() ? rot_g : rot_s;
+      c.rot_j = g == i() ? rot_s : rot_g;
       c.r_i = g == i() ? r_g : r_s;
       c.r_j = g == i() ? r_s : r_g;
     }

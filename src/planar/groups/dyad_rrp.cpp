@@ -13,25 +13,23 @@ class DyadRRP final : public Dyad {
   std::string type() const override { return "RRP"; }
 
   Candidates candidates(const Mechanism& m, const Workspace& ws) const override {
-    const Joint &ji = joint_i(m), &jij = joint_ij(m), &jj = joint_j(m);
+    const Joint &ji = joint(m, outer_i), &jij = joint(m, inner), &jj = joint(m, outer_j);
     const int k1 = ji.other(i()), k2 = jj.other(j());
     const Vec2 A = global_point(ji, ws.body[k1], k1);
-    const Vec2 &a_i = local_point(ji, i()), &b_i = local_point(jij, i());
-    const Vec2& b_j = local_point(jij, j());
-    const double theta_j = slide_angle(jj, ws.body[k2], k2);
-    const Line origins = origin_line(jj, ws.body[k2], k2, theta_j);
-    const Vec2 b_arm = rotate(b_j, theta_j);
-    const Intersection x =
-        intersect_line_circle({origins.point + b_arm, origins.dir}, A, (b_i - a_i).norm());
+    const Vec2 link_i = local_point(jij, i()) - local_point(ji, i());
+    const Vec2 rot_j = slide_rotation(m, outer_j, ws.body[k2].rotation(), k2);
+    const Line origins = origin_line(jj, ws.body[k2], k2, rot_j);
+    const Vec2 b_arm = rotate(local_point(jij, j()), rot_j);
+    const Intersection x = intersect_line_circle({origins.point + b_arm, origins.dir}, A, link_i.norm());
     Candidates out;
     out.count = x.count;
     out.conditioning = x.conditioning;
     for (int k = 0; k < x.count; ++k) {
       const Vec2& B = x.points[k];
       Candidate& c = out.c[k];
-      c.theta_i = angle_from(a_i, b_i, A, B);
-      c.r_i = origin_from(A, a_i, c.theta_i);
-      c.theta_j = theta_j;
+      c.rot_i = rotation_between(link_i, B - A);
+      c.r_i = origin_from(A, local_point(ji, i()), c.rot_i);
+      c.rot_j = rot_j;
       c.r_j = B - b_arm;
     }
     return out;
@@ -41,7 +39,7 @@ class DyadRRP final : public Dyad {
   std::optional<double> transmission_angle(const Mechanism& m,
                                            const Workspace& ws) const override {
     // Angle between the link i and the normal of the guide, folded to [0, pi/2].
-    const Joint &ji = joint_i(m), &jij = joint_ij(m), &jj = joint_j(m);
+    const Joint &ji = joint(m, outer_i), &jij = joint(m, inner), &jj = joint(m, outer_j);
     const int k2 = jj.other(j());
     const Vec2 rod = global_point(jij, ws.body[i()], i()) - global_point(ji, ws.body[i()], i());
     const Vec2 guide = jj.body[0] == k2 ? ws.body[k2].arm(jj.guide_dir)

@@ -14,23 +14,23 @@ class DyadRRR final : public Dyad {
   std::string type() const override { return "RRR"; }
 
   Candidates candidates(const Mechanism& m, const Workspace& ws) const override {
-    const Joint &ji = joint_i(m), &jij = joint_ij(m), &jj = joint_j(m);
+    const Joint &ji = joint(m, outer_i), &jij = joint(m, inner), &jj = joint(m, outer_j);
     const int k1 = ji.other(i()), k2 = jj.other(j());
     const Vec2 A = global_point(ji, ws.body[k1], k1);
     const Vec2 C = global_point(jj, ws.body[k2], k2);
-    const Vec2 &a_i = local_point(ji, i()), &b_i = local_point(jij, i());
-    const Vec2 &c_j = local_point(jj, j()), &b_j = local_point(jij, j());
-    const Intersection x = intersect_circles(A, (b_i - a_i).norm(), C, (b_j - c_j).norm());
+    const Vec2 link_i = local_point(jij, i()) - local_point(ji, i());
+    const Vec2 link_j = local_point(jij, j()) - local_point(jj, j());
+    const Intersection x = intersect_circles(A, link_i.norm(), C, link_j.norm());
     Candidates out;
     out.count = x.count;
     out.conditioning = x.conditioning;
     for (int k = 0; k < x.count; ++k) {
       const Vec2& B = x.points[k];
       Candidate& c = out.c[k];
-      c.theta_i = angle_from(a_i, b_i, A, B);
-      c.r_i = origin_from(A, a_i, c.theta_i);
-      c.theta_j = angle_from(c_j, b_j, C, B);
-      c.r_j = origin_from(C, c_j, c.theta_j);
+      c.rot_i = rotation_between(link_i, B - A);
+      c.r_i = origin_from(A, local_point(ji, i()), c.rot_i);
+      c.rot_j = rotation_between(link_j, B - C);
+      c.r_j = origin_from(C, local_point(jj, j()), c.rot_j);
     }
     return out;
   }
@@ -39,7 +39,7 @@ class DyadRRR final : public Dyad {
   std::optional<double> transmission_angle(const Mechanism& m,
                                            const Workspace& ws) const override {
     // Angle between the two links at the inner pin, folded to [0, pi/2].
-    const Joint &ji = joint_i(m), &jij = joint_ij(m), &jj = joint_j(m);
+    const Joint &ji = joint(m, outer_i), &jij = joint(m, inner), &jj = joint(m, outer_j);
     const Vec2 B = global_point(jij, ws.body[i()], i());
     const Vec2 ba = global_point(ji, ws.body[i()], i()) - B;
     const Vec2 bc = global_point(jj, ws.body[j()], j()) - B;

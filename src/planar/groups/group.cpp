@@ -11,6 +11,12 @@ void BodyState::set_angle(double angle) {
   s = std::sin(angle);
 }
 
+void BodyState::set_rotation(const Vec2& rotation, double near) {
+  c = rotation.x();
+  s = rotation.y();
+  theta = near + wrap_angle(std::atan2(s, c) - near);
+}
+
 Workspace::Workspace(const Mechanism& mechanism)
     : q(mechanism.drivers().size(), 0.0),
       qd(mechanism.drivers().size(), 0.0),
