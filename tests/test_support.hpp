@@ -1,11 +1,21 @@
 #pragma once
 // Shared helpers of the tests: example paths and a loader.
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "linkdyn/io/model_file.hpp"
 
 namespace linkdyn::test {
+
+/// The whole text of a file.
+inline std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
 
 inline std::string example(const std::string& name) {
   return std::string(LINKDYN_EXAMPLES_DIR) + "/" + name + ".yaml";

@@ -15,6 +15,7 @@ namespace {
 struct KinematicsOptions {
   std::string model, csv, json;
   int steps = 0;
+  double singular_tol = planar::default_singular_tolerance;
 };
 
 void print_summary(const planar::Mechanism& m, const Table& table) {
@@ -49,7 +50,7 @@ void run_kinematics(const KinematicsOptions& o) {
   if (o.steps > 0) grid.steps = o.steps;
   require_start_assembly(m, grid);
   planar::SweepSummary summary;
-  const Table table = planar::kinematics_table(m, grid, &summary);
+  const Table table = planar::kinematics_table(m, grid, &summary, o.singular_tol);
   fmt::print("{}: {} -> {} steps over t = [{:g}, {:g}] s\n", m.spec().name, m.structure_string(),
              grid.steps, grid.t0, grid.t_end);
   print_sweep_events(m, summary);
@@ -66,7 +67,7 @@ void run_kinematics(const KinematicsOptions& o) {
     meta["analysis"] = "kinematics";
     meta["structure"] = m.structure_string();
     meta["dof"] = m.dof();
-    meta["settings"] = {{"t0", grid.t0}, {"t_end", grid.t_end}, {"steps", grid.steps}};
+    meta["settings"] = {{"t0", grid.t0}, {"t_end", grid.t_end}, {"steps", grid.steps}, {"singular_tol", o.singular_tol}};
     nlohmann::ordered_json intervals = nlohmann::ordered_json::array();
     for (const auto& [a, b] : summary.intervals) intervals.push_back({a, b});
     meta["intervals"] = intervals;
@@ -86,6 +87,9 @@ void add_kinematics_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("kinematics", "Positions, velocities and accelerations over the drivers' motion");
   cmd->add_option("MODEL", options->model, "Model file (YAML)")->required();
   cmd->add_option("--steps", options->steps, "Number of steps (default: from the model's motion law)")->check(CLI::PositiveNumber);
+  cmd->add_option("--singular-tol", options->singular_tol,
+                  "Dead point when a group's conditioning (sine of its transmission angle) is below this")
+      ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--csv", options->csv, "Write the table as CSV");
   cmd->add_option("--json", options->json, "Write the table and metadata as JSON");
   cmd->callback([options] { run_kinematics(*options); });

@@ -15,9 +15,13 @@ void set_drivers(const Mechanism& m, Workspace& ws, double t) {
 
 namespace {
 
-/// Bisection between a time where the mechanism assembles and one where it does not.
-double refine_limit(const Mechanism& m, const Workspace& ws_ok, double t_ok, double t_bad) {
-  Workspace probe = ws_ok;
+/// Bisection between a time where the mechanism assembles (with the tracked state `ok`) and
+/// one where it does not.
+double refine_limit(const Mechanism& m, const Workspace& ws, const std::vector<BodyState>& ok_bodies,
+                    const std::vector<GroupState>& ok_groups, double t_ok, double t_bad) {
+  Workspace probe = ws;
+  probe.body = ok_bodies;
+  probe.group = ok_groups;
   for (int it = 0; it < 60 && std::abs(t_bad - t_ok) > 1e-13 * (1.0 + std::abs(t_ok)); ++it) {
     const double mid = 0.5 * (t_ok + t_bad);
     Workspace trial = probe;
@@ -40,7 +44,9 @@ SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid&
   ws.reset_tracking();
   bool inside = false;
   double t_prev = grid.t0, t_absent = grid.t0;
-  Workspace last_ok = ws;
+  // The last assembled state, for refining an assembly limit (copied without allocating).
+  std::vector<BodyState> last_bodies = ws.body;
+  std::vector<GroupState> last_groups = ws.group;
   for (int k = 0; k <= grid.steps; ++k) {
     const double t = grid.time(k);
     set_drivers(m, ws, t);
@@ -50,8 +56,8 @@ SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid&
       status = StepStatus::absent;
       if (k == 0) summary.starts_assembled = false;
       if (inside) {
-        const double t_limit = refine_limit(m, last_ok, t_prev, t);
-        Workspace at_limit = last_ok;
+        const double t_limit = refine_limit(m, ws, last_bodies, last_groups, t_prev, t);
+        Workspace at_limit = ws;
         set_drivers(m, at_limit, t_limit);
         summary.intervals.back().second = t_prev;
         const Group& g = *m.groups()[ks.group];
@@ -66,7 +72,7 @@ SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid&
     } else {
       if (!inside) {
         if (k > 0) {
-          const double t_limit = refine_limit(m, ws, t, t_absent);
+          const double t_limit = refine_limit(m, ws, ws.body, ws.group, t, t_absent);
           Workspace at_limit = ws;
           set_drivers(m, at_limit, t_limit);
           summary.events.push_back({SweepEvent::assembly_limit, t_limit, at_limit.q,
@@ -84,7 +90,8 @@ SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid&
       } else {
         solve_accelerations(m, ws);
       }
-      last_ok = ws;
+      last_bodies = ws.body;
+      last_groups = ws.group;
       t_prev = t;
     }
     ++summary.steps;
@@ -97,7 +104,8 @@ std::string driver_column(const Driver& d) {
   return d.name + (d.type == DriverType::rotational ? ".angle" : ".position");
 }
 
-Table kinematics_table(const Mechanism& m, const TimeGrid& grid, SweepSummary* summary) {
+Table kinematics_table(const Mechanism& m, const TimeGrid& grid, SweepSummary* summary,
+                       double singular_tolerance) {
   Table table;
   table.add_column("t", "s");
   for (const Driver& d : m.drivers())
@@ -132,7 +140,9 @@ Table kinematics_table(const Mechanism& m, const TimeGrid& grid, SweepSummary* s
   }
 
   Workspace ws(m);
+  ws.singular_tolerance = singular_tolerance;
   std::vector<double> row(table.width());
+  table.values.reserve(static_cast<size_t>(grid.steps + 1) * table.width());
   SweepSummary result = sweep_kinematics(m, ws, grid, [&](int, double t, StepStatus status) {
     if (status == StepStatus::absent) return;
     const bool rates = status == StepStatus::ok;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "linkdyn/io/table_writer.hpp"
+#include "test_support.hpp"
 
 using namespace linkdyn;
 
@@ -17,24 +18,18 @@ Table sample() {
   t.values = {0.0, 1.5, 0.1, Table::missing};
   return t;
 }
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 }  // namespace
 
 TEST(TableWriter, CsvWritesMissingValuesAsEmptyCellsNeverNaN) {
   const std::string path = ::testing::TempDir() + "/table.csv";
   io::write_csv(path, sample());
-  EXPECT_EQ(slurp(path), "t,C.vx\n0,1.5\n0.1,\n");
+  EXPECT_EQ(test::read_text(path), "t,C.vx\n0,1.5\n0.1,\n");
 }
 
 TEST(TableWriter, JsonCarriesUnitsMetadataAndNulls) {
   const std::string path = ::testing::TempDir() + "/table.json";
   io::write_json(path, sample(), R"({"model": "m"})");
-  const auto doc = nlohmann::json::parse(slurp(path));
+  const auto doc = nlohmann::json::parse(test::read_text(path));
   EXPECT_EQ(doc["metadata"]["model"], "m");
   EXPECT_EQ(doc["units"]["C.vx"], "m/s");
   EXPECT_EQ(doc["data"]["C.vx"][0], 1.5);

@@ -12,15 +12,6 @@
 using namespace linkdyn;
 using namespace linkdyn::planar;
 
-namespace {
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-}  // namespace
-
 TEST(Branches, TrackedThroughAFullCrankRevolutionWithoutJumps) {
   for (const char* name : {"seed001-fourbar", "offset-slider-crank", "inverted-slider-crank",
                            "watt-sixbar", "class3-triad", "pump-2dof"}) {
@@ -49,7 +40,7 @@ TEST(Branches, TrackedThroughAFullCrankRevolutionWithoutJumps) {
 }
 
 TEST(Branches, HintSelectsEitherAssemblyMode) {
-  const std::string seed = read(test::example("seed001-fourbar"));
+  const std::string seed = test::read_text(test::example("seed001-fourbar"));
   auto rocker_angle = [&](const std::string& hint) {
     std::string text = seed.substr(0, seed.find("assembly:")) + hint;
     const Mechanism m = compile(io::parse_planar_model(text, "hint.yaml"));
@@ -79,4 +70,26 @@ TEST(Branches, NonGrashofFourBarLimitsAtTheHandCalculatedInputAngle) {
   EXPECT_NEAR(summary.events[1].q[0], 2 * M_PI - limit, 1e-9);
   ASSERT_EQ(summary.intervals.size(), 2u);
   EXPECT_EQ(summary.absent, 361 - 196);
+}
+
+TEST(Branches, DeadPointIsReportedNotDividedBy) {
+  // At the limit input angle the dyad's links are aligned: positions exist, velocities do not.
+  const Mechanism m = io::load_mechanism(test::example("non-grashof-fourbar"));
+  Workspace ws(m);
+  ws.q[0] = std::acos(-0.1375);
+  ws.qd[0] = 1.0;
+  ASSERT_TRUE(solve_positions(m, ws).ok());
+  EXPECT_LT(ws.group[1].conditioning, 1e-7);
+  const KinematicStatus status = solve_velocities(m, ws);
+  EXPECT_EQ(status.failure, KinematicFailure::singular);
+  EXPECT_EQ(status.group, 1);
+  EXPECT_NE(describe(m, ws, status).find("rock = 1.70873"), std::string::npos) << describe(m, ws, status);
+  // A sweep that ends on it flags that row: velocities left empty, never NaN or infinite.
+  const TimeGrid grid{0.0, std::acos(-0.1375), 10};
+  SweepSummary summary;
+  const Table table = kinematics_table(m, grid, &summary);
+  ASSERT_EQ(table.rows(), 11u);
+  EXPECT_EQ(summary.singular, 1);
+  EXPECT_TRUE(std::isnan(table.at(10, table.column("output.omega"))));
+  EXPECT_TRUE(std::isfinite(table.at(9, table.column("output.omega"))));
 }

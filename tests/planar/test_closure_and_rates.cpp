@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 
 #include "linkdyn/planar/kinematics.hpp"
 #include "linkdyn/planar/sweep.hpp"
@@ -22,37 +23,29 @@ Workspace state_at(const Mechanism& m, const Workspace& from, double t) {
   return ws;
 }
 
-/// Every body's pose (x, y, theta) and every output point, flattened.
-std::vector<double> positions(const Mechanism& m, const Workspace& ws) {
+enum class Level { position, velocity, acceleration };
+
+/// Every body's origin and angle, and every output point, at one level, flattened.
+template <Level level>
+std::vector<double> flatten(const Mechanism& m, const Workspace& ws) {
   std::vector<double> out;
-  for (size_t b = 1; b < m.bodies().size(); ++b)
-    out.insert(out.end(), {ws.body[b].r.x(), ws.body[b].r.y(), ws.body[b].theta});
-  for (const OutputPoint& p : m.output_points()) {
-    const Vec2 x = ws.body[p.body].position(p.local);
+  auto point = [&](const BodyState& b, const Vec2& local) {
+    const Vec2 x = level == Level::position   ? b.position(local)
+                   : level == Level::velocity ? b.velocity(local)
+                                              : b.acceleration(local);
     out.insert(out.end(), {x.x(), x.y()});
+  };
+  for (size_t b = 1; b < m.bodies().size(); ++b) {
+    const BodyState& s = ws.body[b];
+    point(s, Vec2::Zero());
+    out.push_back(level == Level::position ? s.theta : level == Level::velocity ? s.omega : s.alpha);
   }
+  for (const OutputPoint& p : m.output_points()) point(ws.body[p.body], p.local);
   return out;
 }
-std::vector<double> velocities(const Mechanism& m, const Workspace& ws) {
-  std::vector<double> out;
-  for (size_t b = 1; b < m.bodies().size(); ++b)
-    out.insert(out.end(), {ws.body[b].v.x(), ws.body[b].v.y(), ws.body[b].omega});
-  for (const OutputPoint& p : m.output_points()) {
-    const Vec2 v = ws.body[p.body].velocity(p.local);
-    out.insert(out.end(), {v.x(), v.y()});
-  }
-  return out;
-}
-std::vector<double> accelerations(const Mechanism& m, const Workspace& ws) {
-  std::vector<double> out;
-  for (size_t b = 1; b < m.bodies().size(); ++b)
-    out.insert(out.end(), {ws.body[b].a.x(), ws.body[b].a.y(), ws.body[b].alpha});
-  for (const OutputPoint& p : m.output_points()) {
-    const Vec2 a = ws.body[p.body].acceleration(p.local);
-    out.insert(out.end(), {a.x(), a.y()});
-  }
-  return out;
-}
+constexpr auto positions = flatten<Level::position>;
+constexpr auto velocities = flatten<Level::velocity>;
+constexpr auto accelerations = flatten<Level::acceleration>;
 
 /// Checks d/dt of `value` against `rate` at t with steps h and h/2.
 template <class Value, class Rate>
@@ -95,6 +88,7 @@ TEST(Kinematics, LoopClosureBelow1e12AlongEverySweep) {
     });
     EXPECT_GT(checked, 100);
     EXPECT_LT(worst, 1e-12);
+    std::printf("%-24s worst loop-closure residual %.2e m over %d positions\n", c.name.c_str(), worst, checked);
   }
 }
 

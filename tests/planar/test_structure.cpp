@@ -31,17 +31,8 @@ TEST(Structure, GrueblerCountsLowerAndGearPairs) {
   EXPECT_EQ(io::load_mechanism(test::example("fourbar-flywheel")).dof(), 1);
 }
 
-namespace {
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-}  // namespace
-
 TEST(Structure, ExplicitSequenceIsFollowedAndChecked) {
-  const std::string seed = read(test::example("seed001-fourbar"));
+  const std::string seed = test::read_text(test::example("seed001-fourbar"));
   const planar::Mechanism m = planar::compile(
       io::parse_planar_model(seed + "structure: [[crank], [coupler, rocker]]\n", "explicit.yaml"));
   EXPECT_EQ(m.structure_string(), "R_I(0,1) -> RRR_II(2,3)");

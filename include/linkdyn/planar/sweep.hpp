@@ -25,7 +25,6 @@ struct SweepSummary {
   /// Time intervals [t_begin, t_end] (on the grid) where the mechanism exists.
   std::vector<std::pair<double, double>> intervals;
   std::vector<SweepEvent> events;
-  /// Driver coordinates at each grid time (for labels).
   bool starts_assembled = true;
 };
 
@@ -41,7 +40,8 @@ SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid&
 /// The kinematics table of a sweep: t, driver coordinates, then per body angle, omega, alpha;
 /// per named point and centre of mass x, y, vx, vy, ax, ay; transmission angles. Rows where
 /// the mechanism does not exist are left out.
-Table kinematics_table(const Mechanism& m, const TimeGrid& grid, SweepSummary* summary = nullptr);
+Table kinematics_table(const Mechanism& m, const TimeGrid& grid, SweepSummary* summary = nullptr,
+                       double singular_tolerance = default_singular_tolerance);
 
 /// Column name of a driver's coordinate: "<driver>.angle" or "<driver>.position".
 std::string driver_column(const Driver& d);

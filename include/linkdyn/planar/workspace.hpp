@@ -41,6 +41,10 @@ struct GenericScratch {
   Eigen::PartialPivLU<Eigen::MatrixXd> lu;
 };
 
+/// Conditioning below which a group is at a dead point (the sine of the transmission angle for
+/// the RRR and RRP dyads).
+inline constexpr double default_singular_tolerance = 1e-7;
+
 class Workspace {
  public:
   explicit Workspace(const Mechanism& mechanism);
@@ -49,7 +53,7 @@ class Workspace {
   std::vector<GroupState> group;
   std::vector<GenericScratch> scratch;  ///< per group; sized only for generic groups
   /// Groups with conditioning below this are at a dead point: velocities are not defined.
-  double singular_tolerance = 1e-8;
+  double singular_tolerance = default_singular_tolerance;
   /// Forget the tracked assembly modes: the next solve starts again from the hints.
   void reset_tracking();
 };
