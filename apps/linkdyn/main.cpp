@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1, 1);
   linkdyn::cli::add_check_command(app);
   linkdyn::cli::add_kinematics_command(app);
+  linkdyn::cli::add_kinetostatics_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -15,11 +15,15 @@ const UnitTable& units_of(Quantity kind) {
   static const UnitTable angle{{"rad", 1.0}, {"deg", M_PI / 180.0}};
   static const UnitTable speed{{"rad/s", 1.0}, {"deg/s", M_PI / 180.0}, {"rpm", M_PI / 30.0}};
   static const UnitTable accel{{"rad/s^2", 1.0}, {"deg/s^2", M_PI / 180.0}};
+  static const UnitTable force{{"N", 1.0}, {"kN", 1e3}};
+  static const UnitTable moment{{"N m", 1.0}, {"kN m", 1e3}};
   switch (kind) {
     case Quantity::length: return length;
     case Quantity::angle: return angle;
     case Quantity::angular_velocity: return speed;
     case Quantity::angular_acceleration: return accel;
+    case Quantity::force: return force;
+    case Quantity::moment: return moment;
     case Quantity::plain: break;
   }
   return none;

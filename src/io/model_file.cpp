@@ -24,14 +24,17 @@ class ModelParser {
     }
     in_.allow_only(root, "model",
                    {"name", "description", "ground", "bodies", "joints", "drivers", "assembly",
-                    "structure", "analysis"});
+                    "structure", "analysis", "gravity", "friction", "loads"});
     spec_.where = {path_, 1};
     spec_.name = root["name"] ? in_.text(root["name"], "name")
                               : std::filesystem::path(path_).stem().string();
     ground(root);
     bodies(in_.required(root, "bodies", "model", "add a 'bodies:' map"));
+    if (root["friction"]) friction_defaults(root["friction"]);
     joints(in_.required(root, "joints", "model", "add a 'joints:' map"));
     drivers(in_.required(root, "drivers", "model", "add a 'drivers:' map"));
+    if (root["gravity"]) spec_.gravity = vector(root["gravity"], "gravity", Quantity::plain, "write gravity: [0, -9.81] in m/s^2");
+    if (root["loads"]) loads(root["loads"]);
     if (root["assembly"]) assembly(root["assembly"]);
     if (root["structure"]) structure(root["structure"]);
     if (root["analysis"]) analysis(root["analysis"]);
@@ -131,7 +134,10 @@ class ModelParser {
         in_.fail(bodies, entity, "joins a body to itself", "name two different bodies");
       if (t == "revolute" || t == "R") {
         joint.type = JointType::revolute;
-        in_.allow_only(j, entity, {"type", "bodies", "at", "points"});
+        in_.allow_only(j, entity, {"type", "bodies", "at", "points", "friction"});
+        joint.friction = revolute_friction_.coefficient;
+        joint.pin_radius = revolute_friction_.size;
+        if (j["friction"]) pair_friction(j["friction"], entity, true, joint.friction, joint.pin_radius);
         joint.point_name = {name, name};
         if (j["at"]) joint.point_name[0] = joint.point_name[1] = in_.text(j["at"], entity + ".at");
         if (const YAML::Node pts = j["points"]) {
@@ -143,7 +149,10 @@ class ModelParser {
         for (int k = 0; k < 2; ++k) joint.point[k] = point_ref(joint.body[k], joint.point_name[k], at, entity);
       } else if (t == "prismatic" || t == "P") {
         joint.type = JointType::prismatic;
-        in_.allow_only(j, entity, {"type", "bodies", "guide", "slider_point", "angle"});
+        in_.allow_only(j, entity, {"type", "bodies", "guide", "slider_point", "angle", "friction"});
+        joint.friction = prismatic_friction_.coefficient;
+        joint.slider_length = prismatic_friction_.size;
+        if (j["friction"]) pair_friction(j["friction"], entity, false, joint.friction, joint.slider_length);
         guide(j, joint, entity);
         joint.point_name[1] = j["slider_point"] ? in_.text(j["slider_point"], entity + ".slider_point") : "origin";
         joint.point[1] = point_ref(joint.body[1], joint.point_name[1], j["slider_point"] ? j["slider_point"] : kv.first, entity);
@@ -171,6 +180,157 @@ class ModelParser {
                          "the geared wheel '" + spec_.bodies[wheel].name + "' has no revolute joint to the ground",
                          "pin the wheel (the second body of a gear) to a ground point");
     }
+  }
+
+  struct PairFriction {
+    double coefficient = 0.0, size = 0.0;  // size: pin radius or slider length
+  };
+
+  /// {coefficient, radius} of a revolute pair or {coefficient, length} of a prismatic one.
+  void pair_friction(const YAML::Node& node, const std::string& entity, bool revolute, double& coefficient,
+                     double& size) {
+    const char* size_key = revolute ? "radius" : "length";
+    in_.allow_only(node, entity + ".friction", {"coefficient", size_key});
+    if (node["coefficient"]) coefficient = in_.number(node["coefficient"], entity + ".friction.coefficient");
+    if (node[size_key]) size = in_.number(node[size_key], entity + ".friction." + size_key, Quantity::length);
+    if (coefficient < 0.0)
+      in_.fail(node["coefficient"], entity, "friction coefficient is negative", "give a coefficient >= 0");
+    if (size < 0.0)
+      in_.fail(node[size_key], entity, std::string("friction ") + size_key + " is negative",
+               std::string("give a ") + size_key + " >= 0 in m");
+  }
+
+  void friction_defaults(const YAML::Node& node) {
+    in_.allow_only(node, "friction", {"revolute", "prismatic"});
+    if (node["revolute"])
+      pair_friction(node["revolute"], "friction.revolute", true, revolute_friction_.coefficient, revolute_friction_.size);
+    if (node["prismatic"])
+      pair_friction(node["prismatic"], "friction.prismatic", false, prismatic_friction_.coefficient, prismatic_friction_.size);
+  }
+
+  Vec2 vector(const YAML::Node& node, const std::string& entity, Quantity kind, const std::string& fix) {
+    if (!node.IsSequence() || node.size() != 2) in_.fail(node, entity, "expected two components", fix);
+    return {in_.number(node[0], entity, kind), in_.number(node[1], entity, kind)};
+  }
+
+  /// "body.point" (the ground included).
+  BodyPoint body_point(const YAML::Node& node, const std::string& entity) {
+    const std::string text = in_.text(node, entity);
+    const auto dot = text.find('.');
+    if (dot == std::string::npos) in_.fail(node, entity, "'" + text + "' is not body.point", "write e.g. crank.B or ground.D");
+    const int b = spec_.find_body(text.substr(0, dot));
+    if (b < 0) in_.fail(node, entity, "unknown body '" + text.substr(0, dot) + "'", "use 'ground' or a body defined under 'bodies'");
+    return {b, point_ref(b, text.substr(dot + 1), node, entity)};
+  }
+
+  double non_negative(const YAML::Node& map, const char* key, const std::string& entity, Quantity kind, bool required) {
+    if (!map[key]) {
+      if (required) in_.fail(map, entity, std::string("missing field '") + key + "'", std::string("give ") + key);
+      return 0.0;
+    }
+    const double v = in_.number(map[key], entity + "." + key, kind);
+    if (v < 0.0) in_.fail(map[key], entity, std::string(key) + " is negative", std::string("give ") + key + " >= 0");
+    return v;
+  }
+
+  void loads(const YAML::Node& node) {
+    in_.require_map(node, "loads");
+    for (const auto& kv : node) {
+      no_duplicate(spec_.loads, kv.first, "load");
+      const std::string name = kv.first.as<std::string>();
+      const std::string entity = "load '" + name + "'";
+      const YAML::Node& l = kv.second;
+      in_.require_map(l, entity);
+      Load load;
+      load.name = name;
+      load.where = in_.where(kv.first);
+      const YAML::Node type = in_.required(l, "type", entity, "give type: force, moment, spring, damper, torsional_spring or torsional_damper");
+      const std::string t = in_.text(type, entity + ".type");
+      if (l["useful"]) {
+        if (!l["useful"].IsScalar() || (l["useful"].Scalar() != "true" && l["useful"].Scalar() != "false"))
+          in_.fail(l["useful"], entity, "useful must be true or false", "write useful: true");
+        load.useful = l["useful"].Scalar() == "true";
+      }
+      auto on_body = [&](bool with_point) {
+        const YAML::Node b = in_.required(l, "body", entity, "name the body it acts on");
+        load.at[0].body = body_ref(b, entity);
+        if (load.at[0].body == 0)
+          in_.fail(b, entity, "a load on the ground does no work and needs no analysis", "apply it to a moving body");
+        if (with_point) {
+          const YAML::Node p = in_.required(l, "point", entity, "name the point of the body where it acts");
+          load.at[0].local = point_ref(load.at[0].body, in_.text(p, entity + ".point"), p, entity);
+        }
+      };
+      auto revolute_joint = [&]() {
+        const YAML::Node jn = in_.required(l, "joint", entity, "name the revolute joint it acts in");
+        load.joint = spec_.find_joint(in_.text(jn, entity + ".joint"));
+        if (load.joint < 0 || spec_.joints[load.joint].type != JointType::revolute)
+          in_.fail(jn, entity, "'" + jn.Scalar() + "' is not a revolute joint", "name a revolute joint defined under 'joints'");
+      };
+      if (t == "force" || t == "moment") {
+        const bool force = t == "force";
+        load.type = force ? LoadType::force : LoadType::moment;
+        if (force) in_.allow_only(l, entity, {"type", "body", "point", "value", "table", "useful"});
+        else in_.allow_only(l, entity, {"type", "body", "value", "table", "useful"});
+        on_body(force);
+        if (l["value"] && l["table"]) in_.fail(l["table"], entity, "both 'value' and 'table' are given", "give one of them");
+        if (l["table"]) {
+          load.table = load_table(l["table"], entity, force);
+        } else {
+          const YAML::Node v = in_.required(l, "value", entity, force ? "give value: [Fx, Fy] in N" : "give value: M in N m");
+          load.value = force ? vector(v, entity + ".value", Quantity::force, "write value: [Fx, Fy] in N")
+                             : Vec2(in_.number(v, entity + ".value", Quantity::moment), 0.0);
+        }
+      } else if (t == "spring" || t == "damper") {
+        load.type = t == "spring" ? LoadType::spring : LoadType::damper;
+        in_.allow_only(l, entity, t == "spring" ? std::initializer_list<const char*>{"type", "between", "stiffness", "free_length", "useful"}
+                                                : std::initializer_list<const char*>{"type", "between", "damping", "useful"});
+        const YAML::Node between = in_.required(l, "between", entity, "give between: [body.point, body.point]");
+        if (!between.IsSequence() || between.size() != 2) in_.fail(between, entity, "'between' names two points", "write between: [crank.B, ground.D]");
+        load.at = {body_point(between[0], entity), body_point(between[1], entity)};
+        if (load.type == LoadType::spring) {
+          load.stiffness = non_negative(l, "stiffness", entity, Quantity::plain, true);
+          load.free_length = non_negative(l, "free_length", entity, Quantity::length, true);
+        } else {
+          load.damping = non_negative(l, "damping", entity, Quantity::plain, true);
+        }
+      } else if (t == "torsional_spring" || t == "torsional_damper") {
+        const bool spring = t == "torsional_spring";
+        load.type = spring ? LoadType::torsional_spring : LoadType::torsional_damper;
+        in_.allow_only(l, entity, spring ? std::initializer_list<const char*>{"type", "joint", "stiffness", "free_angle", "useful"}
+                                         : std::initializer_list<const char*>{"type", "joint", "damping", "useful"});
+        revolute_joint();
+        if (spring) {
+          load.stiffness = non_negative(l, "stiffness", entity, Quantity::plain, true);
+          load.free_angle = in_.optional_number(l, "free_angle", entity, Quantity::angle).value_or(0.0);
+        } else {
+          load.damping = non_negative(l, "damping", entity, Quantity::plain, true);
+        }
+      } else {
+        in_.fail(type, entity, "unknown load type '" + t + "'", "use force, moment, spring, damper, torsional_spring or torsional_damper");
+      }
+      spec_.loads.push_back(std::move(load));
+    }
+  }
+
+  /// {file, against: t | <driver>}: CSV with columns x,Fx,Fy (force) or x,M (moment).
+  LoadTable load_table(const YAML::Node& node, const std::string& entity, bool force) {
+    in_.allow_only(node, entity + ".table", {"file", "against"});
+    LoadTable tab;
+    const YAML::Node against = in_.required(node, "against", entity + ".table", "give against: t or a driver's name");
+    const std::string x = in_.text(against, entity + ".table.against");
+    if (x != "t") {
+      for (size_t d = 0; d < spec_.drivers.size(); ++d)
+        if (spec_.drivers[d].name == x) tab.driver = static_cast<int>(d);
+      if (tab.driver < 0) in_.fail(against, entity, "'" + x + "' is neither t nor a driver", "give against: t or a driver's name");
+    }
+    const std::vector<std::vector<double>> rows =
+        csv(in_.required(node, "file", entity + ".table", "give file: a CSV"), entity, force ? "x,Fx,Fy" : "x,M", tab.file);
+    for (const auto& r : rows) {
+      tab.x.push_back(r[0]);
+      tab.value.emplace_back(r[1], force ? r[2] : 0.0);
+    }
+    return tab;
   }
 
   void guide(const YAML::Node& j, Joint& joint, const std::string& entity) {
@@ -303,18 +463,34 @@ class ModelParser {
 
   TableLaw table(const YAML::Node& f, const std::string& entity) {
     TableLaw law;
+    for (const auto& r : csv(f, entity, "t,q,qd,qdd", law.file)) {
+      law.t.push_back(r[0]);
+      law.q.push_back(r[1]);
+      law.qd.push_back(r[2]);
+      law.qdd.push_back(r[3]);
+    }
+    return law;
+  }
+
+  /// Rows of a CSV file (path relative to the model) with the given header; the first column
+  /// strictly increasing; '#' lines are comments.
+  std::vector<std::vector<double>> csv(const YAML::Node& f, const std::string& entity,
+                                       const std::string& header_expected, std::string& file) {
     const std::filesystem::path rel = in_.text(f, entity + ".file");
     const std::filesystem::path full = rel.is_absolute() ? rel : std::filesystem::path(path_).parent_path() / rel;
-    law.file = full.string();
+    file = full.string();
     std::ifstream in(full);
-    if (!in) in_.fail(f, entity, "cannot open '" + law.file + "'", "give a path relative to the model file");
+    if (!in) in_.fail(f, entity, "cannot open '" + file + "'", "give a path relative to the model file");
+    const size_t width = static_cast<size_t>(std::count(header_expected.begin(), header_expected.end(), ',')) + 1;
+    std::vector<std::vector<double>> rows;
     std::string line;
     int line_no = 0;
     bool header = false;
     while (std::getline(in, line)) {
       ++line_no;
       if (!line.empty() && line.back() == '\r') line.pop_back();
-      if (line.find_first_not_of(" \t") == std::string::npos || line[line.find_first_not_of(" \t")] == '#') continue;
+      const size_t first = line.find_first_not_of(" \t");
+      if (first == std::string::npos || line[first] == '#') continue;
       std::vector<std::string> cells;
       std::stringstream ss(line);
       std::string cell;
@@ -327,28 +503,26 @@ class ModelParser {
           c.erase(c.find_last_not_of(" \t") + 1);
           joined += (joined.empty() ? "" : ",") + c;
         }
-        if (joined != "t,q,qd,qdd")
-          throw InputError({law.file, line_no}, "table", "the header is '" + joined + "'", "the first line must be t,q,qd,qdd");
+        if (joined != header_expected)
+          throw InputError({file, line_no}, "table", "the header is '" + joined + "'", "the first line must be " + header_expected);
         continue;
       }
-      if (cells.size() != 4)
-        throw InputError({law.file, line_no}, "table", "expected 4 values, found " + std::to_string(cells.size()), "write t,q,qd,qdd on each line");
-      double v[4];
-      for (int k = 0; k < 4; ++k) {
+      if (cells.size() != width)
+        throw InputError({file, line_no}, "table", "expected " + std::to_string(width) + " values, found " + std::to_string(cells.size()),
+                         "write " + header_expected + " on each line");
+      std::vector<double> v(width);
+      for (size_t k = 0; k < width; ++k) {
         std::string problem;
         const auto x = parse_quantity(cells[k], Quantity::plain, problem);
-        if (!x) throw InputError({law.file, line_no}, "table", problem, "write numbers in SI units");
+        if (!x) throw InputError({file, line_no}, "table", problem, "write numbers in SI units");
         v[k] = *x;
       }
-      if (!law.t.empty() && !(v[0] > law.t.back()))
-        throw InputError({law.file, line_no}, "table", "time does not increase", "sort the rows by t, without repeats");
-      law.t.push_back(v[0]);
-      law.q.push_back(v[1]);
-      law.qd.push_back(v[2]);
-      law.qdd.push_back(v[3]);
+      if (!rows.empty() && !(v[0] > rows.back()[0]))
+        throw InputError({file, line_no}, "table", "the first column does not increase", "sort the rows without repeats");
+      rows.push_back(std::move(v));
     }
-    if (law.t.size() < 2) throw InputError({law.file, line_no}, "table", "fewer than two rows", "give at least two rows of t,q,qd,qdd");
-    return law;
+    if (rows.size() < 2) throw InputError({file, line_no}, "table", "fewer than two rows", "give at least two rows of " + header_expected);
+    return rows;
   }
 
   void assembly(const YAML::Node& node) {
@@ -407,6 +581,7 @@ class ModelParser {
   YamlReader in_;
   std::string path_;
   MechanismSpec spec_;
+  PairFriction revolute_friction_, prismatic_friction_;  // model-wide defaults
 };
 
 }  // namespace

@@ -58,4 +58,33 @@ void joint_rows(const Joint& joint, const Workspace& ws, bool with_gamma, JointR
   }
 }
 
+void push_constraint_force(const Joint& joint, const JointRows& rows, int side,
+                           const Eigen::Vector2d& lambda, Workspace& ws) {
+  ws.load[joint.body[side]] += rows.jac[side].topRows(rows.count).transpose() * lambda.head(rows.count);
+}
+
+void store_reaction(const Joint& joint, int joint_index, const Eigen::Vector2d& lambda, Workspace& ws) {
+  JointReaction& r = ws.reaction[joint_index];
+  r.lambda = lambda;
+  switch (joint.type) {
+    case JointType::revolute:
+      // The constraint force on body[1] is J1^T lambda = -(lambda, arm x lambda).
+      r.force = -lambda;
+      r.moment = 0.0;
+      r.normal = 0.0;
+      break;
+    case JointType::prismatic:
+      // On body[1]: the torque lambda_0 and the force lambda_1 n at the slider point.
+      r.normal = lambda(1);
+      r.force = lambda(1) * perp(ws.body[joint.body[0]].arm(joint.guide_dir));
+      r.moment = lambda(0);
+      break;
+    case JointType::gear:
+      r.force = Vec2::Zero();
+      r.moment = lambda(0);
+      r.normal = 0.0;
+      break;
+  }
+}
+
 }  // namespace linkdyn::planar

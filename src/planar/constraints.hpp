@@ -18,11 +18,24 @@ struct JointRows {
 /// Residual and Jacobian at the current poses; gamma too when `with_gamma` (needs velocities).
 void joint_rows(const Joint& joint, const Workspace& ws, bool with_gamma, JointRows& rows);
 
+/// The pair's constraint force on its body `side`, J_side^T lambda, added to ws.load.
+void push_constraint_force(const Joint& joint, const JointRows& rows, int side,
+                           const Eigen::Vector2d& lambda, Workspace& ws);
+/// Stores the multipliers and the physical reaction (what body[0] exerts on body[1]).
+void store_reaction(const Joint& joint, int joint_index, const Eigen::Vector2d& lambda, Workspace& ws);
+
+/// Column of `body` among a group's bodies (3 per body), or -1 for a known body.
+inline int group_column(const std::vector<int>& bodies, int body) {
+  for (size_t k = 0; k < bodies.size(); ++k)
+    if (bodies[k] == body) return static_cast<int>(3 * k);
+  return -1;
+}
+
 enum class Rate { velocity, acceleration };
 
 /// Velocities or accelerations of a group's bodies from the linear equations
 /// Phi_u x_u = rhs - Phi_k x_k, with the known bodies' rates on the right.
-/// Jac is a fixed-size (dyads) or dynamic matrix; `lu` must accept it.
+/// Jac is a fixed-size or dynamic matrix; `lu` must accept it.
 template <class Matrix, class Vector, class Solver>
 void solve_group_rates(const Mechanism& m, Workspace& ws, const std::vector<int>& bodies,
                        const std::vector<int>& joints, Rate rate, Matrix& jac, Vector& rhs,
@@ -37,14 +50,11 @@ void solve_group_rates(const Mechanism& m, Workspace& ws, const std::vector<int>
     for (int r = 0; r < rows.count; ++r) {
       if (rate == Rate::acceleration) rhs(row + r) = rows.gamma(r);
       for (int side = 0; side < 2; ++side) {
-        const int b = joint.body[side];
-        int col = -1;
-        for (size_t k = 0; k < bodies.size(); ++k)
-          if (bodies[k] == b) col = static_cast<int>(3 * k);
+        const int col = group_column(bodies, joint.body[side]);
         if (col >= 0) {
           jac.template block<1, 3>(row + r, col) = rows.jac[side].row(r);
         } else {
-          const BodyState& kb = ws.body[b];
+          const BodyState& kb = ws.body[joint.body[side]];
           const Eigen::Vector3d known = rate == Rate::velocity
                                             ? Eigen::Vector3d(kb.v.x(), kb.v.y(), kb.omega)
                                             : Eigen::Vector3d(kb.a.x(), kb.a.y(), kb.alpha);
@@ -65,6 +75,39 @@ void solve_group_rates(const Mechanism& m, Workspace& ws, const std::vector<int>
       b.a = Vec2(x(3 * k), x(3 * k + 1));
       b.alpha = x(3 * k + 2);
     }
+  }
+}
+
+/// Kinetostatics of a group by its linear system: Phi_u^T lambda = -load_u, then the
+/// reactions are stored and pushed onto the known bodies. Jac is sized 3n x 3n.
+template <class Matrix, class Vector, class Solver>
+void solve_group_reactions(const Mechanism& m, Workspace& ws, const std::vector<int>& bodies,
+                           const std::vector<int>& joints, Matrix& jac, Vector& rhs, Solver& lu) {
+  jac.setZero();
+  JointRows rows;
+  int row = 0;
+  for (int jn : joints) {
+    const Joint& joint = m.joints()[jn];
+    joint_rows(joint, ws, false, rows);
+    for (int side = 0; side < 2; ++side) {
+      const int col = group_column(bodies, joint.body[side]);
+      if (col >= 0) jac.block(row, col, rows.count, 3) = rows.jac[side].topRows(rows.count);
+    }
+    row += rows.count;
+  }
+  for (size_t k = 0; k < bodies.size(); ++k) rhs.template segment<3>(3 * k) = -ws.load[bodies[k]];
+  lu.compute(jac.transpose());
+  const auto lambda = lu.solve(rhs).eval();
+  row = 0;
+  for (int jn : joints) {
+    const Joint& joint = m.joints()[jn];
+    joint_rows(joint, ws, false, rows);
+    Eigen::Vector2d l = Eigen::Vector2d::Zero();
+    l.head(rows.count) = lambda.segment(row, rows.count);
+    store_reaction(joint, jn, l, ws);
+    for (int side = 0; side < 2; ++side)
+      if (group_column(bodies, joint.body[side]) < 0) push_constraint_force(joint, rows, side, l, ws);
+    row += rows.count;
   }
 }
 

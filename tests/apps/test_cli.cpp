@@ -96,3 +96,26 @@ TEST(Cli, CannotAssembleAtTheStartExitsWithCode3) {
   EXPECT_NE(r.output.find("cannot close"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("crank_drive = 0 rad"), std::string::npos) << r.output;
 }
+
+TEST(Cli, KinetostaticsOfTheSeedWithAndWithoutFriction) {
+  const std::string csv = ::testing::TempDir() + "/ks.csv";
+  const CliRun r = run("kinetostatics " + linkdyn::test::example("seed001-fourbar") + " --csv " + csv);
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("friction on (tolerance 0.001 N)"), std::string::npos) << r.output;
+  const std::string text = linkdyn::test::read_text(csv);
+  EXPECT_EQ(text.rfind("t,crank_drive.angle,crank_drive.torque,crank_drive.torque_frictionless,A.Fx,A.Fy,A.F,A.friction_power", 0), 0u);
+  EXPECT_NE(text.find("friction.power,driver.power,efficiency,iterations,self_locking"), std::string::npos);
+  EXPECT_EQ(text.find("nan"), std::string::npos);
+  const CliRun off = run("kinetostatics " + linkdyn::test::example("seed001-fourbar") + " --no-friction --steps 36");
+  EXPECT_EQ(off.code, 0) << off.output;
+  EXPECT_NE(off.output.find("friction off"), std::string::npos);
+}
+
+TEST(Cli, UsefulLoadThatDoesNoWorkExitsWithCode2) {
+  // A damper between the rocker's pivot and a point of the rocker never changes length.
+  std::string text = linkdyn::test::read_text(linkdyn::test::example("seed001-fourbar"));
+  text += "  idle: {type: damper, between: [rocker.D, ground.D], damping: 10, useful: true}\n";
+  const CliRun r = run("kinetostatics " + write_temp("idle.yaml", text));
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("load 'idle': is marked useful but does no work"), std::string::npos) << r.output;
+}

@@ -158,6 +158,35 @@ TEST(ModelErrors, TableFileWithBadRow) {
   } catch (const InputError& e) {
     EXPECT_EQ(e.where().file, dir + "/bad-table.csv");
     EXPECT_EQ(e.where().line, 4);
-    EXPECT_NE(std::string(e.what()).find("time does not increase"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("the first column does not increase"), std::string::npos) << e.what();
   }
+}
+
+TEST(ModelErrors, NegativeFrictionCoefficient) {
+  expect_error(replace(base, "  C: {type: revolute, bodies: [coupler, rocker]}",
+                       "  C: {type: revolute, bodies: [coupler, rocker], friction: {coefficient: -0.1, radius: 0.01}}"),
+               21, {"joint 'C'", "friction coefficient is negative"});
+}
+
+TEST(ModelErrors, NegativePinRadius) {
+  expect_error(base + "friction:\n  revolute: {coefficient: 0.1, radius: -5 mm}\n", 29,
+               {"friction.revolute", "friction radius is negative", "radius >= 0"});
+}
+
+TEST(ModelErrors, LoadOnAnUnknownPoint) {
+  expect_error(base + "loads:\n  push: {type: force, body: coupler, point: Z, value: [0, -10]}\n", 29,
+               {"load 'push'", "body 'coupler' has no point 'Z'"});
+}
+
+TEST(ModelErrors, LoadOnAnUnknownBody) {
+  expect_error(base + "loads:\n  turn: {type: moment, body: rotor, value: 5}\n", 29, {"load 'turn'", "unknown body 'rotor'"});
+}
+
+TEST(ModelErrors, LoadOnTheGround) {
+  expect_error(base + "loads:\n  turn: {type: moment, body: ground, value: 5}\n", 29, {"load 'turn'", "does no work"});
+}
+
+TEST(ModelErrors, NegativeSpringStiffness) {
+  expect_error(base + "loads:\n  s: {type: spring, between: [crank.B, ground.D], stiffness: -1, free_length: 1}\n", 29,
+               {"load 's'", "stiffness is negative"});
 }

@@ -6,7 +6,7 @@
 
 namespace linkdyn {
 
-enum class Quantity { plain, length, angle, angular_velocity, angular_acceleration };
+enum class Quantity { plain, length, angle, angular_velocity, angular_acceleration, force, moment };
 
 /// Units accepted for a quantity, for error messages ("rad, deg").
 std::string accepted_units(Quantity kind);

@@ -51,6 +51,12 @@ struct Joint {
   double angle_offset = 0.0;
   double ratio = 1.0;
   double phase = 0.0;
+  /// Coulomb friction: coefficient f' (revolute) or f (prismatic); pin radius r of a revolute
+  /// pair [001 Eq. 8]; length b of a slider whose normal load is carried at its two ends
+  /// (0: a short slider, friction f |N|).
+  double friction = 0.0;
+  double pin_radius = 0.0;
+  double slider_length = 0.0;
   SourceLocation where;
   int constraint_count() const { return type == JointType::gear ? 1 : 2; }
   bool connects(int b) const { return body[0] == b || body[1] == b; }
@@ -80,12 +86,48 @@ struct AssemblyHint {
   SourceLocation where;
 };
 
+/// A point of a body, by index and body-frame coordinates.
+struct BodyPoint {
+  int body = 0;
+  Vec2 local = Vec2::Zero();
+};
+
+/// A load value given as a table against time or a driver coordinate, linear in between.
+struct LoadTable {
+  int driver = -1;  ///< -1: against time
+  std::vector<double> x;
+  std::vector<Vec2> value;  ///< (Fx, Fy) for forces, (M, 0) for moments
+  std::string file;
+};
+
+enum class LoadType { force, moment, spring, damper, torsional_spring, torsional_damper };
+
+/// An external load or force element.
+///  - force: `value` (global Fx, Fy) or `table`, at `at[0]`
+///  - moment: value.x() (N m, counter-clockwise) or `table`, on at[0].body
+///  - spring / damper: between at[0] and at[1]: tension k (L - L0) / c dL/dt
+///  - torsional spring / damper in revolute `joint`: moment on its second body
+///    -k (dtheta - theta0) / -c domega, opposite on the first
+struct Load {
+  std::string name;
+  LoadType type = LoadType::force;
+  std::array<BodyPoint, 2> at{};
+  int joint = -1;
+  Vec2 value = Vec2::Zero();
+  std::optional<LoadTable> table;
+  double stiffness = 0.0, damping = 0.0, free_length = 0.0, free_angle = 0.0;
+  bool useful = false;  ///< a useful resistance, for the efficiency [001 Eq. 1]
+  SourceLocation where;
+};
+
 struct MechanismSpec {
   std::string name;
   SourceLocation where;  ///< the model file
   std::vector<Body> bodies;  ///< bodies[0] is the ground
   std::vector<Joint> joints;
   std::vector<Driver> drivers;
+  std::vector<Load> loads;
+  Vec2 gravity = Vec2::Zero();
   std::vector<AssemblyHint> assembly;
   /// Optional explicit structural sequence: the bodies of each group, in order.
   std::vector<std::vector<std::string>> structure;

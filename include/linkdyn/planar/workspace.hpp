@@ -27,6 +27,21 @@ struct BodyState {
   }
 };
 
+/// A generalized force on a body: (Fx, Fy, moment about the body frame's origin).
+using Wrench = Eigen::Vector3d;
+
+/// The reaction in a pair: what its first body exerts on its second.
+struct JointReaction {
+  /// Revolute: the pin force. Prismatic: the normal force, acting at the slider point.
+  Vec2 force = Vec2::Zero();
+  /// Prismatic: the pair's moment about the slider point (the normal force acts at
+  /// moment / normal along the guide from it). Gear: the torque on the wheel.
+  double moment = 0.0;
+  /// Prismatic: the signed normal force along the guide's normal.
+  double normal = 0.0;
+  Eigen::Vector2d lambda = Eigen::Vector2d::Zero();  ///< the pair's Lagrange multipliers
+};
+
 /// Per group: the tracked assembly mode and how far from singular the last position was.
 struct GroupState {
   int branch = 0;
@@ -52,6 +67,18 @@ class Workspace {
   std::vector<BodyState> body;
   std::vector<GroupState> group;
   std::vector<GenericScratch> scratch;  ///< per group; sized only for generic groups
+
+  // Kinetostatics (see kinetostatics.hpp).
+  std::vector<Wrench> applied;        ///< external loads, gravity and force elements per body
+  std::vector<Wrench> friction_load;  ///< friction in the pairs, per body
+  /// Per joint, the friction applied in the last walk: a revolute pair's moment on its second
+  /// body, a prismatic pair's force along the guide on its second body.
+  std::vector<double> friction_effort;
+  std::vector<Wrench> load;           ///< the backward walk's running load per body
+  std::vector<JointReaction> reaction;  ///< per joint
+  std::vector<JointReaction> reaction_previous;  ///< the previous friction iteration's
+  std::vector<double> effort;         ///< driver torque (N m) or force (N), per driver
+  std::vector<double> effort_frictionless;
   /// Groups with conditioning below this are at a dead point: velocities are not defined.
   double singular_tolerance = default_singular_tolerance;
   /// Forget the tracked assembly modes: the next solve starts again from the hints.

@@ -98,8 +98,40 @@ bool Dyad::solve_position(const Mechanism& m, Workspace& ws, int self) const {
   return true;
 }
 
+namespace {
+
+/// An outer joint's two equations on its dyad body (J, 2 x 3): their null vector (the body's
+/// one free rate) and the two columns whose 2 x 2 determinant, the largest null component, is
+/// used for Cramer's rule.
+struct OuterJoint {
+  Eigen::Matrix<double, 2, 3> J;
+  Eigen::Vector3d null;
+  int c0 = 0, c1 = 1;
+  double det = 1.0;
+  OuterJoint(const JointRows& rows, int side) : J(rows.jac[side]) {
+    null = J.row(0).cross(J.row(1)).transpose();
+    int k = 0;
+    null.cwiseAbs().maxCoeff(&k);
+    c0 = k == 0 ? 1 : 0;
+    c1 = k == 2 ? 1 : 2;
+    det = J(0, c0) * J(1, c1) - J(0, c1) * J(1, c0);
+  }
+  /// A solution x of J x = rhs (with x_k = 0).
+  Eigen::Vector3d particular(const Eigen::Vector2d& rhs) const {
+    Eigen::Vector3d x = Eigen::Vector3d::Zero();
+    x(c0) = (rhs(0) * J(1, c1) - J(0, c1) * rhs(1)) / det;
+    x(c1) = (J(0, c0) * rhs(1) - rhs(0) * J(1, c0)) / det;
+    return x;
+  }
+  /// lambda with J^T lambda = g, for g in the range of J^T (rows c0, c1).
+  Eigen::Vector2d transposed(const Eigen::Vector3d& g) const {
+    return {(g(c0) * J(1, c1) - J(1, c0) * g(c1)) / det, (J(0, c0) * g(c1) - g(c0) * J(0, c1)) / det};
+  }
+};
+
+}  // namespace
+
 void Dyad::solve_rates(const Mechanism& m, Workspace& ws, bool acceleration) const {
-  using Row3 = Eigen::Matrix<double, 1, 3>;
   using Rates = Eigen::Vector3d;  // (vx, vy, omega) or (ax, ay, alpha) of a body origin
   auto rates_of = [&](int b) {
     const BodyState& s = ws.body[b];
@@ -107,33 +139,24 @@ void Dyad::solve_rates(const Mechanism& m, Workspace& ws, bool acceleration) con
   };
   JointRows rows[3];
   for (int k = 0; k < 3; ++k) joint_rows(m.joints()[joints_[k]], ws, acceleration, rows[k]);
+  auto side_of = [&](int slot, int body) { return m.joints()[joints_[slot]].body[0] == body ? 0 : 1; };
 
-  // The outer joint of `body` (slot 0 or 2): x = particular + lambda * null.
-  auto one_parameter = [&](int slot, int body, Rates& particular, Rates& null) {
+  // The outer joint of each body leaves x = particular + lambda * null.
+  auto free_rate = [&](int slot, int body, Rates& particular) {
     const Joint& jt = m.joints()[joints_[slot]];
-    const int side = jt.body[0] == body ? 0 : 1;
-    const Eigen::Matrix<double, 2, 3>& J = rows[slot].jac[side];
+    const int side = side_of(slot, body);
+    const OuterJoint outer(rows[slot], side);
     Eigen::Vector2d rhs = acceleration ? rows[slot].gamma : Eigen::Vector2d::Zero();
     rhs -= rows[slot].jac[1 - side] * rates_of(jt.body[1 - side]);
-    const Row3 a = J.row(0), b = J.row(1);
-    null = a.cross(b).transpose();
-    // A particular solution with the component of largest |null| set to zero: the other two
-    // columns form a 2 x 2 whose determinant is that null component (Cramer's rule).
-    int k = 0;
-    null.cwiseAbs().maxCoeff(&k);
-    const int c0 = k == 0 ? 1 : 0, c1 = k == 2 ? 1 : 2;
-    const double det = J(0, c0) * J(1, c1) - J(0, c1) * J(1, c0);
-    particular.setZero();
-    particular(c0) = (rhs(0) * J(1, c1) - J(0, c1) * rhs(1)) / det;
-    particular(c1) = (J(0, c0) * rhs(1) - rhs(0) * J(1, c0)) / det;
+    particular = outer.particular(rhs);
+    return outer.null;
   };
-  Rates p_i, n_i, p_j, n_j;
-  one_parameter(outer_i, i(), p_i, n_i);
-  one_parameter(outer_j, j(), p_j, n_j);
+  Rates p_i, p_j;
+  const Rates n_i = free_rate(outer_i, i(), p_i);
+  const Rates n_j = free_rate(outer_j, j(), p_j);
 
   // The inner joint fixes both parameters: 2 x 2 by Cramer's rule.
-  const Joint& jt = m.joints()[joints_[inner]];
-  const int side_i = jt.body[0] == i() ? 0 : 1;
+  const int side_i = side_of(inner, i());
   const auto& A_i = rows[inner].jac[side_i];
   const auto& A_j = rows[inner].jac[1 - side_i];
   Eigen::Matrix2d M;
@@ -159,6 +182,35 @@ void Dyad::solve_rates(const Mechanism& m, Workspace& ws, bool acceleration) con
 void Dyad::solve_velocity(const Mechanism& m, Workspace& ws, int) const { solve_rates(m, ws, false); }
 
 void Dyad::solve_acceleration(const Mechanism& m, Workspace& ws, int) const { solve_rates(m, ws, true); }
+
+void Dyad::solve_reactions(const Mechanism& m, Workspace& ws, int) const {
+  // Equilibrium of each body [001 Eqs. 2-7] in closed form, the transpose of the rates:
+  // body i: J_oi^T l_oi + A_i^T l_in + Q_i = 0, body j likewise. The null vector of each outer
+  // joint (a rotation about the outer pin, or a slide along the outer guide) removes the outer
+  // reaction: n_i . (A_i^T l_in + Q_i) = 0 and n_j . (A_j^T l_in + Q_j) = 0 give the inner
+  // reaction; each body's equations then give its outer reaction.
+  JointRows rows[3];
+  for (int k = 0; k < 3; ++k) joint_rows(m.joints()[joints_[k]], ws, false, rows[k]);
+  auto side_of = [&](int slot, int body) { return m.joints()[joints_[slot]].body[0] == body ? 0 : 1; };
+  const int si = side_of(outer_i, i()), sj = side_of(outer_j, j()), s_in = side_of(inner, i());
+  const OuterJoint oi(rows[outer_i], si), oj(rows[outer_j], sj);
+  const auto& A_i = rows[inner].jac[s_in];
+  const auto& A_j = rows[inner].jac[1 - s_in];
+  const Wrench &Q_i = ws.load[i()], &Q_j = ws.load[j()];
+  Eigen::Matrix2d Mt;  // rows: (A_i n_i)^T, (A_j n_j)^T
+  Mt.row(0) = (A_i * oi.null).transpose();
+  Mt.row(1) = (A_j * oj.null).transpose();
+  const Eigen::Vector2d rhs(-oi.null.dot(Q_i), -oj.null.dot(Q_j));
+  const double det = Mt(0, 0) * Mt(1, 1) - Mt(0, 1) * Mt(1, 0);
+  const Eigen::Vector2d l_in((rhs(0) * Mt(1, 1) - Mt(0, 1) * rhs(1)) / det,
+                             (Mt(0, 0) * rhs(1) - rhs(0) * Mt(1, 0)) / det);
+  const Eigen::Vector2d l_oi = oi.transposed(-Q_i - A_i.transpose() * l_in);
+  const Eigen::Vector2d l_oj = oj.transposed(-Q_j - A_j.transpose() * l_in);
+  const Eigen::Vector2d* lambda[3] = {&l_oi, &l_in, &l_oj};
+  for (int k = 0; k < 3; ++k) store_reaction(m.joints()[joints_[k]], joints_[k], *lambda[k], ws);
+  push_constraint_force(m.joints()[joints_[outer_i]], rows[outer_i], 1 - si, l_oi, ws);
+  push_constraint_force(m.joints()[joints_[outer_j]], rows[outer_j], 1 - sj, l_oj, ws);
+}
 
 std::unique_ptr<Group> make_dyad(const Mechanism& m, int i, int j, int joint_i, int joint_ij,
                                  int joint_j) {

@@ -18,6 +18,7 @@ class Dyad : public Group {
   bool solve_position(const Mechanism& m, Workspace& ws, int self) const final;
   void solve_velocity(const Mechanism& m, Workspace& ws, int self) const final;
   void solve_acceleration(const Mechanism& m, Workspace& ws, int self) const final;
+  void solve_reactions(const Mechanism& m, Workspace& ws, int self) const final;
   int label_joint() const override { return joints_[1]; }
 
  protected:

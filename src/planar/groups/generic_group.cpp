@@ -56,13 +56,13 @@ class GenericGroup final : public Group {
     GenericScratch& s = ws.scratch[self];
     solve_group_rates(m, ws, bodies_, joints_, Rate::acceleration, s.jacobian, s.residual, s.lu);
   }
+  void solve_reactions(const Mechanism& m, Workspace& ws, int self) const override {
+    GenericScratch& s = ws.scratch[self];
+    solve_group_reactions(m, ws, bodies_, joints_, s.jacobian, s.residual, s.lu);
+  }
 
  private:
-  int column(int body) const {
-    for (size_t k = 0; k < bodies_.size(); ++k)
-      if (bodies_[k] == body) return static_cast<int>(3 * k);
-    return -1;
-  }
+  int column(int body) const { return group_column(bodies_, body); }
 
   /// Residual and Jacobian of the group's equations at the workspace poses; max |residual|.
   double evaluate(const Mechanism& m, const Workspace& ws, GenericScratch& s) const {

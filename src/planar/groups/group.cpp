@@ -23,7 +23,15 @@ Workspace::Workspace(const Mechanism& mechanism)
       qdd(mechanism.drivers().size(), 0.0),
       body(mechanism.bodies().size()),
       group(mechanism.groups().size()),
-      scratch(mechanism.groups().size()) {
+      scratch(mechanism.groups().size()),
+      applied(mechanism.bodies().size(), Wrench::Zero()),
+      friction_load(mechanism.bodies().size(), Wrench::Zero()),
+      friction_effort(mechanism.joints().size(), 0.0),
+      load(mechanism.bodies().size(), Wrench::Zero()),
+      reaction(mechanism.joints().size()),
+      reaction_previous(mechanism.joints().size()),
+      effort(mechanism.drivers().size(), 0.0),
+      effort_frictionless(mechanism.drivers().size(), 0.0) {
   for (size_t g = 0; g < mechanism.groups().size(); ++g) {
     const auto n = static_cast<Eigen::Index>(mechanism.groups()[g]->newton_unknowns());
     if (n > 0) {

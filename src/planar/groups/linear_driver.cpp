@@ -1,5 +1,6 @@
 // P_I: linear first-class mechanism [001 Fig. 1]; the slider's position along its ground guide
 // (from the guide point) is the driver coordinate.
+#include "planar/constraints.hpp"
 #include "planar/groups/group_types.hpp"
 
 namespace linkdyn::planar {
@@ -34,6 +35,20 @@ class LinearDriver final : public Group {
     BodyState& b = ws.body[bodies_[0]];
     b.alpha = 0.0;
     b.a = ws.qdd[driver_] * guide_dir_;
+  }
+  void solve_reactions(const Mechanism& m, Workspace& ws, int) const override {
+    // The guide's reaction and the driving force along the guide at the slider point.
+    const Joint& j = m.joints()[joints_[0]];
+    JointRows rows;
+    joint_rows(j, ws, false, rows);
+    const BodyState& b = ws.body[bodies_[0]];
+    Eigen::Matrix3d A;
+    A.leftCols<2>() = rows.jac[1].transpose();
+    A.col(2) << guide_dir_.x(), guide_dir_.y(), cross(b.arm(slider_point_), guide_dir_);
+    const Eigen::Vector3d x = A.inverse() * (-ws.load[bodies_[0]]);
+    store_reaction(j, joints_[0], x.head<2>(), ws);
+    push_constraint_force(j, rows, 0, x.head<2>(), ws);
+    ws.effort[driver_] = x(2);
   }
 
  private:

@@ -1,4 +1,5 @@
 // R_I: rotational first-class mechanism [001 Fig. 1]; its angle is the driver coordinate.
+#include "planar/constraints.hpp"
 #include "planar/groups/group_types.hpp"
 
 namespace linkdyn::planar {
@@ -41,6 +42,20 @@ class RotationalDriver final : public Group {
   }
   void solve_acceleration(const Mechanism&, Workspace& ws, int) const override {
     turn_on_pivot_acceleration(ws.body[bodies_[0]], pin_, ws.qdd[driver_]);
+  }
+  void solve_reactions(const Mechanism& m, Workspace& ws, int) const override {
+    // [001 Eqs. 14-15]: the pivot force and the driving torque from the body's equilibrium.
+    const Joint& j = m.joints()[joints_[0]];
+    JointRows rows;
+    joint_rows(j, ws, false, rows);
+    const int side = j.body[0] == bodies_[0] ? 0 : 1;
+    Eigen::Matrix3d A;
+    A.leftCols<2>() = rows.jac[side].transpose();
+    A.col(2) = Eigen::Vector3d::UnitZ();
+    const Eigen::Vector3d x = A.inverse() * (-ws.load[bodies_[0]]);
+    store_reaction(j, joints_[0], x.head<2>(), ws);
+    push_constraint_force(j, rows, 1 - side, x.head<2>(), ws);
+    ws.effort[driver_] = x(2);
   }
 
  private:

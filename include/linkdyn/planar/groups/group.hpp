@@ -27,6 +27,10 @@ class Group {
   virtual bool solve_position(const Mechanism& m, Workspace& ws, int self) const = 0;
   virtual void solve_velocity(const Mechanism& m, Workspace& ws, int self) const = 0;
   virtual void solve_acceleration(const Mechanism& m, Workspace& ws, int self) const = 0;
+  /// Kinetostatics [001 Fig. 3]: the reactions of the group's pairs (and a driver's effort)
+  /// from the equilibrium of its bodies under ws.load; then adds the reactions on the bodies
+  /// it hangs on to their ws.load, for the groups before it.
+  virtual void solve_reactions(const Mechanism& m, Workspace& ws, int self) const = 0;
   virtual bool has_transmission_angle() const { return false; }
   /// Acute transmission angle (pi/2 ideal, 0 at a dead point) for dyads that have one.
   virtual std::optional<double> transmission_angle(const Mechanism&, const Workspace&) const {

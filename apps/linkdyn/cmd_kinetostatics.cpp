@@ -1,0 +1,115 @@
+// linkdyn kinetostatics MODEL: driver efforts, pair reactions, friction losses and efficiency
+// over the drivers' motion [001].
+#include <fmt/core.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "linkdyn/core/version.hpp"
+#include "linkdyn/io/model_file.hpp"
+#include "linkdyn/io/table_writer.hpp"
+#include "linkdyn/planar/kinetostatics.hpp"
+
+namespace linkdyn::cli {
+namespace {
+
+struct KinetostaticsCliOptions {
+  std::string model, csv, json;
+  int steps = 0;
+  bool no_friction = false;
+  planar::KinetostaticsOptions solver;
+};
+
+void print_summary(const planar::Mechanism& m, const planar::KinetostaticsSummary& s, bool friction) {
+  fmt::print("mean driving power {:.6g} W over {:.6g} s; driving work {:.6g} J\n", s.mean_driver_power,
+             s.duration, s.driver_work);
+  if (friction) {
+    fmt::print("friction: {:.6g} J lost; iterations per position mean {:.2f}, max {}\n", s.friction_work,
+               s.mean_iterations, s.max_iterations);
+    if (s.driver_work > 0.0) fmt::print("cycle efficiency 1 - friction / driving work: {:.6f}\n", 1.0 - s.friction_work / s.driver_work);
+  }
+  if (s.has_useful_loads && s.driver_work > 0.0)
+    fmt::print("cycle efficiency useful / driving work [001 Eq. 1]: {:.6f} (useful work {:.6g} J)\n",
+               s.useful_work / s.driver_work, s.useful_work);
+  fmt::print("{:<16} {:>16} {:>14} {:>12}\n", "pair", "friction loss J", "max |F| N", "at t s");
+  for (size_t k = 0; k < m.joints().size(); ++k) {
+    if (m.joints()[k].type == planar::JointType::gear) continue;
+    fmt::print("{:<16} {:>16.6g} {:>14.6g} {:>12.6g}\n", m.joints()[k].name, s.friction_energy[k],
+               s.max_reaction[k], s.max_reaction_t[k]);
+  }
+  if (s.flagged > 0) {
+    fmt::print("warning: {} position(s) near self-locking (successive approximations do not converge), first at t =", s.flagged);
+    for (size_t k = 0; k < s.flagged_t.size() && k < 5; ++k) fmt::print(" {:.6g}", s.flagged_t[k]);
+    fmt::print(" s (column self_locking = 1)\n");
+  }
+}
+
+void run_kinetostatics(KinetostaticsCliOptions o) {
+  const planar::Mechanism m = io::load_mechanism(o.model);
+  planar::TimeGrid grid = m.default_grid();
+  if (o.steps > 0) grid.steps = o.steps;
+  o.solver.friction = !o.no_friction;
+  require_start_assembly(m, grid);
+  planar::KinetostaticsSummary summary;
+  const Table table = planar::kinetostatics_table(m, grid, o.solver, &summary);
+  fmt::print("{}: {} -> {} steps over t = [{:g}, {:g}] s, friction {}\n", m.spec().name, m.structure_string(),
+             grid.steps, grid.t0, grid.t_end,
+             o.solver.friction ? fmt::format("on (tolerance {:g} N)", o.solver.tolerance) : std::string("off"));
+  print_sweep_events(m, summary.sweep);
+  for (size_t k = 0; k < m.spec().loads.size(); ++k) {
+    const planar::Load& load = m.spec().loads[k];
+    if (load.useful && summary.load_activity[k] <= 1e-12 * (1.0 + std::abs(summary.driver_work)))
+      throw InputError(load.where, "load '" + load.name + "'", "is marked useful but does no work over the analysis",
+                       "mark as useful the loads that the machine works against");
+  }
+  if (summary.rows > 0 && summary.flagged == summary.rows)
+    throw AnalysisError(fmt::format("{}: the friction iterations converge at no position: the mechanism is self-locking "
+                                    "over the whole sweep (first at t = {:g} s); check the friction data",
+                                    o.model, summary.flagged_t.front()));
+  print_summary(m, summary, o.solver.friction);
+  if (!o.csv.empty()) {
+    io::write_csv(o.csv, table);
+    fmt::print("wrote {} ({} rows x {} columns)\n", o.csv, table.rows(), table.width());
+  }
+  if (!o.json.empty()) {
+    nlohmann::ordered_json meta;
+    meta["model"] = m.spec().name;
+    meta["model_file"] = o.model;
+    meta["linkdyn_version"] = linkdyn::version;
+    meta["analysis"] = "kinetostatics";
+    meta["structure"] = m.structure_string();
+    meta["settings"] = {{"t0", grid.t0}, {"t_end", grid.t_end}, {"steps", grid.steps}, {"friction", o.solver.friction},
+                        {"tolerance", o.solver.tolerance}, {"max_iterations", o.solver.max_iterations}};
+    meta["summary"] = {{"mean_driver_power", summary.mean_driver_power}, {"driver_work", summary.driver_work},
+                       {"useful_work", summary.useful_work}, {"friction_work", summary.friction_work},
+                       {"mean_iterations", summary.mean_iterations}, {"self_locking_rows", summary.flagged}};
+    nlohmann::ordered_json pairs = nlohmann::ordered_json::object();
+    for (size_t k = 0; k < m.joints().size(); ++k)
+      pairs[m.joints()[k].name] = {{"friction_energy", summary.friction_energy[k]}, {"max_force", summary.max_reaction[k]},
+                                   {"max_force_t", summary.max_reaction_t[k]}};
+    meta["pairs"] = pairs;
+    io::write_json(o.json, table, meta.dump());
+    fmt::print("wrote {}\n", o.json);
+  }
+}
+
+}  // namespace
+
+void add_kinetostatics_command(CLI::App& app) {
+  auto options = std::make_shared<KinetostaticsCliOptions>();
+  CLI::App* cmd = app.add_subcommand("kinetostatics",
+                                     "Driver efforts, pair reactions, friction losses and efficiency over the drivers' motion");
+  cmd->add_option("MODEL", options->model, "Model file (YAML)")->required();
+  cmd->add_option("--steps", options->steps, "Number of steps (default: from the model's motion law)")->check(CLI::PositiveNumber);
+  cmd->add_flag("--no-friction", options->no_friction, "Frictionless analysis");
+  cmd->add_option("--tol", options->solver.tolerance, "Friction iterations stop when no reaction changes more than this (N)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--max-iter", options->solver.max_iterations, "Largest number of friction iterations per position")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--csv", options->csv, "Write the table as CSV");
+  cmd->add_option("--json", options->json, "Write the table and metadata as JSON");
+  cmd->callback([options] { run_kinetostatics(*options); });
+}
+
+}  // namespace linkdyn::cli

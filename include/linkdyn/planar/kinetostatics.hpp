@@ -1,0 +1,77 @@
+#pragma once
+// Kinetostatics [001]: the drivers' efforts and the pairs' reactions for a given motion, walking
+// the structural sequence backwards (Fig. 3), with Coulomb friction in the pairs solved by
+// successive approximations (Eqs. 8-13). Free functions over (mechanism, workspace); the
+// kinematics must be solved first.
+#include <string>
+#include <vector>
+
+#include "linkdyn/core/table.hpp"
+#include "linkdyn/planar/sweep.hpp"
+
+namespace linkdyn::planar {
+
+struct KinetostaticsOptions {
+  bool friction = true;
+  double tolerance = 1e-3;  ///< N: stop when no reaction changes more than this [001]
+  int max_iterations = 100;
+  /// Successive approximations whose error shrinks by less than this factor per iteration
+  /// are near self-locking (the friction feedback has a gain near 1).
+  double locking_contraction = 0.9;
+};
+
+struct KinetostaticsStatus {
+  int iterations = 0;  ///< friction iterations (0 without friction)
+  bool converged = true;
+  double contraction = 0.0;  ///< last ratio of successive reaction changes
+  bool self_locking = false;
+};
+
+/// ws.applied from the model's loads, gravity and force elements at time t (drivers in ws.q).
+/// Throws AnalysisError when a tabulated load is asked outside its table.
+void evaluate_loads(const Mechanism& m, Workspace& ws, double t);
+/// Power of the applied loads (all, or only the useful ones) at the current velocities.
+double load_power(const Mechanism& m, const Workspace& ws, double t, bool useful_only);
+/// Power of one load (W).
+double load_power(const Mechanism& m, const Workspace& ws, const Load& load, double t);
+
+/// One backward walk with the current friction loads: ws.reaction and ws.effort.
+void solve_reactions(const Mechanism& m, Workspace& ws);
+/// Friction loads from the current reactions and relative velocities, into ws.friction_load:
+/// revolute M_f = -sgn(omega_rel) f' r |F| [001 Eqs. 9-11, 16]; prismatic F_f = -sgn(v_rel)
+/// f |N| (short slider) or f (|N1| + |N2|) for a slider of length b carried at its ends. At
+/// zero relative velocity the friction is zero.
+void update_friction(const Mechanism& m, Workspace& ws);
+/// Friction power lost in a pair (W, >= 0), of the friction applied in the last walk.
+double friction_power(const Mechanism& m, const Workspace& ws, int joint);
+/// Sum of the drivers' powers (W).
+double driver_power(const Mechanism& m, const Workspace& ws);
+
+/// Loads, frictionless walk, then successive approximations with friction [001 Eqs. 12-13].
+KinetostaticsStatus solve_kinetostatics(const Mechanism& m, Workspace& ws, double t,
+                                        const KinetostaticsOptions& options = {});
+
+struct KinetostaticsSummary {
+  SweepSummary sweep;
+  double duration = 0.0;
+  double mean_driver_power = 0.0;
+  double driver_work = 0.0, useful_work = 0.0, friction_work = 0.0;  ///< over the sweep (J)
+  bool has_useful_loads = false;
+  std::vector<double> friction_energy;  ///< per joint (J)
+  std::vector<double> load_activity;    ///< per load: integral of |power| (J); 0 if it does no work
+  std::vector<double> max_reaction;     ///< per joint: largest |F| (N) ...
+  std::vector<double> max_reaction_t;   ///< ... and when
+  int rows = 0, flagged = 0, max_iterations = 0;
+  double mean_iterations = 0.0;
+  std::vector<double> flagged_t;  ///< times of rows flagged near self-locking
+};
+
+/// The kinetostatics table of a sweep (rows where the mechanism is assembled and not at a dead
+/// point): t, driver coordinates, efforts (with and without friction), per pair Fx, Fy, F
+/// (prismatic: N and M too; gear: torque) and friction power, friction.power, driver.power,
+/// efficiency (1 - friction power / driver power, while the drivers deliver power), iterations,
+/// self_locking.
+Table kinetostatics_table(const Mechanism& m, const TimeGrid& grid, const KinetostaticsOptions& options,
+                          KinetostaticsSummary* summary = nullptr);
+
+}  // namespace linkdyn::planar

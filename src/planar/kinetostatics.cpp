@@ -1,0 +1,139 @@
+// Kinetostatics with Coulomb friction by successive approximations [001].
+#include "linkdyn/planar/kinetostatics.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "linkdyn/planar/groups/group.hpp"
+
+namespace linkdyn::planar {
+namespace {
+
+double sign(double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); }
+
+/// D'Alembert's inertial load of a body: -m a_G at the centre of mass and -J alpha.
+Wrench inertial_load(const Body& body, const BodyState& b) {
+  const Vec2 F = -body.mass * b.acceleration(body.com);
+  return {F.x(), F.y(), cross(b.arm(body.com), F) - body.inertia * b.alpha};
+}
+
+/// Relative sliding speed of a prismatic pair along its guide, and the slider point.
+double sliding_speed(const Joint& j, const Workspace& ws, Vec2& point) {
+  const BodyState &g = ws.body[j.body[0]], &s = ws.body[j.body[1]];
+  point = s.position(j.point[1]);
+  const Vec2 v_guide = g.v + g.omega * perp(point - g.r);
+  return g.arm(j.guide_dir).dot(s.velocity(j.point[1]) - v_guide);
+}
+
+/// Normal load that makes friction in a prismatic pair: |N|, or |N1| + |N2| at the ends of a
+/// slider of length b with N1 + N2 = N and (b / 2)(N2 - N1) = M.
+double slider_normal_load(const Joint& j, const JointReaction& r) {
+  if (j.slider_length <= 0.0) return std::abs(r.normal);
+  const double half = 0.5 * r.normal, shift = r.moment / j.slider_length;
+  return std::abs(half - shift) + std::abs(half + shift);
+}
+
+bool has_friction(const Mechanism& m) {
+  return std::any_of(m.joints().begin(), m.joints().end(), [](const Joint& j) {
+    return j.friction > 0.0 && (j.type == JointType::prismatic || j.pin_radius > 0.0);
+  });
+}
+
+/// Largest change of any reaction (force components, normal force, gear torque) in N.
+double reaction_change(const Workspace& ws) {
+  double change = 0.0;
+  for (size_t k = 0; k < ws.reaction.size(); ++k) {
+    const JointReaction &a = ws.reaction[k], &b = ws.reaction_previous[k];
+    change = std::max({change, (a.force - b.force).lpNorm<Eigen::Infinity>(), std::abs(a.moment - b.moment)});
+  }
+  return change;
+}
+
+}  // namespace
+
+void solve_reactions(const Mechanism& m, Workspace& ws) {
+  for (size_t b = 1; b < m.bodies().size(); ++b)
+    ws.load[b] = ws.applied[b] + inertial_load(m.bodies()[b], ws.body[b]) + ws.friction_load[b];
+  ws.load[0].setZero();
+  const auto& groups = m.groups();
+  for (size_t g = groups.size(); g-- > 0;) groups[g]->solve_reactions(m, ws, static_cast<int>(g));
+}
+
+void update_friction(const Mechanism& m, Workspace& ws) {
+  for (Wrench& w : ws.friction_load) w.setZero();
+  for (size_t k = 0; k < m.joints().size(); ++k) {
+    const Joint& j = m.joints()[k];
+    ws.friction_effort[k] = 0.0;
+    if (j.friction <= 0.0) continue;
+    const JointReaction& r = ws.reaction[k];
+    if (j.type == JointType::revolute) {
+      // M_f = -sgn(omega_rel) f' r |F| on the second body, opposite on the first.
+      const double moment = -sign(ws.body[j.body[1]].omega - ws.body[j.body[0]].omega) * j.friction *
+                            j.pin_radius * r.force.norm();
+      ws.friction_effort[k] = moment;
+      ws.friction_load[j.body[1]](2) += moment;
+      ws.friction_load[j.body[0]](2) -= moment;
+    } else if (j.type == JointType::prismatic) {
+      // F_f = -sgn(v_rel) f N along the guide at the slider point, opposite on the guide.
+      Vec2 point;
+      const double force = -sign(sliding_speed(j, ws, point)) * j.friction * slider_normal_load(j, r);
+      ws.friction_effort[k] = force;
+      const Vec2 F = force * ws.body[j.body[0]].arm(j.guide_dir);
+      for (int side = 0; side < 2; ++side) {
+        const BodyState& b = ws.body[j.body[side]];
+        const Vec2 f = side == 1 ? F : Vec2(-F);
+        ws.friction_load[j.body[side]] += Wrench(f.x(), f.y(), cross(point - b.r, f));
+      }
+    }
+  }
+  ws.friction_load[0].setZero();
+}
+
+double friction_power(const Mechanism& m, const Workspace& ws, int joint) {
+  // Power of the friction applied in the last walk, as lost (>= 0).
+  const Joint& j = m.joints()[joint];
+  if (j.type == JointType::revolute)
+    return -ws.friction_effort[joint] * (ws.body[j.body[1]].omega - ws.body[j.body[0]].omega);
+  if (j.type == JointType::prismatic) {
+    Vec2 point;
+    return -ws.friction_effort[joint] * sliding_speed(j, ws, point);
+  }
+  return 0.0;
+}
+
+double driver_power(const Mechanism& m, const Workspace& ws) {
+  double power = 0.0;
+  for (size_t d = 0; d < m.drivers().size(); ++d) power += ws.effort[d] * ws.qd[d];
+  return power;
+}
+
+KinetostaticsStatus solve_kinetostatics(const Mechanism& m, Workspace& ws, double t,
+                                        const KinetostaticsOptions& options) {
+  KinetostaticsStatus status;
+  evaluate_loads(m, ws, t);
+  for (Wrench& w : ws.friction_load) w.setZero();
+  std::fill(ws.friction_effort.begin(), ws.friction_effort.end(), 0.0);
+  solve_reactions(m, ws);
+  ws.effort_frictionless = ws.effort;
+  if (!options.friction || !has_friction(m)) return status;
+  // Successive approximations [001 Eqs. 12-13]: friction from the last reactions, re-solve.
+  double change = 0.0, last_change = 0.0;
+  status.converged = false;
+  for (int it = 1; it <= options.max_iterations; ++it) {
+    ws.reaction_previous = ws.reaction;
+    update_friction(m, ws);
+    solve_reactions(m, ws);
+    change = reaction_change(ws);
+    status.iterations = it;
+    if (it > 1 && last_change > 0.0) status.contraction = change / last_change;
+    last_change = change;
+    if (change < options.tolerance) {
+      status.converged = true;
+      break;
+    }
+  }
+  status.self_locking = !status.converged;
+  return status;
+}
+
+}  // namespace linkdyn::planar
