@@ -28,6 +28,8 @@ run: build
 	$(BUILD_DIR)/apps/linkdyn/linkdyn check examples/seed001-fourbar.yaml
 	$(BUILD_DIR)/apps/linkdyn/linkdyn kinematics examples/seed001-fourbar.yaml --steps 360 \
 	  --csv out/seed001-fourbar.kinematics.csv --json out/seed001-fourbar.kinematics.json
+	$(BUILD_DIR)/apps/linkdyn/linkdyn kinetostatics examples/seed001-fourbar.yaml --steps 360 \
+	  --csv out/seed001-fourbar.kinetostatics.csv --json out/seed001-fourbar.kinetostatics.json
 	@echo "results written under out/"
 
 test: build

@@ -38,4 +38,3 @@ BENCHMARK_CAPTURE(kinematics_per_position, watt_sixbar_closed_form, "watt-sixbar
 BENCHMARK_CAPTURE(kinematics_per_position, watt_sixbar_generic_newton, "watt-sixbar", true);
 BENCHMARK_CAPTURE(kinematics_per_position, class3_triad_generic, "class3-triad", false);
 
-BENCHMARK_MAIN();

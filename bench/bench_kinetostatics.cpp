@@ -1,0 +1,43 @@
+// Kinetostatics per position (kinematics, loads, the backward walk and, with friction, the
+// successive approximations) of the seed four-bar and the Watt six-bar; the closed-form dyads
+// against the same mechanisms solved through the generic group's linear systems.
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <string>
+
+#include "linkdyn/io/model_file.hpp"
+#include "linkdyn/planar/kinetostatics.hpp"
+
+using namespace linkdyn;
+
+namespace {
+
+void kinetostatics_per_position(benchmark::State& state, const std::string& example, bool friction, bool generic) {
+  const planar::Mechanism m = io::load_mechanism(std::string(LINKDYN_EXAMPLES_DIR) + "/" + example + ".yaml",
+                                                 {.force_generic = generic});
+  planar::Workspace ws(m);
+  planar::KinetostaticsOptions options;
+  options.friction = friction;
+  const planar::TimeGrid grid = m.default_grid();
+  long k = 0, iterations = 0;
+  for (auto _ : state) {
+    const double t = grid.time(static_cast<int>(k++ % grid.steps));
+    planar::set_drivers(m, ws, t);
+    planar::solve_kinematics(m, ws);
+    const planar::KinetostaticsStatus status = planar::solve_kinetostatics(m, ws, t, options);
+    iterations += status.iterations;
+    benchmark::DoNotOptimize(ws.effort[0]);
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["friction_iterations"] = static_cast<double>(iterations) / static_cast<double>(state.iterations());
+}
+
+}  // namespace
+
+BENCHMARK_CAPTURE(kinetostatics_per_position, seed_fourbar_frictionless, "seed001-fourbar", false, false);
+BENCHMARK_CAPTURE(kinetostatics_per_position, seed_fourbar_friction, "seed001-fourbar", true, false);
+BENCHMARK_CAPTURE(kinetostatics_per_position, seed_fourbar_friction_generic, "seed001-fourbar", true, true);
+BENCHMARK_CAPTURE(kinetostatics_per_position, watt_sixbar_frictionless, "watt-sixbar", false, false);
+BENCHMARK_CAPTURE(kinetostatics_per_position, watt_sixbar_friction, "watt-sixbar", true, false);
+BENCHMARK_CAPTURE(kinetostatics_per_position, watt_sixbar_friction_generic, "watt-sixbar", true, true);
