@@ -39,7 +39,8 @@ void print_summary(const planar::Mechanism& m, const planar::KinetostaticsSummar
                s.max_reaction[k], s.max_reaction_t[k]);
   }
   if (s.flagged > 0) {
-    fmt::print("warning: {} position(s) near self-locking (successive approximations do not converge), first at t =", s.flagged);
+    fmt::print("warning: {} position(s) near self-locking (the successive approximations do not converge; their\n"
+               "  friction-dependent cells are empty), at t =", s.flagged);
     for (size_t k = 0; k < s.flagged_t.size() && k < 5; ++k) fmt::print(" {:.6g}", s.flagged_t[k]);
     fmt::print(" s (column self_locking = 1)\n");
   }
@@ -57,16 +58,18 @@ void run_kinetostatics(KinetostaticsCliOptions o) {
              grid.steps, grid.t0, grid.t_end,
              o.solver.friction ? fmt::format("on (tolerance {:g} N)", o.solver.tolerance) : std::string("off"));
   print_sweep_events(m, summary.sweep);
-  for (size_t k = 0; k < m.spec().loads.size(); ++k) {
-    const planar::Load& load = m.spec().loads[k];
-    if (load.useful && summary.load_activity[k] <= 1e-12 * (1.0 + std::abs(summary.driver_work)))
-      throw InputError(load.where, "load '" + load.name + "'", "is marked useful but does no work over the analysis",
-                       "mark as useful the loads that the machine works against");
-  }
-  if (summary.rows > 0 && summary.flagged == summary.rows)
+  if (summary.rows == 0 && summary.flagged > 0)
     throw AnalysisError(fmt::format("{}: the friction iterations converge at no position: the mechanism is self-locking "
                                     "over the whole sweep (first at t = {:g} s); check the friction data",
                                     o.model, summary.flagged_t.front()));
+  double all_activity = 0.0;
+  for (double a : summary.load_activity) all_activity += a;
+  for (size_t k = 0; k < m.spec().loads.size(); ++k) {
+    const planar::Load& load = m.spec().loads[k];
+    if (load.useful && summary.load_activity[k] <= 1e-12 * (1.0 + all_activity))
+      throw InputError(load.where, "load '" + load.name + "'", "is marked useful but does no work over the analysis",
+                       "mark as useful the loads that the machine works against");
+  }
   print_summary(m, summary, o.solver.friction);
   if (!o.csv.empty()) {
     io::write_csv(o.csv, table);

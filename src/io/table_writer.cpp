@@ -27,7 +27,8 @@ void write_csv(const std::string& path, const Table& table) {
     for (size_t c = 0; c < table.width(); ++c) {
       if (c) line += ',';
       const double v = table.at(r, c);
-      if (std::isfinite(v)) line += fmt::format("{:.12g}", v);
+      if (v == 0.0) line += '0';  // no "-0"
+      else if (std::isfinite(v)) line += fmt::format("{:.12g}", v);
     }
     out << line << '\n';
   }

@@ -131,6 +131,7 @@ KinetostaticsStatus solve_kinetostatics(const Mechanism& m, Workspace& ws, doubl
       status.converged = true;
       break;
     }
+    if (!std::isfinite(change)) break;  // diverged
   }
   status.self_locking = !status.converged;
   return status;

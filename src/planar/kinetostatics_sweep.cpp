@@ -60,52 +60,57 @@ Table kinetostatics_table(const Mechanism& m, const TimeGrid& grid, const Kineto
       return;
     }
     const KinetostaticsStatus status = solve_kinetostatics(m, ws, t, options);
+    // Near self-locking the reactions with friction are not defined: their cells stay empty.
+    const bool valid = !status.self_locking;
     size_t c = 0;
+    auto put = [&](double value) { row[c++] = valid ? value : Table::missing; };
     row[c++] = t;
     for (size_t d = 0; d < m.drivers().size(); ++d) row[c++] = ws.q[d];
     for (size_t d = 0; d < m.drivers().size(); ++d) {
-      row[c++] = ws.effort[d];
+      put(ws.effort[d]);
       row[c++] = ws.effort_frictionless[d];
     }
     double p_friction = 0.0;
     for (size_t k = 0; k < n_joints; ++k) {
       const Joint& j = m.joints()[k];
       const JointReaction& r = ws.reaction[k];
+      friction[k] = 0.0;
       if (j.type == JointType::gear) {
-        row[c++] = r.moment;
-        friction[k] = 0.0;
+        put(r.moment);
         continue;
       }
-      row[c++] = r.force.x();
-      row[c++] = r.force.y();
-      row[c++] = r.force.norm();
+      put(r.force.x());
+      put(r.force.y());
+      put(r.force.norm());
       if (j.type == JointType::prismatic) {
-        row[c++] = r.normal;
-        row[c++] = r.moment;
+        put(r.normal);
+        put(r.moment);
       }
       friction[k] = friction_power(m, ws, static_cast<int>(k));
-      row[c++] = friction[k];
+      put(friction[k]);
       p_friction += friction[k];
-      if (r.force.norm() > sum.max_reaction[k]) sum.max_reaction[k] = r.force.norm(), sum.max_reaction_t[k] = t;
+      if (valid && r.force.norm() > sum.max_reaction[k]) sum.max_reaction[k] = r.force.norm(), sum.max_reaction_t[k] = t;
     }
     const double p_drive = driver_power(m, ws);
     const double p_useful = load_power(m, ws, t, true);
     for (size_t k = 0; k < n_loads; ++k) activity[k] = std::abs(load_power(m, ws, m.spec().loads[k], t));
-    row[c++] = p_friction;
-    row[c++] = p_drive;
+    put(p_friction);
+    put(p_drive);
     // Instantaneous efficiency while the drivers deliver power: the share not lost to friction.
-    row[c++] = p_drive > 0.0 ? 1.0 - p_friction / p_drive : Table::missing;
+    put(p_drive > 0.0 ? 1.0 - p_friction / p_drive : Table::missing);
     row[c++] = status.iterations;
     row[c++] = status.self_locking ? 1.0 : 0.0;
     table.values.insert(table.values.end(), row.begin(), row.end());
+    if (!valid) {
+      ++sum.flagged;
+      sum.flagged_t.push_back(t);
+      have_prev = false;  // not integrated
+      return;
+    }
 
     ++sum.rows;
     total_iterations += status.iterations;
     sum.max_iterations = std::max(sum.max_iterations, status.iterations);
-    if (status.self_locking) {
-      ++sum.flagged;
-      sum.flagged_t.push_back(t);
-    }
     if (have_prev) {
       const double h = t - t_prev;  // trapezoidal rule
       sum.driver_work += 0.5 * h * (p_drive + p_drive_prev);

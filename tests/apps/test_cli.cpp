@@ -119,3 +119,14 @@ TEST(Cli, UsefulLoadThatDoesNoWorkExitsWithCode2) {
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_NE(r.output.find("load 'idle': is marked useful but does no work"), std::string::npos) << r.output;
 }
+
+TEST(Cli, SelfLockingOverTheWholeSweepExitsWithCode3) {
+  // The wedge with f = 0.9 on its incline and stem cannot be pushed at all.
+  std::string text = linkdyn::test::read_text(linkdyn::test::example("wedge-cam"));
+  text.replace(text.find("prismatic: {coefficient: 0.15}"), 30, "prismatic: {coefficient: 0.90}");
+  const std::string path = ::testing::TempDir() + "/wedge-locked.yaml";
+  std::ofstream(path) << text;
+  const CliRun r = run("kinetostatics " + path + " --steps 20");
+  EXPECT_EQ(r.code, 3) << r.output;
+  EXPECT_NE(r.output.find("self-locking over the whole sweep"), std::string::npos) << r.output;
+}

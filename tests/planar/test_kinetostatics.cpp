@@ -251,3 +251,21 @@ TEST(Kinetostatics, SeedFourBarEfficiencyAndEnergyBalanceOverTheCycle) {
   for (double e : s.friction_energy) pairs += e;
   EXPECT_NEAR(pairs, s.friction_work, 1e-9 * s.friction_work);
 }
+
+TEST(Kinetostatics, SelfLockingNearADeadCentreIsFlaggedWithEmptyCells) {
+  // Driven from the piston with heavy pin friction, the slider-crank locks as it nears the
+  // outer dead centre: the successive approximations stop converging there and only there.
+  const Mechanism m = io::load_mechanism(std::string(LINKDYN_TEST_DATA_DIR) + "/piston-driven-slider-crank.yaml");
+  KinetostaticsSummary s;
+  const Table table = kinetostatics_table(m, m.default_grid(), {}, &s);
+  ASSERT_EQ(table.rows(), 101u);
+  ASSERT_GE(s.flagged, 1);
+  EXPECT_LE(s.flagged, 3);
+  EXPECT_GT(s.flagged_t.front(), 0.28);  // the last steps, at 0.447-0.4485 m of a 0.449 m stroke
+  const size_t last = table.rows() - 1;
+  EXPECT_EQ(table.at(last, table.column("self_locking")), 1.0);
+  EXPECT_TRUE(std::isnan(table.at(last, table.column("push.force"))));  // written as an empty cell
+  EXPECT_TRUE(std::isfinite(table.at(last, table.column("push.force_frictionless"))));
+  EXPECT_EQ(table.at(0, table.column("self_locking")), 0.0);
+  EXPECT_EQ(s.rows + s.flagged, 101);
+}

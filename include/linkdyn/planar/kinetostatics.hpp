@@ -61,7 +61,9 @@ struct KinetostaticsSummary {
   std::vector<double> load_activity;    ///< per load: integral of |power| (J); 0 if it does no work
   std::vector<double> max_reaction;     ///< per joint: largest |F| (N) ...
   std::vector<double> max_reaction_t;   ///< ... and when
-  int rows = 0, flagged = 0, max_iterations = 0;
+  int rows = 0;     ///< rows solved (converged)
+  int flagged = 0;  ///< rows near self-locking (not converged): friction-dependent cells empty
+  int max_iterations = 0;
   double mean_iterations = 0.0;
   std::vector<double> flagged_t;  ///< times of rows flagged near self-locking
 };
@@ -70,7 +72,7 @@ struct KinetostaticsSummary {
 /// point): t, driver coordinates, efforts (with and without friction), per pair Fx, Fy, F
 /// (prismatic: N and M too; gear: torque) and friction power, friction.power, driver.power,
 /// efficiency (1 - friction power / driver power, while the drivers deliver power), iterations,
-/// self_locking.
+/// self_locking. On a row near self-locking the values that depend on friction are missing.
 Table kinetostatics_table(const Mechanism& m, const TimeGrid& grid, const KinetostaticsOptions& options,
                           KinetostaticsSummary* summary = nullptr);
 
