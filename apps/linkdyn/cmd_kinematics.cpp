@@ -5,9 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "linkdyn/core/version.hpp"
 #include "linkdyn/io/model_file.hpp"
-#include "linkdyn/io/table_writer.hpp"
 
 namespace linkdyn::cli {
 namespace {
@@ -55,29 +53,9 @@ void run_kinematics(const KinematicsOptions& o) {
              grid.steps, grid.t0, grid.t_end);
   print_sweep_events(m, summary);
   print_summary(m, table);
-  if (!o.csv.empty()) {
-    io::write_csv(o.csv, table);
-    fmt::print("wrote {} ({} rows x {} columns)\n", o.csv, table.rows(), table.width());
-  }
-  if (!o.json.empty()) {
-    nlohmann::ordered_json meta;
-    meta["model"] = m.spec().name;
-    meta["model_file"] = o.model;
-    meta["linkdyn_version"] = linkdyn::version;
-    meta["analysis"] = "kinematics";
-    meta["structure"] = m.structure_string();
-    meta["dof"] = m.dof();
-    meta["settings"] = {{"t0", grid.t0}, {"t_end", grid.t_end}, {"steps", grid.steps}, {"singular_tol", o.singular_tol}};
-    nlohmann::ordered_json intervals = nlohmann::ordered_json::array();
-    for (const auto& [a, b] : summary.intervals) intervals.push_back({a, b});
-    meta["intervals"] = intervals;
-    nlohmann::ordered_json events = nlohmann::ordered_json::array();
-    for (const planar::SweepEvent& e : summary.events)
-      events.push_back({{"t", e.t}, {"q", e.q}, {"kind", e.kind == planar::SweepEvent::singular ? "singular" : "assembly_limit"}, {"message", e.message}});
-    meta["events"] = events;
-    io::write_json(o.json, table, meta.dump());
-    fmt::print("wrote {}\n", o.json);
-  }
+  nlohmann::ordered_json extra;
+  extra["settings"] = {{"t0", grid.t0}, {"t_end", grid.t_end}, {"steps", grid.steps}, {"singular_tol", o.singular_tol}};
+  write_outputs(m, o.model, "kinematics", table, summary, o.csv, o.json, extra);
 }
 
 }  // namespace

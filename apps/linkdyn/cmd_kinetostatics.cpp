@@ -6,9 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "linkdyn/core/version.hpp"
 #include "linkdyn/io/model_file.hpp"
-#include "linkdyn/io/table_writer.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
 
 namespace linkdyn::cli {
@@ -71,30 +69,18 @@ void run_kinetostatics(KinetostaticsCliOptions o) {
                        "mark as useful the loads that the machine works against");
   }
   print_summary(m, summary, o.solver.friction);
-  if (!o.csv.empty()) {
-    io::write_csv(o.csv, table);
-    fmt::print("wrote {} ({} rows x {} columns)\n", o.csv, table.rows(), table.width());
-  }
-  if (!o.json.empty()) {
-    nlohmann::ordered_json meta;
-    meta["model"] = m.spec().name;
-    meta["model_file"] = o.model;
-    meta["linkdyn_version"] = linkdyn::version;
-    meta["analysis"] = "kinetostatics";
-    meta["structure"] = m.structure_string();
-    meta["settings"] = {{"t0", grid.t0}, {"t_end", grid.t_end}, {"steps", grid.steps}, {"friction", o.solver.friction},
-                        {"tolerance", o.solver.tolerance}, {"max_iterations", o.solver.max_iterations}};
-    meta["summary"] = {{"mean_driver_power", summary.mean_driver_power}, {"driver_work", summary.driver_work},
-                       {"useful_work", summary.useful_work}, {"friction_work", summary.friction_work},
-                       {"mean_iterations", summary.mean_iterations}, {"self_locking_rows", summary.flagged}};
-    nlohmann::ordered_json pairs = nlohmann::ordered_json::object();
-    for (size_t k = 0; k < m.joints().size(); ++k)
-      pairs[m.joints()[k].name] = {{"friction_energy", summary.friction_energy[k]}, {"max_force", summary.max_reaction[k]},
-                                   {"max_force_t", summary.max_reaction_t[k]}};
-    meta["pairs"] = pairs;
-    io::write_json(o.json, table, meta.dump());
-    fmt::print("wrote {}\n", o.json);
-  }
+  nlohmann::ordered_json extra;
+  extra["settings"] = {{"t0", grid.t0}, {"t_end", grid.t_end}, {"steps", grid.steps}, {"friction", o.solver.friction},
+                       {"tolerance", o.solver.tolerance}, {"max_iterations", o.solver.max_iterations}};
+  extra["summary"] = {{"mean_driver_power", summary.mean_driver_power}, {"driver_work", summary.driver_work},
+                      {"useful_work", summary.useful_work}, {"friction_work", summary.friction_work},
+                      {"mean_iterations", summary.mean_iterations}, {"self_locking_rows", summary.flagged}};
+  nlohmann::ordered_json pairs = nlohmann::ordered_json::object();
+  for (size_t k = 0; k < m.joints().size(); ++k)
+    pairs[m.joints()[k].name] = {{"friction_energy", summary.friction_energy[k]}, {"max_force", summary.max_reaction[k]},
+                                 {"max_force_t", summary.max_reaction_t[k]}};
+  extra["pairs"] = pairs;
+  write_outputs(m, o.model, "kinetostatics", table, summary.sweep, o.csv, o.json, extra);
 }
 
 }  // namespace

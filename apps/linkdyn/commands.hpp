@@ -2,6 +2,7 @@
 // The command line: one file per command.
 #include <CLI/CLI.hpp>
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "linkdyn/planar/mechanism.hpp"
@@ -18,6 +19,11 @@ void add_kinetostatics_command(CLI::App& app);
 std::string driver_values(const planar::Mechanism& m, const std::vector<double>& q);
 /// Prints the sweep's intervals and events.
 void print_sweep_events(const planar::Mechanism& m, const planar::SweepSummary& summary);
+/// Writes the table as CSV and/or JSON (when the paths are given). The JSON metadata carries
+/// the model, version, analysis, structure, the sweep's intervals and events, and `extra`.
+void write_outputs(const planar::Mechanism& m, const std::string& model_file, const std::string& analysis,
+                   const Table& table, const planar::SweepSummary& sweep, const std::string& csv,
+                   const std::string& json, const nlohmann::ordered_json& extra);
 /// Throws AnalysisError when the sweep could not assemble at its start.
 void require_start_assembly(const planar::Mechanism& m, const planar::TimeGrid& grid);
 

@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "commands.hpp"
+#include "linkdyn/core/version.hpp"
+#include "linkdyn/io/table_writer.hpp"
 
 namespace linkdyn::cli {
 
@@ -39,6 +41,35 @@ void require_start_assembly(const planar::Mechanism& m, const planar::TimeGrid& 
     throw AnalysisError(m.spec().where.file + ": " + planar::describe(m, ws, status) +
                         "; change the dimensions, the drivers' start values or the assembly hints");
   }
+}
+
+void write_outputs(const planar::Mechanism& m, const std::string& model_file, const std::string& analysis,
+                   const Table& table, const planar::SweepSummary& sweep, const std::string& csv,
+                   const std::string& json, const nlohmann::ordered_json& extra) {
+  if (!csv.empty()) {
+    io::write_csv(csv, table);
+    fmt::print("wrote {} ({} rows x {} columns)\n", csv, table.rows(), table.width());
+  }
+  if (json.empty()) return;
+  nlohmann::ordered_json meta;
+  meta["model"] = m.spec().name;
+  meta["model_file"] = model_file;
+  meta["linkdyn_version"] = linkdyn::version;
+  meta["analysis"] = analysis;
+  meta["structure"] = m.structure_string();
+  meta["dof"] = m.dof();
+  nlohmann::ordered_json intervals = nlohmann::ordered_json::array();
+  for (const auto& [a, b] : sweep.intervals) intervals.push_back({a, b});
+  meta["intervals"] = intervals;
+  nlohmann::ordered_json events = nlohmann::ordered_json::array();
+  for (const planar::SweepEvent& e : sweep.events)
+    events.push_back({{"t", e.t}, {"q", e.q},
+                      {"kind", e.kind == planar::SweepEvent::singular ? "singular" : "assembly_limit"},
+                      {"message", e.message}});
+  meta["events"] = events;
+  for (const auto& [key, value] : extra.items()) meta[key] = value;
+  io::write_json(json, table, meta.dump());
+  fmt::print("wrote {}\n", json);
 }
 
 }  // namespace linkdyn::cli
