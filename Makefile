@@ -30,6 +30,7 @@ run: build
 	  --csv out/seed001-fourbar.kinematics.csv --json out/seed001-fourbar.kinematics.json
 	$(BUILD_DIR)/apps/linkdyn/linkdyn kinetostatics examples/seed001-fourbar.yaml --steps 360 \
 	  --csv out/seed001-fourbar.kinetostatics.csv --json out/seed001-fourbar.kinetostatics.json
+	$(BUILD_DIR)/apps/linkdyn/linkdyn report examples/seed001-fourbar.yaml -o out/seed001-fourbar.report.html
 	@echo "results written under out/"
 
 test: build

@@ -6,12 +6,13 @@
 
 #include "commands.hpp"
 #include "linkdyn/io/model_file.hpp"
+#include "linkdyn/io/report.hpp"
 
 namespace linkdyn::cli {
 namespace {
 
 struct KinematicsOptions {
-  std::string model, csv, json;
+  std::string model, csv, json, plot_dir;
   int steps = 0;
   double singular_tol = planar::default_singular_tolerance;
 };
@@ -56,6 +57,7 @@ void run_kinematics(const KinematicsOptions& o) {
   nlohmann::ordered_json extra;
   extra["settings"] = {{"t0", grid.t0}, {"t_end", grid.t_end}, {"steps", grid.steps}, {"singular_tol", o.singular_tol}};
   write_outputs(m, o.model, "kinematics", table, summary, o.csv, o.json, extra);
+  write_plots(o.plot_dir, io::kinematics_plots(m, table));
 }
 
 }  // namespace
@@ -70,6 +72,7 @@ void add_kinematics_command(CLI::App& app) {
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--csv", options->csv, "Write the table as CSV");
   cmd->add_option("--json", options->json, "Write the table and metadata as JSON");
+  cmd->add_option("--plot", options->plot_dir, "Write one SVG file per plot into this folder");
   cmd->callback([options] { run_kinematics(*options); });
 }
 

@@ -7,13 +7,14 @@
 
 #include "commands.hpp"
 #include "linkdyn/io/model_file.hpp"
+#include "linkdyn/io/report.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
 
 namespace linkdyn::cli {
 namespace {
 
 struct KinetostaticsCliOptions {
-  std::string model, csv, json;
+  std::string model, csv, json, plot_dir;
   int steps = 0;
   bool no_friction = false;
   planar::KinetostaticsOptions solver;
@@ -81,6 +82,7 @@ void run_kinetostatics(KinetostaticsCliOptions o) {
                                  {"max_force_t", summary.max_reaction_t[k]}};
   extra["pairs"] = pairs;
   write_outputs(m, o.model, "kinetostatics", table, summary.sweep, o.csv, o.json, extra);
+  write_plots(o.plot_dir, io::kinetostatics_plots(m, table));
 }
 
 }  // namespace
@@ -98,6 +100,7 @@ void add_kinetostatics_command(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   cmd->add_option("--csv", options->csv, "Write the table as CSV");
   cmd->add_option("--json", options->json, "Write the table and metadata as JSON");
+  cmd->add_option("--plot", options->plot_dir, "Write one SVG file per plot into this folder");
   cmd->callback([options] { run_kinetostatics(*options); });
 }
 

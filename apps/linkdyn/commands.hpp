@@ -6,6 +6,7 @@
 #include <string>
 
 #include "linkdyn/planar/mechanism.hpp"
+#include "linkdyn/io/svg_plot.hpp"
 #include "linkdyn/planar/sweep.hpp"
 
 namespace linkdyn::cli {
@@ -13,6 +14,7 @@ namespace linkdyn::cli {
 void add_check_command(CLI::App& app);
 void add_kinematics_command(CLI::App& app);
 void add_kinetostatics_command(CLI::App& app);
+void add_report_command(CLI::App& app);
 
 // Text helpers shared by the commands.
 /// "crank = 30 deg" style list of the driver values in ws.
@@ -24,6 +26,8 @@ void print_sweep_events(const planar::Mechanism& m, const planar::SweepSummary& 
 void write_outputs(const planar::Mechanism& m, const std::string& model_file, const std::string& analysis,
                    const Table& table, const planar::SweepSummary& sweep, const std::string& csv,
                    const std::string& json, const nlohmann::ordered_json& extra);
+/// Writes one SVG per plot into `dir` (when given).
+void write_plots(const std::string& dir, const std::vector<io::Plot>& plots);
 /// Throws AnalysisError when the sweep could not assemble at its start.
 void require_start_assembly(const planar::Mechanism& m, const planar::TimeGrid& grid);
 

@@ -72,4 +72,10 @@ void write_outputs(const planar::Mechanism& m, const std::string& model_file, co
   fmt::print("wrote {}\n", json);
 }
 
+void write_plots(const std::string& dir, const std::vector<io::Plot>& plots) {
+  if (dir.empty()) return;
+  const std::vector<std::string> paths = io::write_svg_files(dir, plots);
+  fmt::print("wrote {} plot(s) in {}\n", paths.size(), dir);
+}
+
 }  // namespace linkdyn::cli

@@ -130,3 +130,16 @@ TEST(Cli, SelfLockingOverTheWholeSweepExitsWithCode3) {
   EXPECT_EQ(r.code, 3) << r.output;
   EXPECT_NE(r.output.find("self-locking over the whole sweep"), std::string::npos) << r.output;
 }
+
+TEST(Cli, PlotOptionWritesOneSvgPerPlotAndReportWritesTheHtml) {
+  const std::string dir = ::testing::TempDir() + "/plots";
+  const CliRun k = run("kinetostatics " + linkdyn::test::example("seed001-fourbar") + " --plot " + dir);
+  ASSERT_EQ(k.code, 0) << k.output;
+  EXPECT_NE(k.output.find("wrote 4 plot(s)"), std::string::npos) << k.output;
+  const std::string svg = linkdyn::test::read_text(dir + "/kinetostatics-reactions.svg");
+  EXPECT_NE(svg.find("Pair reactions |F|"), std::string::npos);
+  const std::string html = ::testing::TempDir() + "/seed.report.html";
+  const CliRun r = run("report " + linkdyn::test::example("seed001-fourbar") + " -o " + html);
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(linkdyn::test::read_text(html).find("<!DOCTYPE html>"), std::string::npos);
+}

@@ -1,0 +1,400 @@
+#include "linkdyn/io/report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "linkdyn/core/version.hpp"
+#include "linkdyn/planar/groups/group.hpp"
+
+namespace linkdyn::io {
+namespace {
+
+using planar::Mechanism;
+
+std::string escape_html(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '&') out += "&amp;";
+    else if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else out += c;
+  }
+  return out;
+}
+
+/// A JSON string (for names; '<' escaped so that no "</script>" can appear).
+std::string json_string(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\', out += c;
+    else if (c == '<') out += "\\u003c";
+    else if (static_cast<unsigned char>(c) < 0x20) out += ' ';
+    else out += c;
+  }
+  return out + "\"";
+}
+
+std::string number(double v) { return std::isfinite(v) ? fmt::format("{:.6g}", v) : "null"; }
+
+/// The x axis of the plots: the first driver's coordinate when it is monotonic over the
+/// table (in deg for a rotational driver), else time.
+struct XAxis {
+  std::string label;
+  std::vector<double> values;
+};
+
+XAxis x_axis(const Mechanism& m, const Table& table) {
+  XAxis axis;
+  const size_t rows = table.rows();
+  if (!m.drivers().empty() && rows > 1) {
+    bool up = true, down = true;
+    for (size_t r = 1; r < rows; ++r) {
+      const double d = table.at(r, 1) - table.at(r - 1, 1);
+      up = up && d > 0, down = down && d < 0;
+    }
+    if (up || down) {
+      const planar::Driver& drv = m.drivers().front();
+      const bool rot = drv.type == planar::DriverType::rotational;
+      axis.label = drv.name + (rot ? " angle (deg)" : " position (m)");
+      for (size_t r = 0; r < rows; ++r) axis.values.push_back(table.at(r, 1) * (rot ? 180.0 / M_PI : 1.0));
+      return axis;
+    }
+  }
+  axis.label = "t (s)";
+  for (size_t r = 0; r < rows; ++r) axis.values.push_back(table.at(r, 0));
+  return axis;
+}
+
+std::vector<double> column(const Table& table, int c, double scale = 1.0) {
+  std::vector<double> out(table.rows());
+  for (size_t r = 0; r < table.rows(); ++r) out[r] = table.at(r, static_cast<size_t>(c)) * scale;
+  return out;
+}
+
+/// A plot of the named columns (those that exist) against the x axis.
+Plot columns_plot(const Table& table, const XAxis& x, std::string id, std::string title, std::string y_label,
+                  const std::vector<std::pair<std::string, std::string>>& columns, double scale = 1.0) {
+  Plot p{std::move(id), std::move(title), x.label, std::move(y_label), {}, false};
+  for (const auto& [name, label] : columns) {
+    const int c = table.column(name);
+    if (c >= 0) p.series.push_back({label, x.values, column(table, c, scale), ""});
+  }
+  return p;
+}
+
+bool moves(const std::vector<double>& v) {
+  double lo = INFINITY, hi = -INFINITY;
+  for (double x : v)
+    if (std::isfinite(x)) lo = std::min(lo, x), hi = std::max(hi, x);
+  return hi - lo > 1e-9 * (1.0 + std::abs(hi));
+}
+
+}  // namespace
+
+std::vector<Plot> kinematics_plots(const Mechanism& m, const Table& table) {
+  const XAxis x = x_axis(m, table);
+  std::vector<std::pair<std::string, std::string>> angles, omegas, alphas, transmission, speeds_cols;
+  for (size_t b = 1; b < m.bodies().size(); ++b) {
+    const std::string& n = m.bodies()[b].name;
+    angles.emplace_back(n + ".angle", n);
+    omegas.emplace_back(n + ".omega", n);
+    alphas.emplace_back(n + ".alpha", n);
+  }
+  for (const std::string& c : table.columns)
+    if (c.size() > 19 && c.compare(c.size() - 19, 19, ".transmission_angle") == 0)
+      transmission.emplace_back(c, c.substr(0, c.size() - 19));
+  std::vector<Plot> plots;
+  plots.push_back(columns_plot(table, x, "kinematics-angles", "Body angles", "angle (deg)", angles, 180.0 / M_PI));
+  plots.push_back(columns_plot(table, x, "kinematics-omega", "Angular velocities", "omega (rad/s)", omegas));
+  plots.push_back(columns_plot(table, x, "kinematics-alpha", "Angular accelerations", "alpha (rad/s^2)", alphas));
+  // Paths of the moving named points (coupler curves) and their speeds.
+  Plot paths{"kinematics-paths", "Point paths (coupler curves)", "x (m)", "y (m)", {}, true};
+  Plot speeds{"kinematics-speeds", "Point speeds", x.label, "speed (m/s)", {}, false};
+  for (const planar::OutputPoint& p : m.output_points()) {
+    const int cx = table.column(p.label + ".x"), cy = table.column(p.label + ".y");
+    const int cvx = table.column(p.label + ".vx"), cvy = table.column(p.label + ".vy");
+    const std::vector<double> xs = column(table, cx), ys = column(table, cy);
+    if (!moves(xs) && !moves(ys)) continue;
+    paths.series.push_back({p.label, xs, ys, p.label});
+    std::vector<double> v(table.rows());
+    for (size_t r = 0; r < table.rows(); ++r) v[r] = std::hypot(table.at(r, cvx), table.at(r, cvy));
+    speeds.series.push_back({p.label, x.values, v, ""});
+  }
+  if (!paths.series.empty()) plots.push_back(std::move(paths));
+  if (!speeds.series.empty()) plots.push_back(std::move(speeds));
+  if (!transmission.empty())
+    plots.push_back(columns_plot(table, x, "kinematics-transmission", "Transmission angles", "angle (deg)",
+                                 transmission, 180.0 / M_PI));
+  return plots;
+}
+
+std::vector<Plot> kinetostatics_plots(const Mechanism& m, const Table& table) {
+  const XAxis x = x_axis(m, table);
+  std::vector<Plot> plots;
+  for (const planar::Driver& d : m.drivers()) {
+    const bool rot = d.type == planar::DriverType::rotational;
+    const std::string effort = rot ? ".torque" : ".force";
+    plots.push_back(columns_plot(table, x, "kinetostatics-" + d.name, std::string("Driver ") + (rot ? "torque" : "force") + ": " + d.name,
+                                 rot ? "torque (N m)" : "force (N)",
+                                 {{d.name + effort, "with friction"}, {d.name + effort + "_frictionless", "frictionless"}}));
+  }
+  std::vector<std::pair<std::string, std::string>> reactions, friction;
+  for (const planar::Joint& j : m.joints()) {
+    if (j.type == planar::JointType::gear) continue;
+    reactions.emplace_back(j.name + ".F", j.name);
+    if (j.friction > 0.0) friction.emplace_back(j.name + ".friction_power", j.name);
+  }
+  plots.push_back(columns_plot(table, x, "kinetostatics-reactions", "Pair reactions |F|", "force (N)", reactions));
+  if (!friction.empty()) {
+    friction.emplace_back("friction.power", "total");
+    plots.push_back(columns_plot(table, x, "kinetostatics-friction", "Power lost to friction", "power (W)", friction));
+    plots.push_back(columns_plot(table, x, "kinetostatics-efficiency", "Instantaneous efficiency", "1 - friction / driver power",
+                                 {{"efficiency", "efficiency"}}));
+  }
+  return plots;
+}
+
+std::string planar_report_html(const Mechanism& m, const planar::TimeGrid& grid, const ReportOptions& options) {
+  // Analyses.
+  planar::SweepSummary sweep;
+  const Table kin = planar::kinematics_table(m, grid, &sweep);
+  std::vector<Plot> kin_plots = kinematics_plots(m, kin);
+  Table kst;
+  planar::KinetostaticsSummary ksum;
+  std::vector<Plot> kst_plots;
+  if (options.kinetostatics) {
+    kst = planar::kinetostatics_table(m, grid, options.solver, &ksum);
+    kst_plots = kinetostatics_plots(m, kst);
+  }
+
+  // Animation frames: each body's named points in the global frame, at decimated steps.
+  const XAxis x = x_axis(m, kin);
+  const size_t rows = kin.rows();
+  const size_t stride = std::max<size_t>(1, (rows + options.max_frames - 1) / options.max_frames);
+  std::vector<size_t> frame_rows;
+  for (size_t r = 0; r < rows; r += stride) frame_rows.push_back(r);
+  if (!frame_rows.empty() && frame_rows.back() != rows - 1) frame_rows.push_back(rows - 1);
+  std::vector<std::vector<double>> frames(frame_rows.size());
+  std::vector<std::vector<double>> traces(m.output_points().size());
+  {
+    planar::Workspace ws(m);
+    size_t row = 0, next = 0;
+    planar::sweep_kinematics(m, ws, grid, [&](int, double, planar::StepStatus s) {
+      if (s == planar::StepStatus::absent) return;
+      if (next < frame_rows.size() && row == frame_rows[next]) {
+        std::vector<double>& f = frames[next];
+        for (size_t b = 1; b < m.bodies().size(); ++b) {
+          for (const planar::NamedPoint& p : m.bodies()[b].points) {
+            const Vec2 g = ws.body[b].position(p.local);
+            f.push_back(g.x()), f.push_back(g.y());
+          }
+          if (m.bodies()[b].points.empty()) {  // a body without points: show its frame origin
+            f.push_back(ws.body[b].r.x()), f.push_back(ws.body[b].r.y());
+          }
+        }
+        for (size_t k = 0; k < m.output_points().size(); ++k) {
+          const Vec2 g = ws.body[m.output_points()[k].body].position(m.output_points()[k].local);
+          traces[k].push_back(g.x()), traces[k].push_back(g.y());
+        }
+        ++next;
+      }
+      ++row;
+    });
+  }
+  // View box over every frame and the ground points.
+  double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+  auto grow = [&](double px, double py) { x0 = std::min(x0, px), x1 = std::max(x1, px), y0 = std::min(y0, py), y1 = std::max(y1, py); };
+  for (const auto& f : frames)
+    for (size_t k = 0; k + 1 < f.size(); k += 2) grow(f[k], f[k + 1]);
+  for (const planar::NamedPoint& g : m.bodies()[0].points) grow(g.local.x(), g.local.y());
+  if (!(x0 <= x1)) x0 = -1, x1 = 1, y0 = -1, y1 = 1;
+  const double size = std::max({x1 - x0, y1 - y0, 1e-6});
+  // A 4:3 view centred on everything the mechanism sweeps.
+  const double view_w = 1.12 * std::max({x1 - x0, (y1 - y0) * 4.0 / 3.0, 1e-6}), view_h = 0.75 * view_w;
+  const double view_x = 0.5 * (x0 + x1) - 0.5 * view_w, view_y = -0.5 * (y0 + y1) - 0.5 * view_h;
+
+  // Data for the page.
+  std::string data = "{\"x\":[";
+  for (size_t k = 0; k < frame_rows.size(); ++k) data += (k ? "," : "") + number(x.values[frame_rows[k]]);
+  data += "],\"xlabel\":" + json_string(x.label) + ",\"size\":" + number(size) + ",\"bodies\":[";
+  size_t offset = 0;
+  for (size_t b = 1; b < m.bodies().size(); ++b) {
+    const size_t n = std::max<size_t>(1, m.bodies()[b].points.size());
+    data += fmt::format("{}{{\"name\":{},\"offset\":{},\"n\":{}}}", b > 1 ? "," : "", json_string(m.bodies()[b].name), offset, n);
+    offset += 2 * n;
+  }
+  data += "],\"ground\":[";
+  for (size_t k = 0; k < m.bodies()[0].points.size(); ++k) {
+    const Vec2& g = m.bodies()[0].points[k].local;
+    data += (k ? "," : "") + fmt::format("[{},{}]", number(g.x()), number(g.y()));
+  }
+  data += "],\"frames\":[";
+  for (size_t k = 0; k < frames.size(); ++k) {
+    data += k ? ",[" : "[";
+    for (size_t j = 0; j < frames[k].size(); ++j) data += (j ? "," : "") + number(frames[k][j]);
+    data += "]";
+  }
+  data += "],\"paths\":{";
+  for (size_t k = 0; k < traces.size(); ++k) {
+    data += (k ? "," : "") + json_string(m.output_points()[k].label) + ":[";
+    for (size_t j = 0; j < traces[k].size(); ++j) data += (j ? "," : "") + number(traces[k][j]);
+    data += "]";
+  }
+  data += "}}";
+
+  // Summary text.
+  std::string summary = fmt::format("structure: {}\ndegrees of freedom: {}\nsteps: {} over t = [{:g}, {:g}] s\n",
+                                    m.structure_string(), m.dof(), grid.steps, grid.t0, grid.t_end);
+  for (const planar::SweepEvent& e : sweep.events) summary += fmt::format("t = {:.6g} s: {}\n", e.t, e.message);
+  if (options.kinetostatics) {
+    summary += fmt::format("mean driving power: {:.6g} W; driving work {:.6g} J; friction loss {:.6g} J\n",
+                           ksum.mean_driver_power, ksum.driver_work, ksum.friction_work);
+    if (ksum.has_useful_loads && ksum.driver_work > 0)
+      summary += fmt::format("cycle efficiency (useful / driving work): {:.4f}\n", ksum.useful_work / ksum.driver_work);
+    for (size_t k = 0; k < m.joints().size(); ++k)
+      if (m.joints()[k].type != planar::JointType::gear)
+        summary += fmt::format("pair {}: max |F| {:.6g} N at t = {:.6g} s, friction loss {:.6g} J\n", m.joints()[k].name,
+                               ksum.max_reaction[k], ksum.max_reaction_t[k], ksum.friction_energy[k]);
+    if (ksum.flagged > 0) summary += fmt::format("{} position(s) near self-locking\n", ksum.flagged);
+  }
+
+  const size_t plot_count = kin_plots.size() + kst_plots.size();
+  std::string html = fmt::format(R"html(<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>linkdyn report: {0}</title>
+<style>
+body {{ font-family: sans-serif; margin: 1.5em; color: #222; }}
+h1 {{ margin-bottom: 0.2em; }} h2 {{ margin-top: 1.2em; }}
+#anim {{ display: flex; gap: 1.5em; align-items: flex-start; flex-wrap: wrap; }}
+#mech {{ width: 560px; height: 420px; border: 1px solid #999; background: #fcfcfc; }}
+.controls {{ margin-top: 0.5em; }} #slider {{ width: 420px; vertical-align: middle; }}
+.plots {{ display: flex; flex-wrap: wrap; gap: 0.8em; }} svg.plot {{ border: 1px solid #ddd; }}
+pre {{ background: #f4f4f4; padding: 0.6em; font-size: 0.9em; }}
+.trace {{ fill: none; stroke: #bbb; stroke-width: 1; vector-effect: non-scaling-stroke; }}
+.link {{ fill-opacity: 0.15; stroke-width: 3; vector-effect: non-scaling-stroke; stroke-linejoin: round; }}
+</style></head>
+<body data-plots="{1}">
+<h1>{0}</h1>
+<p>linkdyn {2}: kinematics{3} of a planar mechanism. Move the slider or press Play: the mechanism
+and the dashed markers on every plot follow.</p>
+<div id="anim">
+<div><svg id="mech" viewBox="{4} {5} {6} {9}" preserveAspectRatio="xMidYMid meet"><g id="scene" transform="scale(1,-1)"></g></svg>
+<div class="controls"><button id="play" type="button">Play</button>
+<input id="slider" type="range" min="0" max="{7}" value="0" step="1"> <span id="readout"></span></div></div>
+<div><h2>Summary</h2><pre>{8}</pre></div>
+</div>
+)html",
+                                 escape_html(m.spec().name), plot_count, linkdyn::version,
+                                 options.kinetostatics ? " and kinetostatics" : "", number(view_x), number(view_y),
+                                 number(view_w), frames.empty() ? 0 : frames.size() - 1, escape_html(summary),
+                                 number(view_h));
+  html += "<h2>Kinematics</h2>\n<div class=\"plots\">\n";
+  for (const Plot& p : kin_plots) html += render_svg(p, 640, 360, options.max_plot_points);
+  html += "</div>\n";
+  if (options.kinetostatics) {
+    html += "<h2>Kinetostatics</h2>\n<div class=\"plots\">\n";
+    for (const Plot& p : kst_plots) html += render_svg(p, 640, 360, options.max_plot_points);
+    html += "</div>\n";
+  }
+  html += "<script id=\"data\" type=\"application/json\">" + data + "</script>\n";
+  html += R"js(<script>
+(function () {
+  'use strict';
+  var errors = [];
+  window.addEventListener('error', function (e) { errors.push(String(e.message)); });
+  var D = JSON.parse(document.getElementById('data').textContent);
+  var NS = 'http://www.w3.org/2000/svg';
+  var scene = document.getElementById('scene');
+  var slider = document.getElementById('slider');
+  var readout = document.getElementById('readout');
+  var play = document.getElementById('play');
+  var colours = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f'];
+  var r = 0.012 * D.size;
+  function el(name, attrs) {
+    var e = document.createElementNS(NS, name);
+    for (var k in attrs) e.setAttribute(k, attrs[k]);
+    scene.appendChild(e);
+    return e;
+  }
+  Object.keys(D.paths).forEach(function (name) {
+    var p = D.paths[name], s = [];
+    for (var k = 0; k + 1 < p.length; k += 2) s.push(p[k] + ',' + p[k + 1]);
+    el('polyline', {'class': 'trace', points: s.join(' ')});
+  });
+  D.ground.forEach(function (g) {
+    el('path', {d: 'M' + g[0] + ' ' + g[1] + ' l' + (-1.6 * r) + ' ' + (-2.6 * r) + ' h' + (3.2 * r) + ' z', fill: '#555'});
+  });
+  var shapes = D.bodies.map(function (b, i) {
+    var c = colours[i % colours.length];
+    var shape = el(b.n >= 3 ? 'polygon' : 'polyline', {'class': 'link', stroke: c, fill: b.n >= 3 ? c : 'none'});
+    var dots = [];
+    for (var j = 0; j < b.n; ++j) dots.push(el('circle', {r: b.n === 1 ? 2 * r : r, fill: b.n === 1 ? c : 'white', stroke: c, 'stroke-width': 0.4 * r}));
+    return {shape: shape, dots: dots, offset: b.offset, n: b.n};
+  });
+  var plots = Array.prototype.slice.call(document.querySelectorAll('svg.plot'));
+  function show(k) {
+    var f = D.frames[k];
+    if (!f) return;
+    shapes.forEach(function (s) {
+      var pts = [];
+      for (var j = 0; j < s.n; ++j) {
+        var X = f[s.offset + 2 * j], Y = f[s.offset + 2 * j + 1];
+        pts.push(X + ',' + Y);
+        s.dots[j].setAttribute('cx', X);
+        s.dots[j].setAttribute('cy', Y);
+      }
+      s.shape.setAttribute('points', pts.join(' '));
+    });
+    var x = D.x[k];
+    plots.forEach(function (p) {
+      var d = p.dataset;
+      var sx = function (v) { return +d.left + (v - d.x0) / (d.x1 - d.x0) * (d.right - d.left); };
+      var sy = function (v) { return +d.bottom - (v - d.y0) / (d.y1 - d.y0) * (d.bottom - d.top); };
+      if (d.path === '1') {
+        Array.prototype.forEach.call(p.querySelectorAll('circle.marker'), function (c) {
+          var t = D.paths[c.getAttribute('data-point')];
+          if (!t) return;
+          c.setAttribute('cx', sx(t[2 * k]));
+          c.setAttribute('cy', sy(t[2 * k + 1]));
+        });
+      } else {
+        var m = p.querySelector('line.marker');
+        if (m) { var px = sx(x); m.setAttribute('x1', px); m.setAttribute('x2', px); }
+      }
+    });
+    readout.textContent = D.xlabel + ' = ' + (x === null ? '-' : Number(x).toPrecision(6));
+  }
+  slider.addEventListener('input', function () { show(+slider.value); });
+  var timer = null;
+  play.addEventListener('click', function () {
+    if (timer) { clearInterval(timer); timer = null; play.textContent = 'Play'; return; }
+    timer = setInterval(function () {
+      slider.value = (+slider.value + 1) % D.frames.length;
+      show(+slider.value);
+    }, 1000 / 30);
+    play.textContent = 'Pause';
+  });
+  show(0);
+  // A built-in check, run when the page is opened as report.html#selftest: every plot is
+  // there, moving the slider moves the markers and the mechanism, and no script failed.
+  if (location.hash === '#selftest') {
+    var expected = +document.body.getAttribute('data-plots');
+    var line = plots.map(function (p) { return p.querySelector('line.marker'); }).filter(Boolean)[0];
+    var before = line ? line.getAttribute('x1') : '', shapeBefore = shapes.length ? shapes[0].shape.getAttribute('points') : '';
+    slider.value = Math.floor(D.frames.length / 2);
+    slider.dispatchEvent(new Event('input'));
+    var moved = line && line.getAttribute('x1') !== before && shapes[0].shape.getAttribute('points') !== shapeBefore;
+    var ok = errors.length === 0 && plots.length === expected && expected > 0 && moved;
+    document.title = 'linkdyn-selftest: ' + (ok ? 'PASS' : 'FAIL') + ' plots ' + plots.length + '/' + expected +
+        ' moved ' + moved + ' frames ' + D.frames.length + ' ms ' + Math.round(performance.now()) + ' errors ' + errors.join('; ');
+  }
+})();
+</script>
+</body></html>
+)js";
+  return html;
+}
+
+}  // namespace linkdyn::io

@@ -1,0 +1,100 @@
+// Reports and plots: generated for every example, self-contained, data consistent, and
+// decimated for display on long sweeps.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "linkdyn/io/report.hpp"
+#include "test_support.hpp"
+
+using namespace linkdyn;
+
+namespace {
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+nlohmann::json page_data(const std::string& html) {
+  const std::string open = "<script id=\"data\" type=\"application/json\">";
+  const size_t from = html.find(open) + open.size();
+  return nlohmann::json::parse(html.substr(from, html.find("</script>", from) - from));
+}
+}  // namespace
+
+TEST(Report, EveryExampleGivesASelfContainedPageWithEveryPlot) {
+  for (const auto& c : test::example_cases()) {
+    SCOPED_TRACE(c.name);
+    const planar::Mechanism m = io::load_mechanism(test::example(c.name));
+    const std::string html = io::planar_report_html(m, m.default_grid());
+    const size_t plots = count(html, "class=\"plot\"");
+    EXPECT_GE(plots, 7u);
+    EXPECT_NE(html.find("data-plots=\"" + std::to_string(plots) + "\""), std::string::npos);
+    EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));  // no link but the SVG namespace
+    EXPECT_EQ(html.find("https://"), std::string::npos);
+    EXPECT_EQ(html.find("src="), std::string::npos);
+    EXPECT_EQ(html.find("nan"), std::string::npos);
+    EXPECT_EQ(html.find("inf"), std::string::npos);
+    const nlohmann::json data = page_data(html);
+    const size_t frames = data["frames"].size();
+    EXPECT_GT(frames, 100u);
+    EXPECT_EQ(data["x"].size(), frames);
+    // Each frame holds every body's points; each body's slice fits in it.
+    for (const auto& b : data["bodies"]) EXPECT_LE(b["offset"].get<size_t>() + 2 * b["n"].get<size_t>(), data["frames"][0].size());
+  }
+}
+
+TEST(Report, AnimationFramesMatchTheKinematics) {
+  // The crank pin B of the seed four-bar in the first and a middle frame.
+  const planar::Mechanism m = io::load_mechanism(test::example("seed001-fourbar"));
+  const nlohmann::json data = page_data(io::planar_report_html(m, m.default_grid()));
+  const auto& B = data["paths"]["B"];
+  EXPECT_NEAR(B[0].get<double>(), 2.0, 1e-5);
+  EXPECT_NEAR(B[1].get<double>(), 0.0, 1e-5);
+  EXPECT_NEAR(B[2 * 90].get<double>(), 0.0, 1e-5);  // crank at 90 deg
+  EXPECT_NEAR(B[2 * 90 + 1].get<double>(), 2.0, 1e-5);
+  EXPECT_NEAR(data["x"][90].get<double>(), 90.0, 1e-4);
+}
+
+TEST(Report, LongSweepsAreDecimatedForDisplayKeepingExtremes) {
+  const planar::Mechanism m = io::load_mechanism(test::example("seed001-fourbar"));
+  planar::TimeGrid grid = m.default_grid();
+  grid.steps = 100000;
+  io::ReportOptions options;
+  options.kinetostatics = false;
+  const std::string html = io::planar_report_html(m, grid, options);
+  EXPECT_LT(html.size(), 2000000u);
+  EXPECT_LE(page_data(html)["frames"].size(), options.max_frames + 1);
+  // A noisy series of 10^5 points keeps its extreme values in at most ~2000 points.
+  io::Plot plot{"noise", "noise", "k", "v", {}, false};
+  io::PlotSeries s{"v", {}, {}, ""};
+  std::mt19937 rng(7);
+  std::normal_distribution<double> noise;
+  for (int k = 0; k < 100000; ++k) s.x.push_back(k), s.y.push_back(noise(rng));
+  s.y[77777] = 9.5;  // a spike that must survive
+  plot.series.push_back(s);
+  const std::string svg = io::render_svg(plot);
+  const size_t from = svg.find("points=\"") + 8;
+  const std::string points = svg.substr(from, svg.find('"', from) - from);
+  EXPECT_LE(count(points, ","), 2100u);
+  // The spike's pixel: the top of the y range (9.5 plus 5% padding of the range).
+  double min_y = 1e9;
+  for (size_t at = points.find(','); at != std::string::npos; at = points.find(',', at + 1))
+    min_y = std::min(min_y, std::stod(points.substr(at + 1)));
+  EXPECT_LT(min_y, 50.0);  // within the top band of the 360-pixel plot
+}
+
+TEST(Report, PlotsCarryAxesUnitsAndLegends) {
+  const planar::Mechanism m = io::load_mechanism(test::example("seed001-fourbar"));
+  const std::vector<io::Plot> plots = io::kinematics_plots(m, planar::kinematics_table(m, m.default_grid()));
+  ASSERT_FALSE(plots.empty());
+  EXPECT_EQ(plots[0].x_label, "crank_drive angle (deg)");
+  EXPECT_EQ(plots[0].y_label, "angle (deg)");
+  const std::string svg = io::render_svg(plots[0]);
+  EXPECT_NE(svg.find(">crank</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">angle (deg)</text>"), std::string::npos);
+  EXPECT_NE(svg.find("class=\"marker\""), std::string::npos);
+}
