@@ -45,9 +45,7 @@ void print_summary(const planar::Mechanism& m, const Table& table) {
 
 void run_kinematics(const KinematicsOptions& o) {
   const planar::Mechanism m = io::load_mechanism(o.model);
-  planar::TimeGrid grid = m.default_grid();
-  if (o.steps > 0) grid.steps = o.steps;
-  require_start_assembly(m, grid);
+  const planar::TimeGrid grid = analysis_grid(m, o.steps);
   planar::SweepSummary summary;
   const Table table = planar::kinematics_table(m, grid, &summary, o.singular_tol);
   fmt::print("{}: {} -> {} steps over t = [{:g}, {:g}] s\n", m.spec().name, m.structure_string(),

@@ -47,10 +47,8 @@ void print_summary(const planar::Mechanism& m, const planar::KinetostaticsSummar
 
 void run_kinetostatics(KinetostaticsCliOptions o) {
   const planar::Mechanism m = io::load_mechanism(o.model);
-  planar::TimeGrid grid = m.default_grid();
-  if (o.steps > 0) grid.steps = o.steps;
+  const planar::TimeGrid grid = analysis_grid(m, o.steps);
   o.solver.friction = !o.no_friction;
-  require_start_assembly(m, grid);
   planar::KinetostaticsSummary summary;
   const Table table = planar::kinetostatics_table(m, grid, o.solver, &summary);
   fmt::print("{}: {} -> {} steps over t = [{:g}, {:g}] s, friction {}\n", m.spec().name, m.structure_string(),

@@ -19,9 +19,7 @@ struct ReportCliOptions {
 
 void run_report(const ReportCliOptions& o) {
   const planar::Mechanism m = io::load_mechanism(o.model);
-  planar::TimeGrid grid = m.default_grid();
-  if (o.steps > 0) grid.steps = o.steps;
-  require_start_assembly(m, grid);
+  const planar::TimeGrid grid = analysis_grid(m, o.steps);
   io::ReportOptions options;
   options.solver.friction = !o.no_friction;
   const std::string html = io::planar_report_html(m, grid, options);

@@ -30,5 +30,8 @@ void write_outputs(const planar::Mechanism& m, const std::string& model_file, co
 void write_plots(const std::string& dir, const std::vector<io::Plot>& plots);
 /// Throws AnalysisError when the sweep could not assemble at its start.
 void require_start_assembly(const planar::Mechanism& m, const planar::TimeGrid& grid);
+/// The grid of an analysis: the model's, with `steps` (if > 0) instead of its step count;
+/// checked to assemble at its start.
+planar::TimeGrid analysis_grid(const planar::Mechanism& m, int steps);
 
 }  // namespace linkdyn::cli

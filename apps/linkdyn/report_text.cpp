@@ -43,6 +43,13 @@ void require_start_assembly(const planar::Mechanism& m, const planar::TimeGrid& 
   }
 }
 
+planar::TimeGrid analysis_grid(const planar::Mechanism& m, int steps) {
+  planar::TimeGrid grid = m.default_grid();
+  if (steps > 0) grid.steps = steps;
+  require_start_assembly(m, grid);
+  return grid;
+}
+
 void write_outputs(const planar::Mechanism& m, const std::string& model_file, const std::string& analysis,
                    const Table& table, const planar::SweepSummary& sweep, const std::string& csv,
                    const std::string& json, const nlohmann::ordered_json& extra) {
