@@ -1,5 +1,7 @@
 #include "linkdyn/core/units.hpp"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <cmath>
 #include <utility>
@@ -53,11 +55,11 @@ std::optional<double> parse_quantity(std::string_view text, Quantity kind, std::
   if (!text.empty() && *begin == '+') ++begin;
   auto [ptr, ec] = std::from_chars(begin, end, value);
   if (ec != std::errc() || ptr == begin) {
-    problem = "'" + std::string(text) + "' is not a number";
+    problem = fmt::format("'{}' is not a number", text);
     return std::nullopt;
   }
   if (!std::isfinite(value)) {
-    problem = "'" + std::string(text) + "' is not a finite number";
+    problem = fmt::format("'{}' is not a finite number", text);
     return std::nullopt;
   }
   const std::string_view unit = trim(std::string_view(ptr, static_cast<size_t>(end - ptr)));
@@ -65,8 +67,7 @@ std::optional<double> parse_quantity(std::string_view text, Quantity kind, std::
   for (const auto& [name, factor] : units_of(kind)) {
     if (unit == name) return value * factor;
   }
-  problem = "unit '" + std::string(unit) + "' is not accepted here (accepted: " +
-            accepted_units(kind) + ")";
+  problem = fmt::format("unit '{}' is not accepted here (accepted: {})", unit, accepted_units(kind));
   return std::nullopt;
 }
 

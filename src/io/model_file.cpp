@@ -24,7 +24,7 @@ class ModelParser {
     }
     in_.allow_only(root, "model",
                    {"name", "description", "ground", "bodies", "joints", "drivers", "assembly",
-                    "structure", "analysis", "gravity", "friction", "loads"});
+                    "structure", "analysis", "gravity", "friction", "loads", "constraint_actions"});
     spec_.where = {path_, 1};
     spec_.name = root["name"] ? in_.text(root["name"], "name")
                               : std::filesystem::path(path_).stem().string();
@@ -35,6 +35,7 @@ class ModelParser {
     drivers(in_.required(root, "drivers", "model", "add a 'drivers:' map"));
     if (root["gravity"]) spec_.gravity = vector(root["gravity"], "gravity", Quantity::plain, "write gravity: [0, -9.81] in m/s^2");
     if (root["loads"]) loads(root["loads"]);
+    if (root["constraint_actions"]) constraint_actions(root["constraint_actions"]);
     if (root["assembly"]) assembly(root["assembly"]);
     if (root["structure"]) structure(root["structure"]);
     if (root["analysis"]) analysis(root["analysis"]);
@@ -310,6 +311,46 @@ class ModelParser {
         in_.fail(type, entity, "unknown load type '" + t + "'", "use force, moment, spring, damper, torsional_spring or torsional_damper");
       }
       spec_.loads.push_back(std::move(load));
+    }
+  }
+
+  void constraint_actions(const YAML::Node& node) {
+    in_.require_map(node, "constraint_actions");
+    for (const auto& kv : node) {
+      no_duplicate(spec_.constraint_actions, kv.first, "constraint action");
+      ConstraintAction a;
+      a.name = kv.first.as<std::string>();
+      a.where = in_.where(kv.first);
+      const std::string entity = "constraint action '" + a.name + "'";
+      in_.allow_only(kv.second, entity, {"joint", "along", "direction", "component"});
+      const YAML::Node jn = in_.required(kv.second, "joint", entity, "name the joint whose reaction it follows");
+      a.joint = spec_.find_joint(in_.text(jn, entity + ".joint"));
+      if (a.joint < 0) in_.fail(jn, entity, "unknown joint '" + jn.Scalar() + "'", "name a joint defined under 'joints'");
+      const Joint& j = spec_.joints[a.joint];
+      if (j.type == JointType::revolute) {
+        if (kv.second["along"]) {
+          const YAML::Node along = kv.second["along"];
+          if (!along.IsSequence() || along.size() != 2)
+            in_.fail(along, entity, "'along' names two points of one body", "write along: [leg.K, leg.A]");
+          a.kind = ConstraintAction::along_points;
+          a.through = {body_point(along[0], entity), body_point(along[1], entity)};
+          if (a.through[0].body != a.through[1].body || (a.through[1].local - a.through[0].local).norm() < 1e-12)
+            in_.fail(along, entity, "'along' needs two distinct points of the same body", "write along: [leg.K, leg.A]");
+        } else {
+          a.kind = ConstraintAction::global_direction;
+          const double angle = in_.number(in_.required(kv.second, "direction", entity, "give along: [body.P, body.Q] or direction: angle"),
+                                          entity + ".direction", Quantity::angle);
+          a.direction = Vec2(std::cos(angle), std::sin(angle));
+        }
+      } else if (j.type == JointType::prismatic) {
+        const std::string c = kv.second["component"] ? in_.text(kv.second["component"], entity + ".component") : "normal";
+        if (c != "normal" && c != "moment")
+          in_.fail(kv.second["component"], entity, "unknown component '" + c + "'", "use normal or moment");
+        a.kind = c == "normal" ? ConstraintAction::normal_force : ConstraintAction::pair_moment;
+      } else {
+        in_.fail(jn, entity, "a gear pair has no constraint action here", "name a revolute or prismatic joint");
+      }
+      spec_.constraint_actions.push_back(std::move(a));
     }
   }
 

@@ -120,6 +120,20 @@ struct Load {
   SourceLocation where;
 };
 
+/// A constraint action to follow in dynamics [003 Fig. 1]: the force of a revolute pair along a
+/// direction (the line from one named point to another, moving with their body, or a fixed
+/// global direction), or a prismatic pair's normal force or moment. Sign convention as for
+/// reactions: what the joint's first body exerts on its second.
+struct ConstraintAction {
+  enum Kind { along_points, global_direction, normal_force, pair_moment };
+  std::string name;
+  int joint = -1;
+  Kind kind = normal_force;
+  std::array<BodyPoint, 2> through{};  ///< along_points: from through[0] to through[1]
+  Vec2 direction = Vec2::UnitX();      ///< global_direction
+  SourceLocation where;
+};
+
 struct MechanismSpec {
   std::string name;
   SourceLocation where;  ///< the model file
@@ -128,6 +142,7 @@ struct MechanismSpec {
   std::vector<Driver> drivers;
   std::vector<Load> loads;
   Vec2 gravity = Vec2::Zero();
+  std::vector<ConstraintAction> constraint_actions;
   std::vector<AssemblyHint> assembly;
   /// Optional explicit structural sequence: the bodies of each group, in order.
   std::vector<std::vector<std::string>> structure;
