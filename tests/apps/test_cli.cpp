@@ -114,7 +114,9 @@ TEST(Cli, KinetostaticsOfTheSeedWithAndWithoutFriction) {
 TEST(Cli, UsefulLoadThatDoesNoWorkExitsWithCode2) {
   // A damper between the rocker's pivot and a point of the rocker never changes length.
   std::string text = linkdyn::test::read_text(linkdyn::test::example("seed001-fourbar"));
-  text += "  idle: {type: damper, between: [rocker.D, ground.D], damping: 10, useful: true}\n";
+  const std::string loads = "\nloads:";
+  text.insert(text.find(loads) + loads.size(),
+              "\n  idle: {type: damper, between: [rocker.D, ground.D], damping: 10, useful: true}");
   const CliRun r = run("kinetostatics " + write_temp("idle.yaml", text));
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_NE(r.output.find("load 'idle': is marked useful but does no work"), std::string::npos) << r.output;
