@@ -24,7 +24,8 @@ class ModelParser {
     }
     in_.allow_only(root, "model",
                    {"name", "description", "ground", "bodies", "joints", "drivers", "assembly",
-                    "structure", "analysis", "gravity", "friction", "loads", "constraint_actions"});
+                    "structure", "analysis", "gravity", "friction", "loads", "constraint_actions",
+                    "actuators"});
     spec_.where = {path_, 1};
     spec_.name = root["name"] ? in_.text(root["name"], "name")
                               : std::filesystem::path(path_).stem().string();
@@ -36,6 +37,7 @@ class ModelParser {
     if (root["gravity"]) spec_.gravity = vector(root["gravity"], "gravity", Quantity::plain, "write gravity: [0, -9.81] in m/s^2");
     if (root["loads"]) loads(root["loads"]);
     if (root["constraint_actions"]) constraint_actions(root["constraint_actions"]);
+    if (root["actuators"]) actuators(root["actuators"]);
     if (root["assembly"]) assembly(root["assembly"]);
     if (root["structure"]) structure(root["structure"]);
     if (root["analysis"]) analysis(root["analysis"]);
@@ -311,6 +313,67 @@ class ModelParser {
         in_.fail(type, entity, "unknown load type '" + t + "'", "use force, moment, spring, damper, torsional_spring or torsional_damper");
       }
       spec_.loads.push_back(std::move(load));
+    }
+  }
+
+  void actuators(const YAML::Node& node) {
+    in_.require_map(node, "actuators");
+    for (const auto& kv : node) {
+      no_duplicate(spec_.actuators, kv.first, "actuator");
+      Actuator a;
+      a.name = kv.first.as<std::string>();
+      a.where = in_.where(kv.first);
+      const std::string entity = "actuator '" + a.name + "'";
+      const YAML::Node& n = kv.second;
+      in_.require_map(n, entity);
+      const YAML::Node type = in_.required(n, "type", entity, "give type: torque, resistance or dc_motor");
+      const std::string t = in_.text(type, entity + ".type");
+      const YAML::Node body = in_.required(n, "body", entity, "name the body it acts on");
+      a.body = body_ref(body, entity);
+      if (a.body == 0) in_.fail(body, entity, "an actuator on the ground does nothing", "name a moving body");
+      auto positive = [&](const char* key, Quantity kind) {
+        const double v = in_.number(in_.required(n, key, entity, std::string("give ") + key), entity + "." + key, kind);
+        if (!(v > 0.0)) in_.fail(n[key], entity, std::string(key) + " must be positive", std::string("give ") + key + " > 0");
+        return v;
+      };
+      if (t == "torque") {
+        a.type = Actuator::torque;
+        in_.allow_only(n, entity, {"type", "body", "value", "when"});
+        a.value = in_.number(in_.required(n, "value", entity, "give value: N m"), entity + ".value", Quantity::moment);
+        if (const YAML::Node w = n["when"]) {
+          in_.allow_only(w, entity + ".when", {"body", "omega"});
+          a.when_body = body_ref(in_.required(w, "body", entity + ".when", "name the body whose turning enables it"), entity);
+          const std::string sign = in_.text(in_.required(w, "omega", entity + ".when", "give omega: positive or negative"), entity);
+          if (sign != "positive" && sign != "negative")
+            in_.fail(w["omega"], entity, "omega must be positive or negative", "write omega: negative");
+          a.when_sign = sign == "positive" ? 1 : -1;
+        }
+      } else if (t == "resistance") {
+        a.type = Actuator::resistance;
+        in_.allow_only(n, entity, {"type", "body", "T0", "c"});
+        a.T0 = non_negative(n, "T0", entity, Quantity::moment, false);
+        a.c = non_negative(n, "c", entity, Quantity::plain, false);
+      } else if (t == "dc_motor") {
+        a.type = Actuator::dc_motor;
+        in_.allow_only(n, entity, {"type", "body", "voltage", "resistance", "inductance", "constant", "rotor_inertia", "reducer"});
+        a.voltage = in_.number(in_.required(n, "voltage", entity, "give voltage: V"), entity + ".voltage");
+        a.resistance_ohm = positive("resistance", Quantity::plain);
+        a.inductance = positive("inductance", Quantity::plain);
+        a.constant = positive("constant", Quantity::plain);
+        a.rotor_inertia = non_negative(n, "rotor_inertia", entity, Quantity::plain, false);
+        if (const YAML::Node r = n["reducer"]) {
+          in_.allow_only(r, entity + ".reducer", {"ratio", "inertia", "efficiency"});
+          a.ratio = in_.number(in_.required(r, "ratio", entity + ".reducer", "give ratio: omega_out / omega_motor"), entity + ".reducer.ratio");
+          if (a.ratio == 0.0) in_.fail(r["ratio"], entity, "reducer ratio is zero", "give a non-zero ratio");
+          a.reducer_inertia = non_negative(r, "inertia", entity + ".reducer", Quantity::plain, false);
+          a.efficiency = r["efficiency"] ? in_.number(r["efficiency"], entity + ".reducer.efficiency") : 1.0;
+          if (!(a.efficiency > 0.0 && a.efficiency <= 1.0))
+            in_.fail(r["efficiency"], entity, "efficiency must be in (0, 1]", "give efficiency: 0.9");
+        }
+      } else {
+        in_.fail(type, entity, "unknown actuator type '" + t + "'", "use torque, resistance or dc_motor");
+      }
+      spec_.actuators.push_back(std::move(a));
     }
   }
 

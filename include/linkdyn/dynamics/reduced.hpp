@@ -66,6 +66,25 @@ Table reduced_table(const planar::Mechanism& m, const ReducedTable& t);
 
 namespace linkdyn::dynamics {
 
+/// A function tabulated at uniform q (the last value equal to the first when periodic),
+/// interpolated by a cubic B-spline (Boost.Math); periodic curves wrap q, others refuse q
+/// outside their range.
+class TabulatedCurve {
+ public:
+  TabulatedCurve() = default;
+  TabulatedCurve(const std::vector<double>& q, std::vector<double> values, bool periodic);
+  double operator()(double q) const;
+  double derivative(double q) const;
+  /// q mapped into the table's range (wrapped, or checked).
+  double wrap(double q) const;
+
+ private:
+  struct Impl;
+  std::shared_ptr<const Impl> impl_;
+  bool periodic_ = false;
+  double q0_ = 0.0, span_ = 0.0;
+};
+
 /// Interpolants of a reduced table: m(q) by cubic Hermite interpolation through the tabulated
 /// m and its exact derivative (so m'(q) is the analytic derivative of the interpolant, and the
 /// equation of motion stays that of one kinetic energy); the constraint-action parameters by
@@ -84,8 +103,8 @@ class ReducedInterpolant {
   struct Impl;
   std::shared_ptr<const Impl> impl_;
   bool periodic_ = false;
-  double q0_ = 0.0, span_ = 0.0;
-  double wrap(double q) const;
+  TabulatedCurve range_;  ///< for wrapping q
+  std::vector<TabulatedCurve> me1_, me1q_;
 };
 
 }  // namespace linkdyn::dynamics

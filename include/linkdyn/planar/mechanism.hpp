@@ -134,6 +134,29 @@ struct ConstraintAction {
   SourceLocation where;
 };
 
+/// A motor or a resistance for direct dynamics [003 Sects. 3.1-3.2], acting on a body:
+///  - torque: `value` N m while the condition holds (always, or while the condition body's
+///    angular velocity has the sign `when_sign`)
+///  - resistance: T = -T0 sgn(omega) - c omega [003 Sect. 3.2]
+///  - dc_motor: U = R i + L di/dt + K omega_motor, T = K i [003 Sect. 3.2], through a reducer
+///    omega_body = ratio omega_motor with efficiency; the rotor and reducer inertias (at the
+///    motor shaft) add (I_motor + I_reducer) / ratio^2 to the body's moment of inertia.
+struct Actuator {
+  enum Type { torque, resistance, dc_motor };
+  std::string name;
+  Type type = torque;
+  int body = 0;
+  double value = 0.0;
+  int when_body = -1;  ///< -1: always
+  int when_sign = 0;
+  double T0 = 0.0, c = 0.0;
+  double voltage = 0.0, resistance_ohm = 0.0, inductance = 0.0, constant = 0.0;
+  double rotor_inertia = 0.0, reducer_inertia = 0.0, ratio = 1.0, efficiency = 1.0;
+  SourceLocation where;
+  /// Moment of inertia the rotor adds to its body.
+  double added_inertia() const { return type == dc_motor ? (rotor_inertia + reducer_inertia) / (ratio * ratio) : 0.0; }
+};
+
 struct MechanismSpec {
   std::string name;
   SourceLocation where;  ///< the model file
@@ -143,6 +166,7 @@ struct MechanismSpec {
   std::vector<Load> loads;
   Vec2 gravity = Vec2::Zero();
   std::vector<ConstraintAction> constraint_actions;
+  std::vector<Actuator> actuators;
   std::vector<AssemblyHint> assembly;
   /// Optional explicit structural sequence: the bodies of each group, in order.
   std::vector<std::vector<std::string>> structure;

@@ -1,0 +1,53 @@
+#pragma once
+// Direct dynamics of one-degree-of-freedom machines with motors and resistances [003]:
+//   m(q) qdd + 1/2 m'(q) qd^2 = F(q, qd, t) + sum of actuator torques x velocity coefficients
+// plus L di/dt = U - R i - K omega_motor for each DC motor, integrated by Boost.Odeint's
+// dense-output Dormand-Prince method with the sign changes of the Coulomb and conditional
+// terms located as events. Two ways to evaluate the right-hand side:
+//  - reduced: tabulated reduced parameters and interpolants (fast; [003]);
+//  - full: the whole constrained mechanism in body coordinates with Lagrange multipliers, the
+//    dependent coordinates solved from the driver coordinate at each evaluation (coordinate
+//    partitioning), general and slower; the reference for the reduced method.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "linkdyn/core/table.hpp"
+#include "linkdyn/dynamics/reduced.hpp"
+
+namespace linkdyn::dynamics {
+
+enum class Method { reduced, full };
+
+struct SimulationOptions {
+  Method method = Method::reduced;
+  double t0 = 0.0, t_end = 1.0;
+  int steps = 1000;                   ///< output rows - 1 (uniform in time)
+  double rel_tol = 1e-10, abs_tol = 1e-12;
+  int table_points = 720;             ///< reduced method: points per cycle (or range)
+  /// Initial state; NaN: q and qd from the driver's motion law at t0, currents 0.
+  double q0 = Table::missing, qd0 = Table::missing;
+  /// Optional overrides of actuator parameters and extra inertia (steady-regime searches).
+  std::vector<double> actuator_scale;  ///< per actuator: multiplies its value / voltage / T0
+};
+
+/// The mechanism prepared for direct dynamics: the rotors' inertias added to their bodies.
+struct DynamicSystem {
+  explicit DynamicSystem(const planar::Mechanism& m);
+  std::shared_ptr<const planar::Mechanism> mechanism;  ///< with rotor inertias
+  std::vector<int> motors;  ///< indices of DC motors in spec().actuators
+};
+
+struct SimulationResult {
+  Table table;  ///< t, q, qd, qdd, <motor>.current, <actuator>.torque, <action> ...
+  int events = 0;
+  int rhs_evaluations = 0;
+};
+
+/// Integrates from t0 to t_end. Throws AnalysisError where the mechanism leaves its range.
+SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& options);
+
+/// Kinetic energy of the mechanism (with rotors) at q, qd.
+double kinetic_energy(const DynamicSystem& system, double q, double qd);
+
+}  // namespace linkdyn::dynamics
