@@ -7,6 +7,7 @@
 #include <Eigen/Dense>
 #include <boost/numeric/odeint.hpp>
 #include <cmath>
+#include <mutex>
 
 #include "planar/constraints.hpp"
 
@@ -26,18 +27,18 @@ planar::MechanismSpec with_rotors(planar::MechanismSpec spec) {
   return spec;
 }
 
-/// Torque of an actuator on its body, from its body's and condition body's angular velocities
-/// and (for a motor) its current.
-double actuator_torque(const Actuator& a, double scale, double omega, double omega_when, double current) {
+/// Torque of an actuator on its body. `branch` is the sign of its switching function (the
+/// Coulomb term's speed, the condition's speed, the motor's power) on the branch being
+/// integrated: it is held fixed over a step, so every step integrates a smooth right-hand side.
+double actuator_torque(const Actuator& a, double scale, double omega, double current, double branch) {
   switch (a.type) {
     case Actuator::torque:
-      if (a.when_body >= 0 && sign(omega_when) != a.when_sign) return 0.0;
+      if (a.when_body >= 0 && branch != a.when_sign) return 0.0;
       return scale * a.value;
-    case Actuator::resistance: return -scale * a.T0 * sign(omega) - a.c * omega;
+    case Actuator::resistance: return -scale * a.T0 * branch - a.c * omega;
     case Actuator::dc_motor: {
-      const double motor_torque = a.constant * current, omega_motor = omega / a.ratio;
-      const double eta = motor_torque * omega_motor >= 0.0 ? a.efficiency : 1.0 / a.efficiency;
-      return eta * motor_torque / a.ratio;
+      const double eta = branch >= 0.0 ? a.efficiency : 1.0 / a.efficiency;
+      return eta * a.constant * current / a.ratio;
     }
   }
   return 0.0;
@@ -62,13 +63,16 @@ class Evaluator {
     ++evaluations;
     dydt[0] = y[1];
     dydt[1] = acceleration(t, y);
-    for (size_t k = 0; k < sys_.motors.size(); ++k) {
+    const size_t nm = sys_.motors.size();
+    for (size_t k = 0; k < nm; ++k) {
       const Actuator& a = m_.spec().actuators[sys_.motors[k]];
       const double omega_motor = omega(a.body, y) / a.ratio;
       dydt[2 + k] = (scale_[sys_.motors[k]] * a.voltage - a.resistance_ohm * y[2 + k] - a.constant * omega_motor) / a.inductance;
     }
+    // The work of each actuator is integrated with the motion.
+    for (size_t k = 0; k < torque_.size(); ++k) dydt[2 + nm + k] = torque_[k] * omega(m_.spec().actuators[k].body, y);
   }
-  /// Torques of all actuators at state y (into torque_).
+  /// Torques of all actuators at state y (into torque_), on the locked branches.
   void actuator_torques(const State& y) {
     const auto& acts = m_.spec().actuators;
     torque_.resize(acts.size());
@@ -76,24 +80,38 @@ class Evaluator {
     for (size_t k = 0; k < acts.size(); ++k) {
       const Actuator& a = acts[k];
       const double current = a.type == Actuator::dc_motor ? y[2 + motor++] : 0.0;
-      const double w = omega(a.body, y);
-      const double w_when = a.when_body >= 0 ? omega(a.when_body, y) : 0.0;
-      torque_[k] = actuator_torque(a, scale_[k], w, w_when, current);
+      torque_[k] = actuator_torque(a, scale_[k], omega(a.body, y), current, branch_[k]);
     }
   }
-  /// Switching functions of the discontinuous terms: Coulomb resistances, conditional torques,
-  /// motor efficiency.
-  void switching(const State& y, std::vector<double>& s) {
-    s.clear();
-    size_t motor = 0;
-    for (const Actuator& a : m_.spec().actuators) {
-      if (a.type == Actuator::resistance && a.T0 > 0.0) s.push_back(omega(a.body, y));
-      if (a.type == Actuator::torque && a.when_body >= 0) s.push_back(omega(a.when_body, y));
-      if (a.type == Actuator::dc_motor) {
-        if (a.efficiency < 1.0) s.push_back(y[2 + motor] * omega(a.body, y));
-        ++motor;
+  /// The switching function of actuator k: its Coulomb speed, condition speed or motor power.
+  double switching(size_t k, const State& y) {
+    const Actuator& a = m_.spec().actuators[k];
+    switch (a.type) {
+      case Actuator::resistance: return a.T0 > 0.0 ? omega(a.body, y) : 1.0;
+      case Actuator::torque: return a.when_body >= 0 ? omega(a.when_body, y) : 1.0;
+      case Actuator::dc_motor: {
+        size_t motor = 0;
+        while (sys_.motors[motor] != static_cast<int>(k)) ++motor;
+        return a.efficiency < 1.0 ? y[2 + motor] * omega(a.body, y) : 1.0;
       }
     }
+    return 1.0;
+  }
+  /// Locks every branch to the signs at state y (a zero sign keeps the old branch, unless unset).
+  void lock(const State& y) {
+    branch_.resize(m_.spec().actuators.size(), 0.0);
+    for (size_t k = 0; k < branch_.size(); ++k) {
+      const double s = sign(switching(k, y));
+      if (s != 0.0) branch_[k] = s;
+    }
+  }
+  /// True when some switching function at y has left its locked branch.
+  bool left_branch(const State& y) {
+    for (size_t k = 0; k < branch_.size(); ++k) {
+      const double s = sign(switching(k, y));
+      if (s != 0.0 && s != branch_[k]) return true;
+    }
+    return false;
   }
   const std::vector<double>& torques() const { return torque_; }
   long evaluations = 0;
@@ -102,92 +120,112 @@ class Evaluator {
   const DynamicSystem& sys_;
   const Mechanism& m_;
   const SimulationOptions& opt_;
-  std::vector<double> scale_, torque_;
+  std::vector<double> scale_, torque_, branch_;
 };
+
+}  // namespace
+
+/// The tabulated reduced model [003]: parameters, reduced force of the loads F0(q) + F1(q) qd,
+/// the bodies' velocity coefficients, and the load and actuator parts of each constraint action.
+struct ReducedTables {
+  std::unique_ptr<ReducedInterpolant> interp;
+  TabulatedCurve F0, F1;
+  std::vector<TabulatedCurve> c, L0, L1;
+  std::vector<std::vector<TabulatedCurve>> unit;  ///< [actuator][action]: reaction per unit torque
+  int points = 0;
+  double t0 = 0.0;
+};
+
+namespace {
+
+std::shared_ptr<const ReducedTables> build_reduced_tables(const Mechanism& m, int points, double t0) {
+  for (const planar::Load& l : m.spec().loads)
+    if (l.table && l.table->driver < 0)
+      throw InputError(l.where, "load '" + l.name + "'",
+                       "is tabulated against time, and the reduced method needs loads of the position and velocity",
+                       "use the full method (--method full), or tabulate the load against the driver");
+  auto out = std::make_shared<ReducedTables>();
+  out->points = points;
+  out->t0 = t0;
+  const ReducedTable t = tabulate_reduced_parameters(m, points);
+  out->interp = std::make_unique<ReducedInterpolant>(t);
+  const size_t nb = m.bodies().size(), na = m.spec().constraint_actions.size(), nact = m.spec().actuators.size();
+  std::vector<double> F0, F1;
+  std::vector<std::vector<double>> c(nb), L0(na), L1(na);
+  std::vector<std::vector<std::vector<double>>> unit(nact, std::vector<std::vector<double>>(na));
+  Workspace ws(m);
+  for (size_t p = 0; p < t.q.size(); ++p) {
+    ws.q[0] = t.q[p];
+    if (!planar::solve_positions(m, ws).ok()) throw AnalysisError(fmt::format("the mechanism does not assemble at q = {:.9g}", t.q[p]));
+    ws.qd[0] = 0.0;
+    const double f0 = reduced_force(m, ws, t0);
+    ws.qd[0] = 1.0;
+    const double f1 = reduced_force(m, ws, t0) - f0;
+    F0.push_back(f0), F1.push_back(f1);
+    for (size_t b = 1; b < nb; ++b) c[b].push_back(ws.body[b].omega);  // kinematics left at qd = 1
+    for (int pass = 0; pass < 2; ++pass) {  // reactions of the loads at qd = 0 and qd = 1, qdd = 0
+      ws.qd[0] = pass, ws.qdd[0] = 0.0;
+      planar::solve_velocities(m, ws);
+      planar::solve_accelerations(m, ws);
+      planar::evaluate_loads(m, ws, t0);
+      for (auto& w : ws.friction_load) w.setZero();
+      planar::solve_reactions(m, ws);
+      for (size_t k = 0; k < na; ++k) {
+        const double r = constraint_action(m, ws, m.spec().constraint_actions[k]);
+        if (pass == 0) L0[k].push_back(r);
+        else L1[k].push_back(r - L0[k].back() - t.me1q[k][p]);
+      }
+    }
+    for (size_t a = 0; a < nact; ++a) {  // reactions per unit actuator torque, at rest
+      ws.qd[0] = 0.0, ws.qdd[0] = 0.0;
+      planar::solve_velocities(m, ws);
+      planar::solve_accelerations(m, ws);
+      for (auto& w : ws.applied) w.setZero();
+      ws.applied[m.spec().actuators[a].body](2) = 1.0;
+      planar::solve_reactions(m, ws);
+      for (size_t k = 0; k < na; ++k) unit[a][k].push_back(constraint_action(m, ws, m.spec().constraint_actions[k]));
+    }
+  }
+  out->F0 = TabulatedCurve(t.q, F0, t.periodic);
+  out->F1 = TabulatedCurve(t.q, F1, t.periodic);
+  out->c.resize(nb);
+  for (size_t b = 1; b < nb; ++b) out->c[b] = TabulatedCurve(t.q, c[b], t.periodic);
+  for (size_t k = 0; k < na; ++k) out->L0.emplace_back(t.q, L0[k], t.periodic), out->L1.emplace_back(t.q, L1[k], t.periodic);
+  out->unit.resize(nact);
+  for (size_t a = 0; a < nact; ++a)
+    for (size_t k = 0; k < na; ++k) out->unit[a].emplace_back(t.q, unit[a][k], t.periodic);
+  return out;
+}
 
 /// [003 Eq. 2] with tabulated parameters.
 class ReducedEvaluator final : public Evaluator {
  public:
   ReducedEvaluator(const DynamicSystem& s, const SimulationOptions& o) : Evaluator(s, o) {
-    for (const planar::Load& l : m_.spec().loads)
-      if (l.table && l.table->driver < 0)
-        throw InputError(l.where, "load '" + l.name + "'",
-                         "is tabulated against time, and the reduced method needs loads of the position and velocity",
-                         "use the full method (--method full), or tabulate the load against the driver");
-    const ReducedTable t = tabulate_reduced_parameters(m_, o.table_points);
-    interp_ = std::make_unique<ReducedInterpolant>(t);
-    // Reduced force of the loads F0(q) + F1(q) qd, the bodies' velocity coefficients, and the
-    // load and actuator parts of each constraint action.
-    const size_t nb = m_.bodies().size(), na = m_.spec().constraint_actions.size(), nact = m_.spec().actuators.size();
-    std::vector<double> F0, F1;
-    std::vector<std::vector<double>> c(nb), L0(na), L1(na);
-    std::vector<std::vector<std::vector<double>>> unit(nact, std::vector<std::vector<double>>(na));
-    Workspace ws(m_);
-    const double t0 = o.t0;
-    for (double q : t.q) {
-      ws.q[0] = q;
-      if (!planar::solve_positions(m_, ws).ok()) throw AnalysisError(fmt::format("the mechanism does not assemble at q = {:.9g}", q));
-      ws.qd[0] = 0.0;
-      const double f0 = reduced_force(m_, ws, t0);
-      ws.qd[0] = 1.0;
-      const double f1 = reduced_force(m_, ws, t0) - f0;
-      F0.push_back(f0), F1.push_back(f1);
-      for (size_t b = 1; b < nb; ++b) c[b].push_back(ws.body[b].omega);  // reduced_force left qd = 1 kinematics
-      for (int pass = 0; pass < 2; ++pass) {  // reactions of the loads at qd = 0 and qd = 1, qdd = 0
-        ws.qd[0] = pass, ws.qdd[0] = 0.0;
-        planar::solve_velocities(m_, ws);
-        planar::solve_accelerations(m_, ws);
-        planar::evaluate_loads(m_, ws, t0);
-        for (auto& w : ws.friction_load) w.setZero();
-        planar::solve_reactions(m_, ws);
-        for (size_t k = 0; k < na; ++k) {
-          const double r = constraint_action(m_, ws, m_.spec().constraint_actions[k]);
-          if (pass == 0) L0[k].push_back(r);
-          else L1[k].push_back(r - L0[k].back() - t.me1q[k][L1[k].size()]);
-        }
-      }
-      for (size_t a = 0; a < nact; ++a) {  // reactions per unit actuator torque, at rest
-        ws.qd[0] = 0.0, ws.qdd[0] = 0.0;
-        planar::solve_velocities(m_, ws);
-        planar::solve_accelerations(m_, ws);
-        for (auto& w : ws.applied) w.setZero();
-        ws.applied[m_.spec().actuators[a].body](2) = 1.0;
-        planar::solve_reactions(m_, ws);
-        for (size_t k = 0; k < na; ++k) unit[a][k].push_back(constraint_action(m_, ws, m_.spec().constraint_actions[k]));
-      }
-    }
-    F0_ = TabulatedCurve(t.q, F0, t.periodic);
-    F1_ = TabulatedCurve(t.q, F1, t.periodic);
-    c_.resize(nb);
-    for (size_t b = 1; b < nb; ++b) c_[b] = TabulatedCurve(t.q, c[b], t.periodic);
-    for (size_t k = 0; k < na; ++k) L0_.emplace_back(t.q, L0[k], t.periodic), L1_.emplace_back(t.q, L1[k], t.periodic);
-    unit_.resize(nact);
-    for (size_t a = 0; a < nact; ++a)
-      for (size_t k = 0; k < na; ++k) unit_[a].emplace_back(t.q, unit[a][k], t.periodic);
+    std::lock_guard<std::mutex> lock(*s.cache_mutex);
+    if (!s.reduced_cache || s.reduced_cache->points != o.table_points || s.reduced_cache->t0 != o.t0)
+      s.reduced_cache = build_reduced_tables(m_, o.table_points, o.t0);
+    T_ = s.reduced_cache;
   }
-  double omega(int body, const State& y) override { return c_[body](y[0]) * y[1]; }
+  double omega(int body, const State& y) override { return T_->c[body](y[0]) * y[1]; }
   double acceleration(double, const State& y) override {
     const double q = y[0], qd = y[1];
     actuator_torques(y);
-    double F = F0_(q) + F1_(q) * qd;
-    for (size_t k = 0; k < torque_.size(); ++k) F += torque_[k] * c_[m_.spec().actuators[k].body](q);
-    return (F - 0.5 * interp_->dm(q) * qd * qd) / interp_->m(q);
+    double F = T_->F0(q) + T_->F1(q) * qd;
+    for (size_t k = 0; k < torque_.size(); ++k) F += torque_[k] * T_->c[m_.spec().actuators[k].body](q);
+    return (F - 0.5 * T_->interp->dm(q) * qd * qd) / T_->interp->m(q);
   }
   void actions(const State& y, double qdd, std::vector<double>& out) override {
     // [003 Eq. 6]: m_e1 qdd + m_e1q qd^2, plus the loads' and actuators' parts.
     const double q = y[0], qd = y[1];
-    out.resize(L0_.size());
-    for (size_t k = 0; k < L0_.size(); ++k) {
-      out[k] = interp_->me1(k, q) * qdd + interp_->me1q(k, q) * qd * qd + L0_[k](q) + L1_[k](q) * qd;
-      for (size_t a = 0; a < unit_.size(); ++a) out[k] += torque_[a] * unit_[a][k](q);
+    out.resize(T_->L0.size());
+    for (size_t k = 0; k < T_->L0.size(); ++k) {
+      out[k] = T_->interp->me1(k, q) * qdd + T_->interp->me1q(k, q) * qd * qd + T_->L0[k](q) + T_->L1[k](q) * qd;
+      for (size_t a = 0; a < T_->unit.size(); ++a) out[k] += torque_[a] * T_->unit[a][k](q);
     }
   }
 
  private:
-  std::unique_ptr<ReducedInterpolant> interp_;
-  TabulatedCurve F0_, F1_;
-  std::vector<TabulatedCurve> c_, L0_, L1_;
-  std::vector<std::vector<TabulatedCurve>> unit_;
+  std::shared_ptr<const ReducedTables> T_;
 };
 
 /// The whole constrained mechanism: M a + Phi_q^T mu = Q, Phi_q a = gamma, in body coordinates,
@@ -316,9 +354,13 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
   else eval = std::make_unique<FullEvaluator>(system, o);
 
   const planar::MotionSample start = planar::evaluate(m.drivers()[0].law, o.t0);
-  State y(2 + system.motors.size(), 0.0);
+  const size_t nm = system.motors.size(), nact = m.spec().actuators.size();
+  State y(2 + nm + nact, 0.0);
   y[0] = std::isfinite(o.q0) ? o.q0 : start.q;
   y[1] = std::isfinite(o.qd0) ? o.qd0 : start.qd;
+  for (size_t k = 0; k < nm && k < o.current0.size(); ++k) y[2 + k] = o.current0[k];
+  const bool stop_at_q = std::isfinite(o.stop_q);
+  const double stop_dir = stop_at_q && o.stop_q < y[0] ? -1.0 : 1.0;
 
   SimulationResult result;
   Table& table = result.table;
@@ -350,47 +392,154 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
   stepper.initialize(y, o.t0, span / std::max(o.steps, 1) / 10.0);
   int next = 0;
   auto out_time = [&](int k) { return o.t0 + span * k / o.steps; };
-  std::vector<double> s_prev, s_now, s_mid;
-  eval->switching(y, s_prev);
-  while (next <= o.steps) {
+  eval->lock(y);
+  result.qd_min = result.qd_max = y[1];
+  bool finished = false;
+  while (next <= o.steps && !finished) {
     const auto [ta, tb] = stepper.do_step(system_fn);
     double t_stop = tb;
     State y_stop = stepper.current_state();
-    eval->switching(y_stop, s_now);
-    bool event = false;
-    for (size_t k = 0; k < s_now.size(); ++k) event = event || s_prev[k] * s_now[k] < 0.0;
+    if (stop_at_q && stop_dir * (y_stop[0] - o.stop_q) >= 0.0) {
+      // The end of the cycle: q reaches stop_q (bisection on the dense output).
+      double lo = ta, hi = tb;
+      for (int it = 0; it < 80; ++it) {
+        const double mid = 0.5 * (lo + hi);
+        stepper.calc_state(mid, row_state);
+        (stop_dir * (row_state[0] - o.stop_q) >= 0.0 ? hi : lo) = mid;
+      }
+      stepper.calc_state(hi, y_stop);
+      if (!eval->left_branch(y_stop)) {
+        while (next <= o.steps && out_time(next) < hi) {
+          stepper.calc_state(out_time(next), row_state);
+          emit(out_time(next++), row_state);
+        }
+        result.qd_min = std::min(result.qd_min, y_stop[1]), result.qd_max = std::max(result.qd_max, y_stop[1]);
+        emit(hi, y_stop);
+        result.t_final = hi;
+        result.final_state.assign(y_stop.begin(), y_stop.begin() + 2 + nm);
+        result.actuator_work.assign(y_stop.begin() + 2 + nm, y_stop.end());
+        finished = true;
+        break;
+      }
+    }
+    const bool event = eval->left_branch(y_stop);
     if (event) {
-      // Locate the first sign change on the dense output by bisection.
+      // The step ran on the locked (smooth) branch: locate on its dense output the first
+      // instant where a switching function changes sign, and restart there.
       double lo = ta, hi = tb;
       for (int it = 0; it < 60; ++it) {
         const double mid = 0.5 * (lo + hi);
         stepper.calc_state(mid, row_state);
-        eval->switching(row_state, s_mid);
-        bool changed = false;
-        for (size_t k = 0; k < s_mid.size(); ++k) changed = changed || s_prev[k] * s_mid[k] < 0.0;
-        (changed ? hi : lo) = mid;
+        (eval->left_branch(row_state) ? hi : lo) = mid;
       }
       t_stop = hi;
       stepper.calc_state(t_stop, y_stop);
       ++result.events;
     }
     while (next <= o.steps && out_time(next) <= t_stop + 1e-14 * (1 + std::abs(t_stop))) {
-      stepper.calc_state(std::min(out_time(next), tb), row_state);
+      stepper.calc_state(std::min(out_time(next), t_stop), row_state);
       emit(out_time(next), row_state);
       ++next;
     }
+    result.qd_min = std::min(result.qd_min, y_stop[1]), result.qd_max = std::max(result.qd_max, y_stop[1]);
     if (event) {
-      eval->switching(y_stop, s_prev);
-      // Restart on the far side of the switch, so the step does not straddle it.
+      eval->lock(y_stop);  // the branch just past the switch
       stepper.initialize(y_stop, t_stop, stepper.current_time_step());
-      for (size_t k = 0; k < s_prev.size(); ++k)
-        if (s_prev[k] == 0.0) s_prev[k] = s_now[k];
-    } else {
-      s_prev = s_now;
     }
+  }
+  if (!finished) {
+    if (stop_at_q)
+      throw AnalysisError(fmt::format("q did not reach {:.9g} by t = {:.9g} s (the machine stalls or runs backwards)", o.stop_q, o.t_end));
+    const State& last = stepper.current_state();
+    result.t_final = o.t_end;
+    result.final_state.assign(last.begin(), last.begin() + 2 + nm);
+    result.actuator_work.assign(last.begin() + 2 + nm, last.end());
   }
   result.rhs_evaluations = static_cast<int>(eval->evaluations);
   return result;
+}
+
+SteadyRegime steady_regime(const DynamicSystem& system, SimulationOptions o, double qd_guess) {
+  const Mechanism& m = *system.mechanism;
+  const planar::Driver& d = m.drivers()[0];
+  if (d.type != planar::DriverType::rotational)
+    throw InputError(d.where, "driver '" + d.name + "'", "a steady regime needs a cyclic (rotational) coordinate", "drive a crank");
+  const double q0 = std::isfinite(o.q0) ? o.q0 : planar::evaluate(d.law, o.t0).q;
+  const size_t nm = system.motors.size(), n = 1 + nm;
+  o.q0 = q0;
+  o.steps = 1;
+  // The cycle map: (qd, currents) at q0 -> the same one turn later.
+  auto cycle = [&](const Eigen::VectorXd& x, SimulationResult& r) {
+    o.qd0 = x(0);
+    o.current0.assign(x.data() + 1, x.data() + n);
+    o.stop_q = q0 + 2.0 * M_PI * (x(0) >= 0 ? 1.0 : -1.0);
+    o.t_end = o.t0 + 1000.0 * 2.0 * M_PI / std::max(std::abs(x(0)), 1e-3);
+    r = simulate(system, o);
+    Eigen::VectorXd out(n);
+    out(0) = r.final_state[1];
+    for (size_t k = 0; k < nm; ++k) out(1 + k) = r.final_state[2 + k];
+    return out;
+  };
+  Eigen::VectorXd x = Eigen::VectorXd::Zero(n);
+  x(0) = qd_guess;
+  SteadyRegime s;
+  SimulationResult r;
+  for (s.iterations = 1; s.iterations <= 30; ++s.iterations) {
+    const Eigen::VectorXd g = cycle(x, r) - x;
+    if (g.lpNorm<Eigen::Infinity>() < 1e-10 * (1.0 + x.lpNorm<Eigen::Infinity>())) break;
+    Eigen::MatrixXd J(n, n);
+    SimulationResult probe;
+    for (size_t k = 0; k < n; ++k) {
+      Eigen::VectorXd xp = x;
+      const double h = 1e-6 * (1.0 + std::abs(x(k)));
+      xp(k) += h;
+      J.col(k) = (cycle(xp, probe) - xp - g) / h;
+    }
+    x -= J.partialPivLu().solve(g);
+  }
+  cycle(x, r);
+  s.qd0 = x(0);
+  s.current0.assign(x.data() + 1, x.data() + n);
+  s.period = r.t_final - o.t0;
+  s.mean_speed = 2.0 * M_PI / s.period * (x(0) >= 0 ? 1.0 : -1.0);
+  s.qd_min = r.qd_min, s.qd_max = r.qd_max;
+  s.fluctuation = (s.qd_max - s.qd_min) / std::abs(s.mean_speed);
+  s.actuator_work = r.actuator_work;
+  return s;
+}
+
+double solve_actuator_for_mean_speed(const DynamicSystem& system, SimulationOptions o, int actuator, double mean_speed,
+                                     double qd_guess) {
+  o.actuator_scale.assign(system.mechanism->spec().actuators.size(), 1.0);
+  auto speed = [&](double scale) {
+    o.actuator_scale[actuator] = scale;
+    return steady_regime(system, o, qd_guess).mean_speed - mean_speed;
+  };
+  // Secant on the scale.
+  double a = 1.0, fa = speed(a), b = 1.1, fb = speed(b);
+  for (int it = 0; it < 40 && std::abs(fb) > 1e-9 * std::abs(mean_speed); ++it) {
+    const double c = b - fb * (b - a) / (fb - fa);
+    a = b, fa = fb, b = c, fb = speed(b);
+  }
+  return b;
+}
+
+double flywheel_for_fluctuation(const Mechanism& m, const SimulationOptions& o, int body, double fluctuation, double qd_guess) {
+  auto fluct = [&](double added) {
+    planar::MechanismSpec spec = m.spec();
+    spec.bodies[body].inertia += added;
+    const DynamicSystem system(planar::compile(spec));
+    return steady_regime(system, o, qd_guess).fluctuation;
+  };
+  if (fluct(0.0) <= fluctuation) return 0.0;
+  // Bracket, then bisect (the fluctuation falls as the inertia grows).
+  double lo = 0.0, hi = 1e-3 * (1.0 + m.bodies()[body].inertia);
+  while (fluct(hi) > fluctuation) lo = hi, hi *= 4.0;
+  for (int it = 0; it < 40 && hi - lo > 1e-6 * hi; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    (fluct(mid) > fluctuation ? lo : hi) = mid;
+  }
+  return hi;
 }
 
 }  // namespace linkdyn::dynamics

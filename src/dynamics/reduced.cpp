@@ -105,8 +105,14 @@ ReducedTable tabulate_reduced_parameters(const Mechanism& m, int points) {
   const planar::Driver& drv = m.drivers()[0];
   const double q_start = planar::evaluate(drv.law, grid.t0).q, q_end = planar::evaluate(drv.law, grid.t_end).q;
   ReducedTable t;
-  t.periodic = drv.type == planar::DriverType::rotational && std::abs(q_end - q_start) >= 2.0 * M_PI * (1.0 - 1e-12);
-  const double span = t.periodic ? std::copysign(2.0 * M_PI, q_end - q_start) : q_end - q_start;
+  // A crank (a rotational driver whose law turns a full turn, or stands still) is tabulated over
+  // one periodic turn; otherwise the law's range.
+  t.periodic = drv.type == planar::DriverType::rotational &&
+               (std::abs(q_end - q_start) >= 2.0 * M_PI * (1.0 - 1e-12) || q_end == q_start);
+  const double span = t.periodic ? (q_end < q_start ? -2.0 * M_PI : 2.0 * M_PI) : q_end - q_start;
+  if (span == 0.0)
+    throw InputError(drv.where, "driver '" + drv.name + "'", "its motion law does not move, so it gives no range of q",
+                     "give a law that covers the range of the coordinate");
   const auto n_actions = m.spec().constraint_actions.size();
   t.me1.assign(n_actions, {});
   t.me1q.assign(n_actions, {});

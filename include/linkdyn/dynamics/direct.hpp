@@ -9,6 +9,7 @@
 //    dependent coordinates solved from the driver coordinate at each evaluation (coordinate
 //    partitioning), general and slower; the reference for the reduced method.
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -29,20 +30,54 @@ struct SimulationOptions {
   double q0 = Table::missing, qd0 = Table::missing;
   /// Optional overrides of actuator parameters and extra inertia (steady-regime searches).
   std::vector<double> actuator_scale;  ///< per actuator: multiplies its value / voltage / T0
+  std::vector<double> current0;        ///< initial armature currents (default 0)
+  /// Stop when q first reaches this value (NaN: run to t_end); the last row is that instant.
+  double stop_q = Table::missing;
 };
 
-/// The mechanism prepared for direct dynamics: the rotors' inertias added to their bodies.
+struct ReducedTables;
+
+/// The mechanism prepared for direct dynamics: the rotors' inertias added to their bodies; the
+/// reduced method's tables are built on first use and kept.
 struct DynamicSystem {
   explicit DynamicSystem(const planar::Mechanism& m);
   std::shared_ptr<const planar::Mechanism> mechanism;  ///< with rotor inertias
   std::vector<int> motors;  ///< indices of DC motors in spec().actuators
+  mutable std::shared_ptr<const ReducedTables> reduced_cache;
+  std::shared_ptr<std::mutex> cache_mutex = std::make_shared<std::mutex>();
 };
 
 struct SimulationResult {
   Table table;  ///< t, q, qd, qdd, <motor>.current, <actuator>.torque, <action> ...
   int events = 0;
   int rhs_evaluations = 0;
+  double t_final = 0.0;
+  std::vector<double> final_state;  ///< q, qd, currents
+  double qd_min = 0.0, qd_max = 0.0;  ///< over the accepted steps
+  std::vector<double> actuator_work;  ///< per actuator: integral of its power (J)
 };
+
+/// The periodic (steady) regime: the speed and currents at q0 that repeat one cycle later
+/// (2 pi of a rotational driver), by Newton's method on the cycle map.
+struct SteadyRegime {
+  double qd0 = 0.0;
+  std::vector<double> current0;
+  double period = 0.0, mean_speed = 0.0;
+  double qd_min = 0.0, qd_max = 0.0;
+  double fluctuation = 0.0;  ///< (max - min) / mean
+  std::vector<double> actuator_work;  ///< per actuator over one cycle (J)
+  int iterations = 0;
+};
+SteadyRegime steady_regime(const DynamicSystem& system, SimulationOptions options, double qd_guess);
+
+/// The scale of one actuator's parameter (torque value, voltage or T0) that gives a mean speed.
+double solve_actuator_for_mean_speed(const DynamicSystem& system, SimulationOptions options, int actuator,
+                                     double mean_speed, double qd_guess);
+
+/// The moment of inertia to add to `body` (a flywheel) so that the fluctuation is at most
+/// `fluctuation`; 0 when it already is.
+double flywheel_for_fluctuation(const planar::Mechanism& m, const SimulationOptions& options, int body,
+                                double fluctuation, double qd_guess);
 
 /// Integrates from t0 to t_end. Throws AnalysisError where the mechanism leaves its range.
 SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& options);

@@ -44,7 +44,7 @@ double constraint_action(const planar::Mechanism& m, const planar::Workspace& ws
 double reduced_force(const planar::Mechanism& m, planar::Workspace& ws, double t);
 
 /// The tabulated parameters over the driver's range: a full turn of a rotational driver
-/// (periodic) when its motion law covers one, else the law's range.
+/// (periodic) when its motion law covers one or stands still, else the law's range.
 struct ReducedTable {
   bool periodic = false;
   std::vector<double> q;

@@ -1,0 +1,155 @@
+// Direct dynamics: energy conservation, the DC motor's analytic step response, the reduced
+// method against the full constrained model, constraint actions against kinetostatics, and
+// the steady regime's periodicity and energy balance.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <unsupported/Eigen/MatrixFunctions>
+
+#include "linkdyn/dynamics/direct.hpp"
+#include "test_support.hpp"
+
+using namespace linkdyn;
+using namespace linkdyn::dynamics;
+
+namespace {
+planar::Mechanism data_model(const std::string& name) {
+  return io::load_mechanism(std::string(LINKDYN_TEST_DATA_DIR) + "/" + name + ".yaml");
+}
+}  // namespace
+
+TEST(DirectDynamics, ConservativeFourBarKeepsItsEnergyOverTenCycles) {
+  planar::MechanismSpec spec = io::read_planar_model(test::example("seed001-fourbar"));
+  spec.loads.clear();
+  const planar::Mechanism m = planar::compile(spec);
+  const DynamicSystem system(m);
+  SimulationOptions o;
+  o.qd0 = 10.0;
+  o.t_end = 10 * 2 * M_PI / 10.0 * 1.5;  // at least ten turns (the speed varies about 10 rad/s)
+  o.steps = 200;
+  o.rel_tol = 1e-12, o.abs_tol = 1e-12;
+  // Full model: the mechanism's kinetic energy.
+  o.method = Method::full;
+  const SimulationResult full = simulate(system, o);
+  ASSERT_GT(full.table.at(full.table.rows() - 1, 1), 10 * 2 * M_PI);
+  const double e0 = kinetic_energy(system, 0.0, 10.0);
+  double worst = 0.0;
+  for (size_t r = 0; r < full.table.rows(); ++r)
+    worst = std::max(worst, std::abs(kinetic_energy(system, full.table.at(r, 1), full.table.at(r, 2)) - e0) / e0);
+  EXPECT_LT(worst, 1e-8);
+  // Reduced model: its own energy 1/2 m(q) qd^2 with the interpolated m.
+  o.method = Method::reduced;
+  const SimulationResult red = simulate(system, o);
+  const ReducedInterpolant mi(tabulate_reduced_parameters(*system.mechanism, o.table_points));
+  const double r0 = 0.5 * mi.m(0.0) * 100.0;
+  double worst_reduced = 0.0;
+  for (size_t r = 0; r < red.table.rows(); ++r)
+    worst_reduced = std::max(worst_reduced, std::abs(0.5 * mi.m(red.table.at(r, 1)) * std::pow(red.table.at(r, 2), 2) - r0) / r0);
+  EXPECT_LT(worst_reduced, 1e-8);
+  std::printf("energy drift over ten turns: full %.1e, reduced %.1e\n", worst, worst_reduced);
+}
+
+TEST(DirectDynamics, DcMotorOnAPureInertiaFollowsItsAnalyticStepResponse) {
+  // J w' = K i, L i' = U - R i - K w from rest: x(t) = x_ss + exp(A t) (x0 - x_ss).
+  const planar::Mechanism m = data_model("dc-motor-inertia");
+  const DynamicSystem system(m);
+  SimulationOptions o;
+  o.t_end = 0.5;
+  o.steps = 50;
+  o.rel_tol = 1e-12, o.abs_tol = 1e-12;
+  const SimulationResult r = simulate(system, o);
+  const double J = 0.01 + 75e-6, K = 0.064, R = 0.6, L = 1.5e-3, U = 12.0;
+  Eigen::Matrix2d A;
+  A << 0.0, K / J, -K / L, -R / L;
+  const Eigen::Vector2d steady(U / K, 0.0);
+  for (size_t row = 0; row < r.table.rows(); ++row) {
+    const double t = r.table.at(row, 0);
+    const Eigen::Matrix2d E = (A * t).exp();
+    const Eigen::Vector2d x = steady + E * (Eigen::Vector2d::Zero() - steady);
+    EXPECT_NEAR(r.table.at(row, 2), x(0), 1e-8 * steady(0)) << "t = " << t;
+    EXPECT_NEAR(r.table.at(row, 4), x(1), 1e-8 * U / R) << "t = " << t;  // current
+  }
+}
+
+TEST(DirectDynamics, ReducedMethodAgreesWithTheFullModel) {
+  const planar::Mechanism m = data_model("fourbar-motor");
+  const DynamicSystem system(m);
+  SimulationOptions o;
+  o.t_end = 1.3;  // two turns and more
+  o.steps = 130;
+  o.rel_tol = 1e-12, o.abs_tol = 1e-12;
+  o.table_points = 2880;
+  const SimulationResult red = simulate(system, o);
+  o.method = Method::full;
+  const SimulationResult full = simulate(system, o);
+  ASSERT_EQ(red.table.rows(), full.table.rows());
+  EXPECT_GT(full.table.at(full.table.rows() - 1, 1), 4 * M_PI);
+  EXPECT_EQ(red.events, full.events);
+  double worst = 0.0;
+  for (size_t r = 0; r < red.table.rows(); ++r) worst = std::max(worst, std::abs(red.table.at(r, 1) - full.table.at(r, 1)));
+  std::printf("reduced vs full over %.3g s: largest |q difference| %.2e rad\n", o.t_end, worst);
+  EXPECT_LT(worst, 1e-6);
+}
+
+TEST(DirectDynamics, ConstraintActionsAgreeWithKinetostaticsAtTheSameMotion) {
+  // At a simulated state, a kinetostatic analysis with the actuators' torques as loads needs no
+  // driver effort, and its reactions are the constraint actions of both methods.
+  planar::MechanismSpec spec = io::read_planar_model(std::string(LINKDYN_TEST_DATA_DIR) + "/fourbar-motor.yaml");
+  spec.constraint_actions.push_back({"D_along", spec.find_joint("D"), planar::ConstraintAction::along_points,
+                                     {planar::BodyPoint{3, Vec2(0, 0)}, planar::BodyPoint{3, Vec2(3, 0)}}, Vec2::UnitX(), {}});
+  const planar::Mechanism m = planar::compile(spec);
+  const DynamicSystem system(m);
+  SimulationOptions o;
+  o.t_end = 0.6;
+  o.steps = 12;
+  o.rel_tol = 1e-12, o.abs_tol = 1e-12;
+  o.method = Method::full;
+  const SimulationResult full = simulate(system, o);
+  o.method = Method::reduced;
+  o.table_points = 2880;
+  const SimulationResult red = simulate(system, o);
+  const Table& t = full.table;
+  const int action = t.column("D_along"), motor = t.column("motor.torque"), brake = t.column("brake.torque");
+  planar::Workspace ws(*system.mechanism);
+  for (size_t r = 1; r < t.rows(); ++r) {
+    ws.q[0] = t.at(r, 1), ws.qd[0] = t.at(r, 2), ws.qdd[0] = t.at(r, 3);
+    ASSERT_TRUE(planar::solve_kinematics(*system.mechanism, ws).ok());
+    planar::evaluate_loads(*system.mechanism, ws, t.at(r, 0));
+    ws.applied[1](2) += t.at(r, motor);
+    ws.applied[3](2) += t.at(r, brake);
+    for (auto& w : ws.friction_load) w.setZero();
+    planar::solve_reactions(*system.mechanism, ws);
+    const double scale = std::abs(t.at(r, action)) + 1.0;
+    EXPECT_NEAR(ws.effort[0], 0.0, 1e-8 * (std::abs(t.at(r, motor)) + 1.0));
+    EXPECT_NEAR(constraint_action(*system.mechanism, ws, system.mechanism->spec().constraint_actions[0]), t.at(r, action), 1e-8 * scale);
+    EXPECT_NEAR(red.table.at(r, action), t.at(r, action), 1e-4 * scale);
+  }
+}
+
+TEST(DirectDynamics, SteadyRegimeRepeatsAndBalancesItsEnergy) {
+  const planar::Mechanism m = data_model("fourbar-motor");
+  const DynamicSystem system(m);
+  SimulationOptions o;
+  o.rel_tol = 1e-11, o.abs_tol = 1e-11;
+  const SteadyRegime s = steady_regime(system, o, 10.0);
+  EXPECT_GT(s.mean_speed, 0.0);
+  EXPECT_GT(s.fluctuation, 0.0);
+  // One more turn from the steady state comes back to it.
+  o.qd0 = s.qd0;
+  o.stop_q = 2 * M_PI;
+  o.t_end = 10.0;
+  o.steps = 1;
+  const SimulationResult r = simulate(system, o);
+  EXPECT_NEAR(r.final_state[1], s.qd0, 1e-8 * s.qd0);
+  // Kinetic energy returns: the motor's work equals what the brake takes (to the periodicity
+  // reached, about 1e-8 in speed, on a kinetic energy 60 times the work per turn).
+  ASSERT_EQ(s.actuator_work.size(), 2u);
+  EXPECT_GT(s.actuator_work[0], 0.0);
+  EXPECT_NEAR(s.actuator_work[0] + s.actuator_work[1], 0.0, 1e-5 * s.actuator_work[0]);
+  // The constant torque that gives a mean speed of 12 rad/s, checked by its own steady regime.
+  const double scale = solve_actuator_for_mean_speed(system, o, 0, 12.0, 12.0);
+  SimulationOptions o2;
+  o2.rel_tol = 1e-11, o2.abs_tol = 1e-11;
+  o2.actuator_scale = {scale, 1.0};
+  EXPECT_NEAR(steady_regime(system, o2, 12.0).mean_speed, 12.0, 1e-5 * 12.0);
+}
