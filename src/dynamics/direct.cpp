@@ -473,7 +473,7 @@ SteadyRegime steady_regime(const DynamicSystem& system, SimulationOptions o, dou
     o.qd0 = x(0);
     o.current0.assign(x.data() + 1, x.data() + n);
     o.stop_q = q0 + 2.0 * M_PI * (x(0) >= 0 ? 1.0 : -1.0);
-    o.t_end = o.t0 + 1000.0 * 2.0 * M_PI / std::max(std::abs(x(0)), 1e-3);
+    o.t_end = o.t0 + 50.0 * 2.0 * M_PI / std::max(std::abs(x(0)), 1e-3);
     r = simulate(system, o);
     Eigen::VectorXd out(n);
     out(0) = r.final_state[1];
@@ -495,7 +495,12 @@ SteadyRegime steady_regime(const DynamicSystem& system, SimulationOptions o, dou
       xp(k) += h;
       J.col(k) = (cycle(xp, probe) - xp - g) / h;
     }
-    x -= J.partialPivLu().solve(g);
+    Eigen::VectorXd step = J.partialPivLu().solve(g);
+    if (!step.allFinite()) throw AnalysisError("no steady regime found: the cycle map is singular");
+    // Damped: the speed changes by at most half of itself per iteration.
+    const double limit = 0.5 * std::abs(x(0));
+    if (std::abs(step(0)) > limit) step *= limit / std::abs(step(0));
+    x -= step;
   }
   cycle(x, r);
   s.qd0 = x(0);
@@ -508,20 +513,52 @@ SteadyRegime steady_regime(const DynamicSystem& system, SimulationOptions o, dou
   return s;
 }
 
-double solve_actuator_for_mean_speed(const DynamicSystem& system, SimulationOptions o, int actuator, double mean_speed,
-                                     double qd_guess) {
-  o.actuator_scale.assign(system.mechanism->spec().actuators.size(), 1.0);
-  auto speed = [&](double scale) {
-    o.actuator_scale[actuator] = scale;
-    return steady_regime(system, o, qd_guess).mean_speed - mean_speed;
+ActuatorSolution solve_actuator_for_mean_speed(const DynamicSystem& system, SimulationOptions o,
+                                               const std::vector<int>& actuators, double mean_speed, double qd_guess) {
+  // Newton on (scale, qd0, currents): the cycle repeats and lasts 2 pi / mean speed. Solved
+  // jointly, so that machines whose steady speed is neutral (driving and resisting work both
+  // independent of the speed, as in pedalling) are handled as well as dissipative ones.
+  const Mechanism& m = *system.mechanism;
+  const size_t nm = system.motors.size(), n = 2 + nm;
+  const double q0 = std::isfinite(o.q0) ? o.q0 : planar::evaluate(m.drivers()[0].law, o.t0).q;
+  o.q0 = q0;
+  o.steps = 1;
+  o.actuator_scale.assign(m.spec().actuators.size(), 1.0);
+  const double direction = mean_speed >= 0 ? 1.0 : -1.0, period = 2.0 * M_PI / std::abs(mean_speed);
+  auto residual = [&](const Eigen::VectorXd& z) {
+    for (int a : actuators) o.actuator_scale[a] = z(0);
+    o.qd0 = z(1);
+    o.current0.assign(z.data() + 2, z.data() + n);
+    o.stop_q = q0 + direction * 2.0 * M_PI;
+    o.t_end = o.t0 + 50.0 * period;
+    const SimulationResult r = simulate(system, o);
+    Eigen::VectorXd out(n);
+    out(0) = (r.t_final - o.t0 - period) / period * std::abs(mean_speed);  // in speed units
+    out(1) = r.final_state[1] - z(1);
+    for (size_t k = 0; k < nm; ++k) out(2 + k) = r.final_state[2 + k] - z(2 + k);
+    return out;
   };
-  // Secant on the scale.
-  double a = 1.0, fa = speed(a), b = 1.1, fb = speed(b);
-  for (int it = 0; it < 40 && std::abs(fb) > 1e-9 * std::abs(mean_speed); ++it) {
-    const double c = b - fb * (b - a) / (fb - fa);
-    a = b, fa = fb, b = c, fb = speed(b);
+  Eigen::VectorXd z = Eigen::VectorXd::Zero(n);
+  z(0) = 1.0;
+  z(1) = qd_guess;
+  for (int it = 0; it < 40; ++it) {
+    const Eigen::VectorXd g = residual(z);
+    if (g.lpNorm<Eigen::Infinity>() < 1e-10 * std::abs(mean_speed))
+      return {z(0), z(1), std::vector<double>(z.data() + 2, z.data() + n)};
+    Eigen::MatrixXd J(n, n);
+    for (size_t k = 0; k < n; ++k) {
+      Eigen::VectorXd zp = z;
+      const double h = 1e-6 * (1.0 + std::abs(z(k)));
+      zp(k) += h;
+      J.col(k) = (residual(zp) - g) / h;
+    }
+    Eigen::VectorXd step = J.fullPivLu().solve(g);
+    if (!step.allFinite()) throw AnalysisError("no actuator value found for that mean speed: the cycle map is singular");
+    const double limit = 0.5 * std::max(std::abs(z(0)), 0.1);
+    if (std::abs(step(0)) > limit) step *= limit / std::abs(step(0));
+    z -= step;
   }
-  return b;
+  throw AnalysisError(fmt::format("no actuator value found for a mean speed of {:.6g} in 40 iterations", mean_speed));
 }
 
 double flywheel_for_fluctuation(const Mechanism& m, const SimulationOptions& o, int body, double fluctuation, double qd_guess) {

@@ -156,6 +156,25 @@ std::vector<Plot> kinetostatics_plots(const Mechanism& m, const Table& table) {
   return plots;
 }
 
+std::vector<Plot> simulation_plots(const Table& table) {
+  XAxis x{"t (s)", column(table, 0)};
+  std::vector<Plot> plots;
+  const bool rot = table.units.size() > 1 && table.units[1] == "rad";
+  plots.push_back(columns_plot(table, x, "simulation-speed", "Speed of the driver coordinate", rot ? "qd (rad/s)" : "qd (m/s)",
+                               {{"qd", "qd"}}));
+  std::vector<std::pair<std::string, std::string>> currents, torques, actions;
+  for (size_t c = 4; c < table.columns.size(); ++c) {
+    const std::string& n = table.columns[c];
+    if (n.size() > 8 && n.compare(n.size() - 8, 8, ".current") == 0) currents.emplace_back(n, n.substr(0, n.size() - 8));
+    else if (n.size() > 7 && n.compare(n.size() - 7, 7, ".torque") == 0) torques.emplace_back(n, n.substr(0, n.size() - 7));
+    else actions.emplace_back(n, n);
+  }
+  if (!currents.empty()) plots.push_back(columns_plot(table, x, "simulation-current", "Motor current", "current (A)", currents));
+  if (!torques.empty()) plots.push_back(columns_plot(table, x, "simulation-torques", "Actuator torques", "torque (N m)", torques));
+  if (!actions.empty()) plots.push_back(columns_plot(table, x, "simulation-constraint-actions", "Constraint actions", "force (N)", actions));
+  return plots;
+}
+
 std::string planar_report_html(const Mechanism& m, const planar::TimeGrid& grid, const ReportOptions& options) {
   // Analyses.
   planar::SweepSummary sweep;

@@ -147,7 +147,7 @@ TEST(DirectDynamics, SteadyRegimeRepeatsAndBalancesItsEnergy) {
   EXPECT_GT(s.actuator_work[0], 0.0);
   EXPECT_NEAR(s.actuator_work[0] + s.actuator_work[1], 0.0, 1e-5 * s.actuator_work[0]);
   // The constant torque that gives a mean speed of 12 rad/s, checked by its own steady regime.
-  const double scale = solve_actuator_for_mean_speed(system, o, 0, 12.0, 12.0);
+  const double scale = solve_actuator_for_mean_speed(system, o, {0}, 12.0, 12.0).scale;
   SimulationOptions o2;
   o2.rel_tol = 1e-11, o2.abs_tol = 1e-11;
   o2.actuator_scale = {scale, 1.0};

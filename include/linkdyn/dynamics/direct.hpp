@@ -70,9 +70,15 @@ struct SteadyRegime {
 };
 SteadyRegime steady_regime(const DynamicSystem& system, SimulationOptions options, double qd_guess);
 
-/// The scale of one actuator's parameter (torque value, voltage or T0) that gives a mean speed.
-double solve_actuator_for_mean_speed(const DynamicSystem& system, SimulationOptions options, int actuator,
-                                     double mean_speed, double qd_guess);
+/// The common scale of some actuators' parameters (torque value, voltage or T0) that gives a
+/// mean speed in the steady regime (secant method).
+struct ActuatorSolution {
+  double scale = 1.0;  ///< multiplies the actuators' values
+  double qd0 = 0.0;    ///< the periodic regime's speed at q0
+  std::vector<double> current0;
+};
+ActuatorSolution solve_actuator_for_mean_speed(const DynamicSystem& system, SimulationOptions options,
+                                               const std::vector<int>& actuators, double mean_speed, double qd_guess);
 
 /// The moment of inertia to add to `body` (a flywheel) so that the fluctuation is at most
 /// `fluctuation`; 0 when it already is.

@@ -17,6 +17,9 @@ std::vector<Plot> kinematics_plots(const planar::Mechanism& m, const Table& kine
 /// Driver efforts with and without friction, pair reactions, friction power, efficiency.
 std::vector<Plot> kinetostatics_plots(const planar::Mechanism& m, const Table& kinetostatics);
 
+/// Speed against time, and the motors' currents, actuator torques and constraint actions.
+std::vector<Plot> simulation_plots(const Table& simulation);
+
 struct ReportOptions {
   bool kinetostatics = true;  ///< include the kinetostatics (frictionless if the model has none)
   planar::KinetostaticsOptions solver;
