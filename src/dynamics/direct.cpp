@@ -543,7 +543,7 @@ ActuatorSolution solve_actuator_for_mean_speed(const DynamicSystem& system, Simu
   z(1) = qd_guess;
   for (int it = 0; it < 40; ++it) {
     const Eigen::VectorXd g = residual(z);
-    if (g.lpNorm<Eigen::Infinity>() < 1e-10 * std::abs(mean_speed))
+    if (g.lpNorm<Eigen::Infinity>() < 1e-9 * std::abs(mean_speed))
       return {z(0), z(1), std::vector<double>(z.data() + 2, z.data() + n)};
     Eigen::MatrixXd J(n, n);
     for (size_t k = 0; k < n; ++k) {
