@@ -39,6 +39,8 @@ inline const std::vector<ExampleCase>& example_cases() {
       {"fourbar-flywheel", "R_I(0,1) -> G_I(1,4) -> RRR_II(2,3)"},
       {"fourbar-table", "R_I(0,1) -> RRR_II(2,3)"},
       {"non-grashof-fourbar", "R_I(0,1) -> RRR_II(2,3)"},
+      {"seed003-bicycle", "R_I(0,1) -> G_I(1,6) -> RRR_II(2,3) -> RRR_II(4,5)"},
+      {"seed003-dwell", "R_I(0,1) -> RRR_II(2,3) -> RPR_II(4,5)"},
   };
   return cases;
 }
