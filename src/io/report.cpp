@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "linkdyn/core/version.hpp"
+#include "linkdyn/dynamics/direct.hpp"
 #include "linkdyn/planar/groups/group.hpp"
 
 namespace linkdyn::io {
@@ -172,6 +173,21 @@ std::vector<Plot> simulation_plots(const Table& table) {
   if (!currents.empty()) plots.push_back(columns_plot(table, x, "simulation-current", "Motor current", "current (A)", currents));
   if (!torques.empty()) plots.push_back(columns_plot(table, x, "simulation-torques", "Actuator torques", "torque (N m)", torques));
   if (!actions.empty()) plots.push_back(columns_plot(table, x, "simulation-constraint-actions", "Constraint actions", "force (N)", actions));
+  for (Plot& p : plots) p.linked = false;  // against time, not the animation's coordinate
+  return plots;
+}
+
+std::vector<Plot> reduced_plots(const Mechanism& m, const dynamics::ReducedTable& t) {
+  const bool rot = m.drivers()[0].type == planar::DriverType::rotational;
+  const double scale = rot ? 180.0 / M_PI : 1.0;
+  XAxis x{m.drivers()[0].name + (rot ? " angle (deg)" : " position (m)"), {}};
+  for (double q : t.q) x.values.push_back(q * scale);
+  const std::string unit = rot ? "kg m^2" : "kg";
+  std::vector<Plot> plots;
+  plots.push_back({"reduced-inertia", "Reduced inertia m(q) [003]", x.label, "m (" + unit + ")",
+                   {{"kinetic energy", x.values, t.m, ""}, {"kinetostatics", x.values, t.m_kinetostatic, ""}}, false});
+  plots.push_back({"reduced-inertia-derivative", "dm/dq", x.label, std::string("dm/dq (") + unit + (rot ? "/rad)" : "/m)"),
+                   {{"kinetic energy", x.values, t.dm, ""}, {"kinetostatics", x.values, t.dm_kinetostatic, ""}}, false});
   return plots;
 }
 
@@ -279,7 +295,29 @@ std::string planar_report_html(const Mechanism& m, const planar::TimeGrid& grid,
     if (ksum.flagged > 0) summary += fmt::format("{} position(s) near self-locking\n", ksum.flagged);
   }
 
-  const size_t plot_count = kin_plots.size() + kst_plots.size();
+  // Reduced parameters and a simulation, for one-DOF mechanisms (and when they run).
+  std::vector<Plot> red_plots, sim_plots;
+  if (m.dof() == 1) {
+    try {
+      const dynamics::ReducedTable t = dynamics::tabulate_reduced_parameters(m, 360);
+      red_plots = reduced_plots(m, t);
+      if (x.label.rfind(m.drivers()[0].name, 0) != 0)
+        for (Plot& p : red_plots) p.linked = false;
+      if (!m.spec().actuators.empty()) {
+        dynamics::SimulationOptions so;
+        so.t0 = grid.t0;
+        so.t_end = grid.t_end;
+        so.steps = 600;
+        so.rel_tol = so.abs_tol = 1e-9;
+        const dynamics::DynamicSystem system(m);
+        sim_plots = simulation_plots(dynamics::simulate(system, so).table);
+        summary += fmt::format("direct dynamics: from the driver's law at t = {:g} s, until t = {:g} s\n", grid.t0, grid.t_end);
+      }
+    } catch (const std::exception& e) {
+      summary += std::string("reduced parameters / dynamics not shown: ") + e.what() + "\n";
+    }
+  }
+  const size_t plot_count = kin_plots.size() + kst_plots.size() + red_plots.size() + sim_plots.size();
   std::string html = fmt::format(R"html(<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>linkdyn report: {0}</title>
@@ -315,6 +353,16 @@ and the dashed markers on every plot follow.</p>
   if (options.kinetostatics) {
     html += "<h2>Kinetostatics</h2>\n<div class=\"plots\">\n";
     for (const Plot& p : kst_plots) html += render_svg(p, 640, 360, options.max_plot_points);
+    html += "</div>\n";
+  }
+  if (!red_plots.empty()) {
+    html += "<h2>Reduced parameters</h2>\n<div class=\"plots\">\n";
+    for (const Plot& p : red_plots) html += render_svg(p, 640, 360, options.max_plot_points);
+    html += "</div>\n";
+  }
+  if (!sim_plots.empty()) {
+    html += "<h2>Direct dynamics (against time: not linked to the slider)</h2>\n<div class=\"plots\">\n";
+    for (const Plot& p : sim_plots) html += render_svg(p, 640, 360, options.max_plot_points);
     html += "</div>\n";
   }
   html += "<script id=\"data\" type=\"application/json\">" + data + "</script>\n";

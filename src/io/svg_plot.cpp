@@ -158,11 +158,11 @@ std::string render_svg(const Plot& plot, int width, int height, size_t max_point
     svg += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"2\"/>"
                        "<text x=\"{}\" y=\"{}\">{}</text>\n",
                        right - 150, ly - 4, right - 130, ly - 4, colour, right - 125, ly, escape(ser.label));
-    if (plot.path)
+    if (plot.path && plot.linked)
       svg += fmt::format("<circle class=\"marker\" data-point=\"{}\" r=\"4\" cx=\"-10\" cy=\"-10\" fill=\"{}\"/>\n",
                          escape(ser.point), colour);
   }
-  if (!plot.path)
+  if (!plot.path && plot.linked)
     svg += fmt::format("<line class=\"marker\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#000\" "
                        "stroke-dasharray=\"4 3\"/>\n",
                        left, top, bottom);
