@@ -205,13 +205,14 @@ class ReducedEvaluator final : public Evaluator {
     if (!s.reduced_cache || s.reduced_cache->points != o.table_points || s.reduced_cache->t0 != o.t0)
       s.reduced_cache = build_reduced_tables(m_, o.table_points, o.t0);
     T_ = s.reduced_cache;
+    cached_.assign(T_->c.size(), NAN);
   }
-  double omega(int body, const State& y) override { return T_->c[body](y[0]) * y[1]; }
+  double omega(int body, const State& y) override { return coefficient(body, y[0]) * y[1]; }
   double acceleration(double, const State& y) override {
     const double q = y[0], qd = y[1];
     actuator_torques(y);
     double F = T_->F0(q) + T_->F1(q) * qd;
-    for (size_t k = 0; k < torque_.size(); ++k) F += torque_[k] * T_->c[m_.spec().actuators[k].body](q);
+    for (size_t k = 0; k < torque_.size(); ++k) F += torque_[k] * coefficient(m_.spec().actuators[k].body, q);
     return (F - 0.5 * T_->interp->dm(q) * qd * qd) / T_->interp->m(q);
   }
   void actions(const State& y, double qdd, std::vector<double>& out) override {
@@ -225,7 +226,18 @@ class ReducedEvaluator final : public Evaluator {
   }
 
  private:
+  /// The velocity coefficient omega_body / qd, evaluated once per position.
+  double coefficient(int body, double q) {
+    if (q != cached_q_) {
+      cached_q_ = q;
+      std::fill(cached_.begin(), cached_.end(), NAN);
+    }
+    if (std::isnan(cached_[body])) cached_[body] = T_->c[body](q);
+    return cached_[body];
+  }
   std::shared_ptr<const ReducedTables> T_;
+  double cached_q_ = NAN;
+  std::vector<double> cached_;
 };
 
 /// The whole constrained mechanism: M a + Phi_q^T mu = Q, Phi_q a = gamma, in body coordinates,
