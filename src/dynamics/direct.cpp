@@ -405,12 +405,13 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
   int next = 0;
   auto out_time = [&](int k) { return o.t0 + span * k / o.steps; };
   eval->lock(y);
+  State y_stop(y.size());
   result.qd_min = result.qd_max = y[1];
   bool finished = false;
   while (next <= o.steps && !finished) {
     const auto [ta, tb] = stepper.do_step(system_fn);
     double t_stop = tb;
-    State y_stop = stepper.current_state();
+    y_stop = stepper.current_state();  // same size: no allocation in the loop
     if (stop_at_q && stop_dir * (y_stop[0] - o.stop_q) >= 0.0) {
       // The end of the cycle: q reaches stop_q (bisection on the dense output).
       double lo = ta, hi = tb;
