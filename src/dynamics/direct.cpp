@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <Eigen/Dense>
+#include <boost/math/tools/toms748_solve.hpp>
 #include <boost/numeric/odeint.hpp>
 #include <cmath>
 #include <mutex>
@@ -97,22 +98,26 @@ class Evaluator {
     }
     return 1.0;
   }
-  /// Locks every branch to the signs at state y (a zero sign keeps the old branch, unless unset).
-  void lock(const State& y) {
+  /// Locks every branch to the signs at state y; where a function is exactly zero there, to its
+  /// sign at `ahead` (the end of the step), else the old branch.
+  void lock(const State& y, const State* ahead = nullptr) {
     branch_.resize(m_.spec().actuators.size(), 0.0);
     for (size_t k = 0; k < branch_.size(); ++k) {
-      const double s = sign(switching(k, y));
+      double s = sign(switching(k, y));
+      if (s == 0.0 && ahead) s = sign(switching(k, *ahead));
       if (s != 0.0) branch_[k] = s;
     }
   }
-  /// True when some switching function at y has left its locked branch.
-  bool left_branch(const State& y) {
+  /// True when switching function k (or any, k = -1) at y has left its locked branch.
+  bool left_branch(const State& y, int only = -1) {
     for (size_t k = 0; k < branch_.size(); ++k) {
+      if (only >= 0 && static_cast<int>(k) != only) continue;
       const double s = sign(switching(k, y));
       if (s != 0.0 && s != branch_[k]) return true;
     }
     return false;
   }
+  size_t branches() const { return branch_.size(); }
   const std::vector<double>& torques() const { return torque_; }
   long evaluations = 0;
 
@@ -404,6 +409,15 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
   stepper.initialize(y, o.t0, span / std::max(o.steps, 1) / 10.0);
   int next = 0;
   auto out_time = [&](int k) { return o.t0 + span * k / o.steps; };
+  // The instant in [a, b] where f changes sign, on the far side of the change (Boost's TOMS 748).
+  auto locate = [](double a, double b, auto&& f) {
+    const double fa = f(a), fb = f(b);
+    if (fa == 0.0 || fa * fb > 0.0) return a;
+    if (fb == 0.0) return b;
+    std::uintmax_t iterations = 100;
+    const auto bracket = boost::math::tools::toms748_solve(f, a, b, fa, fb, boost::math::tools::eps_tolerance<double>(50), iterations);
+    return bracket.second;
+  };
   eval->lock(y);
   State y_stop(y.size());
   result.qd_min = result.qd_max = y[1];
@@ -414,12 +428,10 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
     y_stop = stepper.current_state();  // same size: no allocation in the loop
     if (stop_at_q && stop_dir * (y_stop[0] - o.stop_q) >= 0.0) {
       // The end of the cycle: q reaches stop_q (bisection on the dense output).
-      double lo = ta, hi = tb;
-      for (int it = 0; it < 80; ++it) {
-        const double mid = 0.5 * (lo + hi);
-        stepper.calc_state(mid, row_state);
-        (stop_dir * (row_state[0] - o.stop_q) >= 0.0 ? hi : lo) = mid;
-      }
+      const double hi = locate(ta, tb, [&](double t) {
+        stepper.calc_state(t, row_state);
+        return row_state[0] - o.stop_q;
+      });
       stepper.calc_state(hi, y_stop);
       if (!eval->left_branch(y_stop)) {
         while (next <= o.steps && out_time(next) < hi) {
@@ -439,13 +451,15 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
     if (event) {
       // The step ran on the locked (smooth) branch: locate on its dense output the first
       // instant where a switching function changes sign, and restart there.
-      double lo = ta, hi = tb;
-      for (int it = 0; it < 60; ++it) {
-        const double mid = 0.5 * (lo + hi);
-        stepper.calc_state(mid, row_state);
-        (eval->left_branch(row_state) ? hi : lo) = mid;
+      // The earliest crossing among the functions that left their branch (TOMS 748 on each).
+      t_stop = tb;
+      for (size_t k = 0; k < eval->branches(); ++k) {
+        if (!eval->left_branch(y_stop, static_cast<int>(k))) continue;
+        t_stop = std::min(t_stop, locate(ta, tb, [&](double t) {
+                            stepper.calc_state(t, row_state);
+                            return eval->switching(k, row_state);
+                          }));
       }
-      t_stop = hi;
       stepper.calc_state(t_stop, y_stop);
       ++result.events;
     }
@@ -456,7 +470,8 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
     }
     result.qd_min = std::min(result.qd_min, y_stop[1]), result.qd_max = std::max(result.qd_max, y_stop[1]);
     if (event) {
-      eval->lock(y_stop);  // the branch just past the switch
+      if (result.events > 1000000) throw AnalysisError("more than a million switching events: the model chatters (sticking?)");
+      eval->lock(y_stop, &stepper.current_state());  // the branch just past the switch
       stepper.initialize(y_stop, t_stop, stepper.current_time_step());
     }
   }
