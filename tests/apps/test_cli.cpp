@@ -145,3 +145,28 @@ TEST(Cli, PlotOptionWritesOneSvgPerPlotAndReportWritesTheHtml) {
   ASSERT_EQ(r.code, 0) << r.output;
   EXPECT_NE(linkdyn::test::read_text(html).find("<!DOCTYPE html>"), std::string::npos);
 }
+
+TEST(Cli, ReduceAndSimulateRunAndRefuseBadRequests) {
+  const CliRun reduce = run("reduce " + linkdyn::test::example("seed003-dwell") + " --points 72");
+  EXPECT_EQ(reduce.code, 0) << reduce.output;
+  EXPECT_NE(reduce.output.find("kinetic energy vs kinetostatics"), std::string::npos);
+  const CliRun sim = run("simulate " + linkdyn::test::example("seed003-dwell") + " --t-end 0.2 --steps 20 --method full");
+  EXPECT_EQ(sim.code, 0) << sim.output;
+  EXPECT_NE(sim.output.find("full method"), std::string::npos);
+  // Two degrees of freedom: one equation of motion is not enough.
+  const CliRun two = run("simulate " + linkdyn::test::example("pump-2dof"));
+  EXPECT_EQ(two.code, 2) << two.output;
+  EXPECT_NE(two.output.find("one degree of freedom"), std::string::npos) << two.output;
+  // An actuator that is not in the model.
+  const CliRun adjust = run("simulate " + linkdyn::test::example("seed003-dwell") + " --mean-speed 20 --adjust pump");
+  EXPECT_EQ(adjust.code, 2) << adjust.output;
+  EXPECT_NE(adjust.output.find("actuator 'pump': is not in the model"), std::string::npos) << adjust.output;
+}
+
+TEST(Cli, BadActuatorIsAnInputError) {
+  std::string text = linkdyn::test::read_text(linkdyn::test::example("seed003-dwell"));
+  text.replace(text.find("T0: 0.1"), 7, "T0: -0.1");
+  const CliRun r = run("simulate " + write_temp("bad-actuator.yaml", text));
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("actuator 'resistance': T0 is negative"), std::string::npos) << r.output;
+}
