@@ -48,7 +48,7 @@ double actuator_torque(const Actuator& a, double scale, double omega, double cur
 /// The right-hand side, as the reduced model or the full model.
 class Evaluator {
  public:
-  Evaluator(const DynamicSystem& s, const SimulationOptions& o) : sys_(s), m_(*s.mechanism), opt_(o) {
+  Evaluator(const DynamicSystem& s, const SimulationOptions& o) : sys_(s), m_(*s.mechanism) {
     scale_.assign(m_.spec().actuators.size(), 1.0);
     for (size_t k = 0; k < o.actuator_scale.size() && k < scale_.size(); ++k) scale_[k] = o.actuator_scale[k];
   }
@@ -124,7 +124,6 @@ class Evaluator {
  protected:
   const DynamicSystem& sys_;
   const Mechanism& m_;
-  const SimulationOptions& opt_;
   std::vector<double> scale_, torque_, branch_;
 };
 

@@ -53,6 +53,18 @@ class ModelParser {
         in_.fail(key, kind + " '" + name + "'", "is defined twice", "give each " + kind + " its own name");
   }
 
+  /// Visits each entry `name: {...}` of a section, refusing a name given twice.
+  template <class Item, class Visit>
+  void each_named(const YAML::Node& node, const char* section, const std::vector<Item>& items, const std::string& kind,
+                  Visit&& visit) {
+    in_.require_map(node, section);
+    for (const auto& kv : node) {
+      no_duplicate(items, kv.first, kind);
+      const std::string name = kv.first.as<std::string>();
+      visit(name, kind + " '" + name + "'", kv.first, kv.second);
+    }
+  }
+
   void ground(const YAML::Node& root) {
     Body g;
     g.name = "ground";
@@ -70,16 +82,13 @@ class ModelParser {
   }
 
   void bodies(const YAML::Node& node) {
-    in_.require_map(node, "bodies");
-    for (const auto& kv : node) {
-      no_duplicate(spec_.bodies, kv.first, "body");
-      const std::string name = kv.first.as<std::string>();
-      const std::string entity = "body '" + name + "'";
-      const YAML::Node& b = kv.second;
+    each_named(node, "bodies", spec_.bodies, "body",
+               [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
+      const YAML::Node& b = value;
       in_.allow_only(b, entity, {"mass", "inertia", "com", "points"});
       Body body;
       body.name = name;
-      body.where = in_.where(kv.first);
+      body.where = in_.where(key);
       body.mass = in_.optional_number(b, "mass", entity).value_or(0.0);
       body.inertia = in_.optional_number(b, "inertia", entity).value_or(0.0);
       if (body.mass < 0.0)
@@ -96,7 +105,7 @@ class ModelParser {
         }
       }
       spec_.bodies.push_back(std::move(body));
-    }
+        });
   }
 
   int body_ref(const YAML::Node& node, const std::string& entity) {
@@ -117,16 +126,13 @@ class ModelParser {
   }
 
   void joints(const YAML::Node& node) {
-    in_.require_map(node, "joints");
-    for (const auto& kv : node) {
-      no_duplicate(spec_.joints, kv.first, "joint");
-      const std::string name = kv.first.as<std::string>();
-      const std::string entity = "joint '" + name + "'";
-      const YAML::Node& j = kv.second;
+    each_named(node, "joints", spec_.joints, "joint",
+               [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
+      const YAML::Node& j = value;
       in_.require_map(j, entity);
       Joint joint;
       joint.name = name;
-      joint.where = in_.where(kv.first);
+      joint.where = in_.where(key);
       const YAML::Node type = in_.required(j, "type", entity, "give type: revolute, prismatic or gear");
       const std::string t = in_.text(type, entity + ".type");
       const YAML::Node bodies = in_.required(j, "bodies", entity, "give bodies: [first, second]");
@@ -148,7 +154,7 @@ class ModelParser {
             in_.fail(pts, entity, "'points' must name one point in each body", "write points: [B, B]");
           joint.point_name = {in_.text(pts[0], entity), in_.text(pts[1], entity)};
         }
-        const YAML::Node at = j["points"] ? j["points"] : (j["at"] ? j["at"] : kv.first);
+        const YAML::Node at = j["points"] ? j["points"] : (j["at"] ? j["at"] : key);
         for (int k = 0; k < 2; ++k) joint.point[k] = point_ref(joint.body[k], joint.point_name[k], at, entity);
       } else if (t == "prismatic" || t == "P") {
         joint.type = JointType::prismatic;
@@ -158,7 +164,7 @@ class ModelParser {
         if (j["friction"]) pair_friction(j["friction"], entity, false, joint.friction, joint.slider_length);
         guide(j, joint, entity);
         joint.point_name[1] = j["slider_point"] ? in_.text(j["slider_point"], entity + ".slider_point") : "origin";
-        joint.point[1] = point_ref(joint.body[1], joint.point_name[1], j["slider_point"] ? j["slider_point"] : kv.first, entity);
+        joint.point[1] = point_ref(joint.body[1], joint.point_name[1], j["slider_point"] ? j["slider_point"] : key, entity);
         joint.angle_offset = in_.optional_number(j, "angle", entity, Quantity::angle).value_or(0.0);
       } else if (t == "gear") {
         joint.type = JointType::gear;
@@ -170,7 +176,7 @@ class ModelParser {
         in_.fail(type, entity, "unknown joint type '" + t + "'", "use revolute, prismatic or gear");
       }
       spec_.joints.push_back(std::move(joint));
-    }
+        });
     // A geared wheel must turn on a ground pivot.
     for (const Joint& g : spec_.joints) {
       if (g.type != JointType::gear) continue;
@@ -237,16 +243,13 @@ class ModelParser {
   }
 
   void loads(const YAML::Node& node) {
-    in_.require_map(node, "loads");
-    for (const auto& kv : node) {
-      no_duplicate(spec_.loads, kv.first, "load");
-      const std::string name = kv.first.as<std::string>();
-      const std::string entity = "load '" + name + "'";
-      const YAML::Node& l = kv.second;
+    each_named(node, "loads", spec_.loads, "load",
+               [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
+      const YAML::Node& l = value;
       in_.require_map(l, entity);
       Load load;
       load.name = name;
-      load.where = in_.where(kv.first);
+      load.where = in_.where(key);
       const YAML::Node type = in_.required(l, "type", entity, "give type: force, moment, spring, damper, torsional_spring or torsional_damper");
       const std::string t = in_.text(type, entity + ".type");
       if (l["useful"]) {
@@ -313,18 +316,16 @@ class ModelParser {
         in_.fail(type, entity, "unknown load type '" + t + "'", "use force, moment, spring, damper, torsional_spring or torsional_damper");
       }
       spec_.loads.push_back(std::move(load));
-    }
+        });
   }
 
   void actuators(const YAML::Node& node) {
-    in_.require_map(node, "actuators");
-    for (const auto& kv : node) {
-      no_duplicate(spec_.actuators, kv.first, "actuator");
+    each_named(node, "actuators", spec_.actuators, "actuator",
+               [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
       Actuator a;
-      a.name = kv.first.as<std::string>();
-      a.where = in_.where(kv.first);
-      const std::string entity = "actuator '" + a.name + "'";
-      const YAML::Node& n = kv.second;
+      a.name = name;
+      a.where = in_.where(key);
+      const YAML::Node& n = value;
       in_.require_map(n, entity);
       const YAML::Node type = in_.required(n, "type", entity, "give type: torque, resistance or dc_motor");
       const std::string t = in_.text(type, entity + ".type");
@@ -374,25 +375,23 @@ class ModelParser {
         in_.fail(type, entity, "unknown actuator type '" + t + "'", "use torque, resistance or dc_motor");
       }
       spec_.actuators.push_back(std::move(a));
-    }
+        });
   }
 
   void constraint_actions(const YAML::Node& node) {
-    in_.require_map(node, "constraint_actions");
-    for (const auto& kv : node) {
-      no_duplicate(spec_.constraint_actions, kv.first, "constraint action");
+    each_named(node, "constraint_actions", spec_.constraint_actions, "constraint action",
+               [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
       ConstraintAction a;
-      a.name = kv.first.as<std::string>();
-      a.where = in_.where(kv.first);
-      const std::string entity = "constraint action '" + a.name + "'";
-      in_.allow_only(kv.second, entity, {"joint", "along", "direction", "component"});
-      const YAML::Node jn = in_.required(kv.second, "joint", entity, "name the joint whose reaction it follows");
+      a.name = name;
+      a.where = in_.where(key);
+      in_.allow_only(value, entity, {"joint", "along", "direction", "component"});
+      const YAML::Node jn = in_.required(value, "joint", entity, "name the joint whose reaction it follows");
       a.joint = spec_.find_joint(in_.text(jn, entity + ".joint"));
       if (a.joint < 0) in_.fail(jn, entity, "unknown joint '" + jn.Scalar() + "'", "name a joint defined under 'joints'");
       const Joint& j = spec_.joints[a.joint];
       if (j.type == JointType::revolute) {
-        if (kv.second["along"]) {
-          const YAML::Node along = kv.second["along"];
+        if (value["along"]) {
+          const YAML::Node along = value["along"];
           if (!along.IsSequence() || along.size() != 2)
             in_.fail(along, entity, "'along' names two points of one body", "write along: [leg.K, leg.A]");
           a.kind = ConstraintAction::along_points;
@@ -401,20 +400,20 @@ class ModelParser {
             in_.fail(along, entity, "'along' needs two distinct points of the same body", "write along: [leg.K, leg.A]");
         } else {
           a.kind = ConstraintAction::global_direction;
-          const double angle = in_.number(in_.required(kv.second, "direction", entity, "give along: [body.P, body.Q] or direction: angle"),
+          const double angle = in_.number(in_.required(value, "direction", entity, "give along: [body.P, body.Q] or direction: angle"),
                                           entity + ".direction", Quantity::angle);
           a.direction = Vec2(std::cos(angle), std::sin(angle));
         }
       } else if (j.type == JointType::prismatic) {
-        const std::string c = kv.second["component"] ? in_.text(kv.second["component"], entity + ".component") : "normal";
+        const std::string c = value["component"] ? in_.text(value["component"], entity + ".component") : "normal";
         if (c != "normal" && c != "moment")
-          in_.fail(kv.second["component"], entity, "unknown component '" + c + "'", "use normal or moment");
+          in_.fail(value["component"], entity, "unknown component '" + c + "'", "use normal or moment");
         a.kind = c == "normal" ? ConstraintAction::normal_force : ConstraintAction::pair_moment;
       } else {
         in_.fail(jn, entity, "a gear pair has no constraint action here", "name a revolute or prismatic joint");
       }
       spec_.constraint_actions.push_back(std::move(a));
-    }
+        });
   }
 
   /// {file, against: t | <driver>}: CSV with columns x,Fx,Fy (force) or x,M (moment).
@@ -461,16 +460,13 @@ class ModelParser {
   }
 
   void drivers(const YAML::Node& node) {
-    in_.require_map(node, "drivers");
-    for (const auto& kv : node) {
-      no_duplicate(spec_.drivers, kv.first, "driver");
-      const std::string name = kv.first.as<std::string>();
-      const std::string entity = "driver '" + name + "'";
-      const YAML::Node& d = kv.second;
+    each_named(node, "drivers", spec_.drivers, "driver",
+               [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
+      const YAML::Node& d = value;
       in_.allow_only(d, entity, {"type", "joint", "law"});
       Driver drv;
       drv.name = name;
-      drv.where = in_.where(kv.first);
+      drv.where = in_.where(key);
       const YAML::Node type = in_.required(d, "type", entity, "give type: rotational or linear");
       const std::string t = in_.text(type, entity + ".type");
       if (t == "rotational") drv.type = DriverType::rotational;
@@ -490,7 +486,7 @@ class ModelParser {
       drv.law = law(in_.required(d, "law", entity, "give a motion law, e.g. law: {type: constant_speed, speed: 10}"),
                     entity + ".law", drv.type);
       spec_.drivers.push_back(std::move(drv));
-    }
+        });
   }
 
   MotionLaw law(const YAML::Node& l, const std::string& entity, DriverType kind) {

@@ -39,6 +39,16 @@ std::string json_string(const std::string& text) {
 
 std::string number(double v) { return std::isfinite(v) ? fmt::format("{:.6g}", v) : "null"; }
 
+/// Appends the values as a JSON list of numbers.
+void append_numbers(std::string& out, const std::vector<double>& values) {
+  out += '[';
+  for (size_t k = 0; k < values.size(); ++k) {
+    if (k) out += ',';
+    out += number(values[k]);
+  }
+  out += ']';
+}
+
 /// The x axis of the plots: the first driver's coordinate when it is monotonic over the
 /// table (in deg for a rotational driver), else time.
 struct XAxis {
@@ -251,9 +261,11 @@ std::string planar_report_html(const Mechanism& m, const planar::TimeGrid& grid,
   const double view_x = 0.5 * (x0 + x1) - 0.5 * view_w, view_y = -0.5 * (y0 + y1) - 0.5 * view_h;
 
   // Data for the page.
-  std::string data = "{\"x\":[";
-  for (size_t k = 0; k < frame_rows.size(); ++k) data += (k ? "," : "") + number(x.values[frame_rows[k]]);
-  data += "],\"xlabel\":" + json_string(x.label) + ",\"size\":" + number(size) + ",\"bodies\":[";
+  std::vector<double> frame_x;
+  for (size_t r : frame_rows) frame_x.push_back(x.values[r]);
+  std::string data = "{\"x\":";
+  append_numbers(data, frame_x);
+  data += ",\"xlabel\":" + json_string(x.label) + ",\"size\":" + number(size) + ",\"bodies\":[";
   size_t offset = 0;
   for (size_t b = 1; b < m.bodies().size(); ++b) {
     const size_t n = std::max<size_t>(1, m.bodies()[b].points.size());
@@ -263,19 +275,20 @@ std::string planar_report_html(const Mechanism& m, const planar::TimeGrid& grid,
   data += "],\"ground\":[";
   for (size_t k = 0; k < m.bodies()[0].points.size(); ++k) {
     const Vec2& g = m.bodies()[0].points[k].local;
-    data += (k ? "," : "") + fmt::format("[{},{}]", number(g.x()), number(g.y()));
+    if (k) data += ',';
+    append_numbers(data, {g.x(), g.y()});
   }
   data += "],\"frames\":[";
   for (size_t k = 0; k < frames.size(); ++k) {
-    data += k ? ",[" : "[";
-    for (size_t j = 0; j < frames[k].size(); ++j) data += (j ? "," : "") + number(frames[k][j]);
-    data += "]";
+    if (k) data += ',';
+    append_numbers(data, frames[k]);
   }
   data += "],\"paths\":{";
   for (size_t k = 0; k < traces.size(); ++k) {
-    data += (k ? "," : "") + json_string(m.output_points()[k].label) + ":[";
-    for (size_t j = 0; j < traces[k].size(); ++j) data += (j ? "," : "") + number(traces[k][j]);
-    data += "]";
+    if (k) data += ',';
+    data += json_string(m.output_points()[k].label);
+    data += ':';
+    append_numbers(data, traces[k]);
   }
   data += "}}";
 

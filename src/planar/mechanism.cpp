@@ -53,7 +53,10 @@ std::string Mechanism::structure_string() const {
     } else {
       shown = g->bodies();
     }
-    for (size_t k = 0; k < shown.size(); ++k) out += (k ? "," : "") + std::to_string(shown[k]);
+    for (size_t k = 0; k < shown.size(); ++k) {
+      if (k) out += ',';
+      out += std::to_string(shown[k]);
+    }
     out += ")";
   }
   return out;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "linkdyn/core/table.hpp"
+#include "linkdyn/dynamics/reduced.hpp"
 #include "linkdyn/io/svg_plot.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
 
@@ -17,6 +18,8 @@ std::vector<Plot> kinematics_plots(const planar::Mechanism& m, const Table& kine
 /// Driver efforts with and without friction, pair reactions, friction power, efficiency.
 std::vector<Plot> kinetostatics_plots(const planar::Mechanism& m, const Table& kinetostatics);
 
+/// The reduced inertia m(q) and dm/dq by both methods of [003], against the coordinate.
+std::vector<Plot> reduced_plots(const planar::Mechanism& m, const dynamics::ReducedTable& table);
 /// Speed against time, and the motors' currents, actuator torques and constraint actions.
 std::vector<Plot> simulation_plots(const Table& simulation);
 
