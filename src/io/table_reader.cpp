@@ -1,0 +1,67 @@
+#include "linkdyn/io/table_reader.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <string_view>
+#include <vector>
+
+#include "linkdyn/core/error.hpp"
+
+namespace linkdyn::io {
+namespace {
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+std::vector<std::string_view> split(std::string_view line) {
+  std::vector<std::string_view> cells;
+  size_t start = 0;
+  for (size_t k = 0; k <= line.size(); ++k)
+    if (k == line.size() || line[k] == ',') {
+      cells.push_back(trim(line.substr(start, k - start)));
+      start = k + 1;
+    }
+  return cells;
+}
+}  // namespace
+
+Table read_csv_table(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError({path, 0}, "table", "cannot open the file", "check the path");
+  Table table;
+  std::string line;
+  int line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    const std::string_view text = trim(line);
+    if (text.empty() || text.front() == '#') continue;
+    const auto cells = split(text);
+    if (table.columns.empty()) {
+      for (const auto c : cells) {
+        if (c.empty()) throw InputError({path, line_no}, "header", "a column has no name", "name every column");
+        if (table.column(std::string(c)) >= 0)
+          throw InputError({path, line_no}, "column '" + std::string(c) + "'", "the column is named twice", "name every column once");
+        table.add_column(std::string(c), "");
+      }
+      continue;
+    }
+    if (cells.size() != table.width())
+      throw InputError({path, line_no}, "row", "expected " + std::to_string(table.width()) + " values, found " +
+                       std::to_string(cells.size()), "give one value per column of the header");
+    for (size_t k = 0; k < cells.size(); ++k) {
+      double v = 0.0;
+      const auto [end, ec] = std::from_chars(cells[k].data(), cells[k].data() + cells[k].size(), v);
+      if (ec != std::errc() || end != cells[k].data() + cells[k].size() || !std::isfinite(v))
+        throw InputError({path, line_no}, "column '" + table.columns[k] + "'",
+                         "'" + std::string(cells[k]) + "' is not a number", "write numbers in SI units");
+      table.values.push_back(v);
+    }
+  }
+  if (table.columns.empty()) throw InputError({path, line_no}, "table", "the file is empty", "give a header row and data rows");
+  if (table.rows() == 0) throw InputError({path, line_no}, "table", "the table has no data row", "give at least one row of values");
+  return table;
+}
+
+}  // namespace linkdyn::io

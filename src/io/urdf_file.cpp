@@ -1,0 +1,152 @@
+// Serial chains from URDF (urdfdom): fixed joints merged into their parents, continuous joints as
+// revolute, <dynamics damping> as viscous friction.
+#include <console_bridge/console.h>
+#include <tinyxml.h>
+#include <urdf_parser/urdf_parser.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "linkdyn/io/chain_file.hpp"
+
+namespace linkdyn::io {
+using namespace spatial;
+
+namespace {
+
+Pose to_pose(const urdf::Pose& p) {
+  double x, y, z, w;
+  p.rotation.getQuaternion(x, y, z, w);
+  return {Eigen::Quaterniond(w, x, y, z).normalized().toRotationMatrix(), Vec3(p.position.x, p.position.y, p.position.z)};
+}
+
+MassProperties link_inertia(const urdf::Link& link) {
+  MassProperties b;
+  if (!link.inertial) return b;
+  const urdf::Inertial& in = *link.inertial;
+  b.mass = in.mass;
+  b.inertia_com << in.ixx, in.ixy, in.ixz, in.ixy, in.iyy, in.iyz, in.ixz, in.iyz, in.izz;
+  return transformed(b, to_pose(in.origin));
+}
+
+MassProperties merged(const MassProperties& a, const MassProperties& b) {
+  return from_pseudo_inertia(pseudo_inertia(a) + pseudo_inertia(b));
+}
+
+class UrdfReader {
+ public:
+  explicit UrdfReader(std::string path) : path_(std::move(path)) {}
+
+  ChainSpec read() {
+    std::ifstream in(path_);
+    if (!in) throw InputError({path_, 0}, "model", "cannot open the file", "check the path");
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    const std::string xml = buffer.str();
+    // XML syntax first, with the line of the error; and the line of every joint and link.
+    TiXmlDocument doc;
+    doc.Parse(xml.c_str());
+    if (doc.Error())
+      throw InputError({path_, doc.ErrorRow()}, "URDF", std::string("not valid XML: ") + doc.ErrorDesc(), "fix the XML syntax");
+    if (const TiXmlElement* robot = doc.FirstChildElement("robot")) {
+      for (const TiXmlElement* e = robot->FirstChildElement(); e; e = e->NextSiblingElement())
+        if (const char* name = e->Attribute("name")) line_[std::string(e->Value()) + ":" + name] = e->Row();
+    }
+    console_bridge::setLogLevel(console_bridge::CONSOLE_BRIDGE_LOG_NONE);
+    const urdf::ModelInterfaceSharedPtr model = urdf::parseURDF(xml);
+    if (!model)
+      throw InputError({path_, 1}, "URDF", "urdfdom cannot read the robot (a missing <robot>, link or joint "
+                       "attribute, an unknown parent or child, or a loop)", "check the file against the URDF specification");
+    spec_.source_file = path_;
+    spec_.name = model->getName().empty() ? std::filesystem::path(path_).stem().string() : model->getName();
+    absorb(*model->getRoot(), Pose::identity(), -1);
+    if (spec_.joints.empty())
+      throw InputError({path_, 1}, "robot '" + spec_.name + "'", "the robot has no moving joint",
+                       "give at least one revolute, continuous or prismatic joint");
+    spec_.end_effector = end_effector_;
+    return spec_;
+  }
+
+ private:
+  SourceLocation where(const char* kind, const std::string& name) const {
+    const auto it = line_.find(std::string(kind) + ":" + name);
+    return {path_, it == line_.end() ? 0 : it->second};
+  }
+
+  /// Adds `link` (at `pose` in the frame of moving link `owner`, -1 for the base) and its fixed
+  /// subtree to the owner, then follows the one moving joint below them.
+  void absorb(const urdf::Link& link, const Pose& pose, int owner) {
+    std::vector<std::pair<urdf::JointSharedPtr, Pose>> moving;
+    std::vector<std::pair<const urdf::Link*, Pose>> leaves;
+    collect(link, pose, owner, moving, leaves);
+    if (moving.size() > 1)
+      throw InputError(where("joint", moving[1].first->name), "joint '" + moving[1].first->name + "'",
+                       "the robot is not a serial chain: joints '" + moving[0].first->name + "' and '" +
+                           moving[1].first->name + "' both hang from link '" + link.name + "' or its fixed parts",
+                       "give a URDF whose moving joints form one path from the base (split branches into separate models)");
+    if (moving.empty()) {
+      // The end effector: the one leaf of the last link's fixed parts, else the link frame itself.
+      end_effector_ = leaves.size() == 1 && leaves[0].first != &link ? leaves[0].second : Pose::identity();
+      return;
+    }
+    const urdf::Joint& uj = *moving[0].first;
+    ChainJoint j;
+    j.name = uj.name;
+    j.where = where("joint", uj.name);
+    j.type = uj.type == urdf::Joint::PRISMATIC ? JointType::prismatic : JointType::revolute;
+    j.placement = moving[0].second * to_pose(uj.parent_to_joint_origin_transform);
+    j.axis = Vec3(uj.axis.x, uj.axis.y, uj.axis.z);
+    if (uj.dynamics) j.friction.viscous = uj.dynamics->damping;
+    spec_.joints.push_back(j);
+    const urdf::LinkSharedPtr child = link_of(uj.child_link_name, link);
+    spec_.links.push_back({child->name, {}});
+    absorb(*child, Pose::identity(), static_cast<int>(spec_.joints.size()) - 1);
+  }
+
+  urdf::LinkSharedPtr link_of(const std::string& name, const urdf::Link& parent) const {
+    for (const urdf::LinkSharedPtr& c : all_children(parent))
+      if (c->name == name) return c;
+    throw InputError({path_, 0}, "link '" + name + "'", "the link is not found", "check the joint's child");
+  }
+
+  static std::vector<urdf::LinkSharedPtr> all_children(const urdf::Link& l) { return l.child_links; }
+
+  void collect(const urdf::Link& link, const Pose& pose, int owner,
+               std::vector<std::pair<urdf::JointSharedPtr, Pose>>& moving,
+               std::vector<std::pair<const urdf::Link*, Pose>>& leaves) {
+    if (owner >= 0) {
+      ChainLink& l = spec_.links[static_cast<size_t>(owner)];
+      l.inertia = merged(l.inertia, transformed(link_inertia(link), pose));
+    }
+    if (link.child_joints.empty()) leaves.emplace_back(&link, pose);
+    for (const urdf::JointSharedPtr& j : link.child_joints) {
+      const Pose origin = pose * to_pose(j->parent_to_joint_origin_transform);
+      switch (j->type) {
+        case urdf::Joint::FIXED:
+          for (const urdf::LinkSharedPtr& c : link.child_links)
+            if (c->name == j->child_link_name) collect(*c, origin, owner, moving, leaves);
+          break;
+        case urdf::Joint::REVOLUTE:
+        case urdf::Joint::CONTINUOUS:
+        case urdf::Joint::PRISMATIC: moving.emplace_back(j, pose); break;
+        default:
+          throw InputError(where("joint", j->name), "joint '" + j->name + "'",
+                           "floating and planar joints are not supported in a serial chain",
+                           "use revolute, continuous, prismatic or fixed joints");
+      }
+    }
+  }
+
+  std::string path_;
+  std::map<std::string, int> line_;
+  ChainSpec spec_;
+  Pose end_effector_;
+};
+
+}  // namespace
+
+ChainSpec read_urdf(const std::string& path) { return UrdfReader(path).read(); }
+
+}  // namespace linkdyn::io

@@ -1,0 +1,31 @@
+#include "linkdyn/spatial/data.hpp"
+
+namespace linkdyn::spatial {
+
+ChainData::ChainData(const Chain& chain) {
+  const auto n = static_cast<size_t>(chain.dof);
+  local.resize(n);
+  world.resize(n);
+  joint_twist.assign(n, Mat4::Zero());
+  transform.assign(n, Mat4::Identity());
+  v.assign(n, Vec6::Zero());
+  a.assign(n, Vec6::Zero());
+  f.assign(n, Vec6::Zero());
+  bias_acceleration.assign(n, Vec6::Zero());
+  inertia6.assign(n, Mat6::Zero());
+  articulated_bias.assign(n, Vec6::Zero());
+  U.assign(n, Vec6::Zero());
+  D = Eigen::VectorXd::Zero(chain.dof);
+  u = Eigen::VectorXd::Zero(chain.dof);
+  tau = Eigen::VectorXd::Zero(chain.dof);
+  qdd = Eigen::VectorXd::Zero(chain.dof);
+  friction = Eigen::VectorXd::Zero(chain.dof);
+  bias = Eigen::VectorXd::Zero(chain.dof);
+  rhs = Eigen::VectorXd::Zero(chain.dof);
+  applied = qdd_trial = friction_previous = Eigen::VectorXd::Zero(chain.dof);
+  mass_matrix = Eigen::MatrixXd::Zero(chain.dof, chain.dof);
+  cholesky = Eigen::LLT<Eigen::MatrixXd>(chain.dof);
+  jacobian = Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, chain.dof);
+}
+
+}  // namespace linkdyn::spatial

@@ -1,0 +1,71 @@
+#pragma once
+// Spatial vectors [omega; v] (motion) and [n; f] (force) in link frames, after Featherstone.
+// A link frame's pose X = (R, p) in its parent's frame carries motions from parent to child and
+// forces from child to parent.
+#include "linkdyn/spatial/chain.hpp"
+
+namespace linkdyn::spatial::detail {
+
+inline Vec6 motion_to_child(const Pose& X, const Vec6& m) {
+  Vec6 r;
+  r.head<3>() = X.R.transpose() * m.head<3>();
+  r.tail<3>() = X.R.transpose() * (m.tail<3>() + m.head<3>().cross(X.p));
+  return r;
+}
+
+inline Vec6 force_to_parent(const Pose& X, const Vec6& f) {
+  Vec6 r;
+  r.tail<3>() = X.R * f.tail<3>();
+  r.head<3>() = X.R * f.head<3>() + X.p.cross(r.tail<3>());
+  return r;
+}
+
+/// v x m for motions.
+inline Vec6 cross_motion(const Vec6& v, const Vec6& m) {
+  Vec6 r;
+  r.head<3>() = v.head<3>().cross(m.head<3>());
+  r.tail<3>() = v.head<3>().cross(m.tail<3>()) + v.tail<3>().cross(m.head<3>());
+  return r;
+}
+
+/// v x* f for forces.
+inline Vec6 cross_force(const Vec6& v, const Vec6& f) {
+  Vec6 r;
+  r.head<3>() = v.head<3>().cross(f.head<3>()) + v.tail<3>().cross(f.tail<3>());
+  r.tail<3>() = v.head<3>().cross(f.tail<3>());
+  return r;
+}
+
+/// Spatial inertia of link i times a motion: [I_O w + mc x v; m v - mc x w].
+inline Vec6 inertia_times(const Chain& c, int i, const Vec6& m) {
+  const auto k = static_cast<size_t>(i);
+  Vec6 r;
+  r.head<3>() = c.inertia_origin[k] * m.head<3>() + c.first_moment[k].cross(m.tail<3>());
+  r.tail<3>() = c.mass[k] * m.tail<3>() - c.first_moment[k].cross(m.head<3>());
+  return r;
+}
+
+inline Mat6 inertia_matrix(const Chain& c, int i) {
+  const auto k = static_cast<size_t>(i);
+  Mat6 I;
+  const Mat3 h = skew(c.first_moment[k]);
+  I << c.inertia_origin[k], h, h.transpose(), c.mass[k] * Mat3::Identity();
+  return I;
+}
+
+/// The 6x6 matrix of motion_to_child.
+inline Mat6 motion_transform(const Pose& X) {
+  Mat6 M;
+  const Mat3 Rt = X.R.transpose();
+  M << Rt, Mat3::Zero(), -Rt * skew(X.p), Rt;
+  return M;
+}
+
+/// Matrix of v x (motion cross product).
+inline Mat6 cross_motion_matrix(const Vec6& v) {
+  Mat6 M;
+  M << skew(v.head<3>()), Mat3::Zero(), skew(v.tail<3>()), skew(v.head<3>());
+  return M;
+}
+
+}  // namespace linkdyn::spatial::detail

@@ -1,0 +1,73 @@
+#include "linkdyn/spatial/trace_dynamics.hpp"
+
+#include "linkdyn/spatial/kinematics.hpp"
+
+namespace linkdyn::spatial {
+
+namespace {
+/// Tr(A J B^T).
+double trace_product(const Mat4& A, const Mat4& J, const Mat4& B) { return (A * J).cwiseProduct(B).sum(); }
+}  // namespace
+
+Eigen::MatrixXd mass_matrix_trace(const Chain& chain, ChainData& data, const Eigen::VectorXd& q) {
+  forward_kinematics(chain, data, q);
+  const int n = chain.dof;
+  Eigen::MatrixXd M = Eigen::MatrixXd::Zero(n, n);
+  std::vector<Mat4> A(static_cast<size_t>(n));
+  for (int k = 0; k < n; ++k) {
+    for (int i = 0; i <= k; ++i) A[size_t(i)] = differential_matrix(data, k, {i});
+    const Mat4& J = chain.pseudo[size_t(k)];
+    for (int i = 0; i <= k; ++i)
+      for (int j = 0; j <= i; ++j) M(i, j) += trace_product(A[size_t(i)], J, A[size_t(j)]);
+  }
+  return M.selfadjointView<Eigen::Lower>();
+}
+
+Eigen::VectorXd velocity_terms_trace(const Chain& chain, ChainData& data, const Eigen::VectorXd& q,
+                                     const Eigen::VectorXd& qd) {
+  forward_kinematics(chain, data, q);
+  const int n = chain.dof;
+  Eigen::VectorXd V = Eigen::VectorXd::Zero(n);
+  for (int k = 0; k < n; ++k) {
+    // The sums over j, m commute with the trace: contract A_kjm with qd_j qd_m first.
+    Mat4 B = Mat4::Zero();
+    for (int j = 0; j <= k; ++j)
+      for (int m = 0; m <= k; ++m) B += qd(j) * qd(m) * differential_matrix(data, k, {j, m});
+    const Mat4& J = chain.pseudo[size_t(k)];
+    for (int i = 0; i <= k; ++i) V(i) += trace_product(differential_matrix(data, k, {i}), J, B);
+  }
+  return V;
+}
+
+Eigen::VectorXd gravity_forces_jacobian(const Chain& chain, ChainData& data, const Eigen::VectorXd& q) {
+  forward_kinematics(chain, data, q);
+  const int n = chain.dof;
+  Eigen::VectorXd Q = Eigen::VectorXd::Zero(n);
+  const Vec3 gbar = -chain.spec.gravity;
+  for (int j = 0; j < n; ++j) {
+    const double m = chain.mass[size_t(j)];
+    if (m == 0.0) continue;
+    const Eigen::Vector4d c(chain.first_moment[size_t(j)].x() / m, chain.first_moment[size_t(j)].y() / m,
+                            chain.first_moment[size_t(j)].z() / m, 1.0);
+    for (int i = 0; i <= j; ++i) Q(i) += m * gbar.dot((differential_matrix(data, j, {i}) * c).head<3>());
+  }
+  return Q;
+}
+
+Eigen::VectorXd load_forces_jacobian(const Chain& chain, ChainData& data, const Eigen::VectorXd& q) {
+  forward_kinematics(chain, data, q);
+  end_effector_jacobian(chain, data);
+  const EndEffectorLoad& L = chain.spec.load;
+  const Mat3 R = L.in_base_frame ? Mat3::Identity() : data.end_effector.R;
+  Vec6 w;
+  w << R * L.force, R * L.moment;  // [force; moment] in the base frame, at the end-effector origin
+  return data.jacobian.transpose() * w;
+}
+
+Eigen::VectorXd inverse_dynamics_trace(const Chain& chain, ChainData& data, const Eigen::VectorXd& q,
+                                       const Eigen::VectorXd& qd, const Eigen::VectorXd& qdd) {
+  return mass_matrix_trace(chain, data, q) * qdd + velocity_terms_trace(chain, data, q, qd) +
+         gravity_forces_jacobian(chain, data, q) - load_forces_jacobian(chain, data, q);
+}
+
+}  // namespace linkdyn::spatial
