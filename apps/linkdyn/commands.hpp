@@ -17,6 +17,8 @@ void add_kinetostatics_command(CLI::App& app);
 void add_report_command(CLI::App& app);
 void add_reduce_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);
+void add_robot_command(CLI::App& app);
+void add_mass_command(CLI::App& app);
 
 // Text helpers shared by the commands.
 /// "crank = 30 deg" style list of the driver values in ws.

@@ -55,7 +55,8 @@ class UrdfReader {
         if (const char* name = e->Attribute("name")) line_[std::string(e->Value()) + ":" + name] = e->Row();
     }
     console_bridge::setLogLevel(console_bridge::CONSOLE_BRIDGE_LOG_NONE);
-    const urdf::ModelInterfaceSharedPtr model = urdf::parseURDF(xml);
+    model_ = urdf::parseURDF(xml);
+    const urdf::ModelInterfaceSharedPtr& model = model_;
     if (!model)
       throw InputError({path_, 1}, "URDF", "urdfdom cannot read the robot (a missing <robot>, link or joint "
                        "attribute, an unknown parent or child, or a loop)", "check the file against the URDF specification");
@@ -100,18 +101,10 @@ class UrdfReader {
     j.axis = Vec3(uj.axis.x, uj.axis.y, uj.axis.z);
     if (uj.dynamics) j.friction.viscous = uj.dynamics->damping;
     spec_.joints.push_back(j);
-    const urdf::LinkSharedPtr child = link_of(uj.child_link_name, link);
+    urdf::LinkConstSharedPtr child = model_->getLink(uj.child_link_name);
     spec_.links.push_back({child->name, {}});
     absorb(*child, Pose::identity(), static_cast<int>(spec_.joints.size()) - 1);
   }
-
-  urdf::LinkSharedPtr link_of(const std::string& name, const urdf::Link& parent) const {
-    for (const urdf::LinkSharedPtr& c : all_children(parent))
-      if (c->name == name) return c;
-    throw InputError({path_, 0}, "link '" + name + "'", "the link is not found", "check the joint's child");
-  }
-
-  static std::vector<urdf::LinkSharedPtr> all_children(const urdf::Link& l) { return l.child_links; }
 
   void collect(const urdf::Link& link, const Pose& pose, int owner,
                std::vector<std::pair<urdf::JointSharedPtr, Pose>>& moving,
@@ -125,8 +118,7 @@ class UrdfReader {
       const Pose origin = pose * to_pose(j->parent_to_joint_origin_transform);
       switch (j->type) {
         case urdf::Joint::FIXED:
-          for (const urdf::LinkSharedPtr& c : link.child_links)
-            if (c->name == j->child_link_name) collect(*c, origin, owner, moving, leaves);
+          collect(*model_->getLink(j->child_link_name), origin, owner, moving, leaves);
           break;
         case urdf::Joint::REVOLUTE:
         case urdf::Joint::CONTINUOUS:
@@ -140,6 +132,7 @@ class UrdfReader {
   }
 
   std::string path_;
+  urdf::ModelInterfaceSharedPtr model_;
   std::map<std::string, int> line_;
   ChainSpec spec_;
   Pose end_effector_;
