@@ -55,18 +55,14 @@ std::string physical_consistency_problem(const MassProperties& body) {
   if (!(body.mass > 0.0))
     return fmt::format("its mass is {:.6g} kg (must be positive: the subtracted parts outweigh the added ones)",
                        body.mass);
-  const Mat4 J = pseudo_inertia(body);
-  const double scale = J.topLeftCorner<3, 3>().trace() + body.mass;
-  Eigen::SelfAdjointEigenSolver<Mat4> eig(J);
-  const double tol = 1e-12 * scale;
-  if (eig.eigenvalues()(0) < -tol)
-    return fmt::format("its pseudo-inertia tensor is not positive semi-definite (smallest eigenvalue {:.6g}): "
-                       "no distribution of positive density has these properties",
-                       eig.eigenvalues()(0));
+  // With m > 0 the pseudo-inertia is positive semi-definite exactly when the planar tensor at the
+  // centre of mass is, i.e. when the principal moments obey the triangle inequality.
   const Vec3 m = principal_axes(body).moments;
-  if (m(0) + m(1) < m(2) - tol)
+  const double tol = 1e-12 * (m.cwiseAbs().sum() + body.mass * body.com.squaredNorm());
+  if (m(0) + m(1) < m(2) - tol || m(0) < -tol)
     return fmt::format("its principal moments {:.6g}, {:.6g}, {:.6g} kg m^2 break the triangle inequality "
-                       "I1 + I2 >= I3", m(0), m(1), m(2));
+                       "I1 + I2 >= I3 (its pseudo-inertia tensor is not positive semi-definite: no distribution "
+                       "of positive density has these properties)", m(0), m(1), m(2));
   return {};
 }
 
