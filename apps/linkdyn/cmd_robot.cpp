@@ -29,7 +29,8 @@ struct RobotOptions {
 /// The states file's columns for each joint's derivative of order r (q, qd, qdd, qddd, qdddd).
 class States {
  public:
-  States(const Chain& chain, std::string path) : chain_(chain), path_(std::move(path)), table_(io::read_csv_table(path_)) {
+  States(const Chain& chain, std::string path)
+      : chain_(chain), path_(std::move(path)), csv_(io::read_csv_table(path_)), table_(csv_.table) {
     for (const std::string& c : table_.columns) {
       const auto dot = c.rfind('.');
       if (c == "t") continue;
@@ -37,7 +38,7 @@ class States {
       if (chain_.joint_index(joint) < 0) {
         std::string names;
         for (const ChainJoint& j : chain_.spec.joints) names += (names.empty() ? "" : ", ") + j.name;
-        throw InputError({path_, 1}, "column '" + c + "'", "no joint named '" + joint + "' in " + chain_.spec.name,
+        throw InputError({path_, csv_.header_line}, "column '" + c + "'", "no joint named '" + joint + "' in " + chain_.spec.name,
                          "name columns <joint>.q, <joint>.qd, ... with the joints: " + names);
       }
     }
@@ -50,7 +51,7 @@ class States {
     for (const ChainJoint& j : chain_.spec.joints) {
       const int k = table_.column(j.name + "." + suffix);
       if (k < 0)
-        throw InputError({path_, 1}, "column '" + j.name + "." + suffix + "'", "'robot " + command + "' needs it",
+        throw InputError({path_, csv_.header_line}, "column '" + j.name + "." + suffix + "'", "'robot " + command + "' needs it",
                          "add a column " + j.name + "." + suffix + " to the header");
       idx.push_back(k);
     }
@@ -65,7 +66,8 @@ class States {
  private:
   const Chain& chain_;
   std::string path_;
-  Table table_;
+  io::CsvTable csv_;
+  const Table& table_;
 };
 
 const char* unit_of(const ChainJoint& j, int order) {
@@ -113,7 +115,18 @@ Terms terms_of(const RobotOptions& o) {
   return t;
 }
 
+void run_rows(const std::string& analysis, const RobotOptions& o, size_t& row);
+
 void run(const std::string& analysis, const RobotOptions& o) {
+  size_t row = 0;
+  try {
+    run_rows(analysis, o, row);
+  } catch (const AnalysisError& e) {
+    throw AnalysisError(fmt::format("{} (states row {} of {})", e.what(), row + 1, o.states));
+  }
+}
+
+void run_rows(const std::string& analysis, const RobotOptions& o, size_t& current_row) {
   const Chain chain = build_chain(io::read_chain_file(o.model));
   ChainData data(chain);
   const int n = chain.dof;
@@ -129,6 +142,7 @@ void run(const std::string& analysis, const RobotOptions& o) {
     for (int r = 0; r < orders; ++r) cols.push_back(states.columns(suffix[r], analysis));
   };
   auto load_row = [&](size_t row) {
+    current_row = row;
     for (size_t r = 0; r < cols.size(); ++r) states.read(row, cols[r], Q.col(Eigen::Index(r)));
     if (tcol >= 0) table.values.push_back(states.at(row, tcol));
   };

@@ -27,10 +27,11 @@ std::vector<std::string_view> split(std::string_view line) {
 }
 }  // namespace
 
-Table read_csv_table(const std::string& path) {
+CsvTable read_csv_table(const std::string& path) {
+  CsvTable result;
   std::ifstream in(path);
   if (!in) throw InputError({path, 0}, "table", "cannot open the file", "check the path");
-  Table table;
+  Table& table = result.table;
   std::string line;
   int line_no = 0;
   while (std::getline(in, line)) {
@@ -45,11 +46,13 @@ Table read_csv_table(const std::string& path) {
           throw InputError({path, line_no}, "column '" + std::string(c) + "'", "the column is named twice", "name every column once");
         table.add_column(std::string(c), "");
       }
+      result.header_line = line_no;
       continue;
     }
     if (cells.size() != table.width())
       throw InputError({path, line_no}, "row", "expected " + std::to_string(table.width()) + " values, found " +
                        std::to_string(cells.size()), "give one value per column of the header");
+    result.row_lines.push_back(line_no);
     for (size_t k = 0; k < cells.size(); ++k) {
       double v = 0.0;
       const auto [end, ec] = std::from_chars(cells[k].data(), cells[k].data() + cells[k].size(), v);
@@ -61,7 +64,7 @@ Table read_csv_table(const std::string& path) {
   }
   if (table.columns.empty()) throw InputError({path, line_no}, "table", "the file is empty", "give a header row and data rows");
   if (table.rows() == 0) throw InputError({path, line_no}, "table", "the table has no data row", "give at least one row of values");
-  return table;
+  return result;
 }
 
 }  // namespace linkdyn::io

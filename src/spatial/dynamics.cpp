@@ -144,6 +144,12 @@ const Eigen::VectorXd& bias_forces(const Chain& chain, ChainData& data, const Ei
 }
 
 namespace {
+[[noreturn]] void throw_singular(const Chain& chain, int joint) {
+  throw AnalysisError(fmt::format("{}: the mass matrix is singular{}: forward dynamics has no unique solution "
+                                  "(give the links moved by that joint mass or inertia about its axis)",
+                                  chain.spec.name, joint >= 0 ? " at joint '" + chain.joint(joint).name + "'" : ""));
+}
+
 /// Articulated-body algorithm (Featherstone): qdd for the driving forces `tau`. O(n).
 void articulated_body(const Chain& chain, ChainData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
                       const Eigen::VectorXd& tau, const Terms& terms) {
@@ -161,6 +167,7 @@ void articulated_body(const Chain& chain, ChainData& data, const Eigen::VectorXd
     const Vec6& s = chain.motion_subspace[k];
     data.U[k].noalias() = data.inertia6[k] * s;
     data.D(i) = s.dot(data.U[k]);
+    if (!(data.D(i) > 0.0)) throw_singular(chain, i);
     data.u(i) = tau(i) - s.dot(data.articulated_bias[k]);
     if (i > 0) {
       const Mat6 Ia = data.inertia6[k] - data.U[k] * data.U[k].transpose() / data.D(i);
@@ -188,6 +195,7 @@ void frictionless_forward(const Chain& chain, ChainData& data, const Eigen::Vect
   mass_matrix(chain, data, q);
   bias_forces(chain, data, q, qd, terms);
   data.cholesky.compute(data.mass_matrix);
+  if (data.cholesky.info() != Eigen::Success) throw_singular(chain, -1);
   data.qdd = tau - data.bias;
   data.cholesky.solveInPlace(data.qdd);
 }

@@ -170,3 +170,125 @@ TEST(Cli, BadActuatorIsAnInputError) {
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_NE(r.output.find("actuator 'resistance': T0 is negative"), std::string::npos) << r.output;
 }
+
+namespace {
+/// Rows of a CSV written by the CLI: header and numbers.
+struct Csv {
+  std::vector<std::string> header;
+  std::vector<std::vector<double>> rows;
+  int col(const std::string& name) const {
+    for (size_t k = 0; k < header.size(); ++k)
+      if (header[k] == name) return int(k);
+    return -1;
+  }
+};
+Csv read_csv(const std::string& path) {
+  Csv c;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::stringstream ss(line);
+    std::string cell;
+    std::vector<std::string> cells;
+    while (std::getline(ss, cell, ',')) cells.push_back(cell);
+    if (c.header.empty()) c.header = cells;
+    else {
+      std::vector<double> row;
+      for (const auto& s : cells) row.push_back(std::stod(s));
+      c.rows.push_back(row);
+    }
+  }
+  return c;
+}
+const std::string robots = std::string(LINKDYN_EXAMPLES_DIR) + "/robots/";
+}  // namespace
+
+TEST(CliRobot, InverseThenForwardDynamicsThroughFilesReturnTheAccelerations) {
+  // id writes <joint>.tau; a states file of q, qd and those tau given to fd returns the qdd.
+  const std::string tau_csv = ::testing::TempDir() + "/iiwa-id.csv";
+  const CliRun id = run("robot id " + robots + "iiwa14.urdf --states " + robots + "iiwa14-trajectory.csv --csv " + tau_csv);
+  ASSERT_EQ(id.code, 0) << id.output;
+  const Csv traj = read_csv(robots + "iiwa14-trajectory.csv"), tau = read_csv(tau_csv);
+  ASSERT_EQ(tau.rows.size(), traj.rows.size());
+  std::string states = "t";
+  for (int k = 1; k <= 7; ++k) states += ",iiwa_joint_" + std::to_string(k) + ".q";
+  for (int k = 1; k <= 7; ++k) states += ",iiwa_joint_" + std::to_string(k) + ".qd";
+  for (int k = 1; k <= 7; ++k) states += ",iiwa_joint_" + std::to_string(k) + ".tau";
+  states += "\n";
+  for (size_t r = 0; r < traj.rows.size(); ++r) {
+    std::ostringstream row;
+    row.precision(17);
+    row << traj.rows[r][0];
+    for (const char* s : {".q", ".qd"})
+      for (int k = 1; k <= 7; ++k) row << "," << traj.rows[r][size_t(traj.col("iiwa_joint_" + std::to_string(k) + s))];
+    for (int k = 1; k <= 7; ++k) row << "," << tau.rows[r][size_t(tau.col("iiwa_joint_" + std::to_string(k) + ".tau"))];
+    states += row.str() + "\n";
+  }
+  const std::string fd_csv = ::testing::TempDir() + "/iiwa-fd.csv";
+  for (const char* method : {"aba", "crba"}) {
+    const CliRun fd = run("robot fd " + robots + "iiwa14.urdf --method " + method + " --states " +
+                          write_temp("iiwa-tau.csv", states) + " --csv " + fd_csv);
+    ASSERT_EQ(fd.code, 0) << fd.output;
+    const Csv qdd = read_csv(fd_csv);
+    for (size_t r = 0; r < traj.rows.size(); ++r)
+      for (int k = 1; k <= 7; ++k) {
+        const std::string name = "iiwa_joint_" + std::to_string(k) + ".qdd";
+        // tau is written with 12 significant digits: qdd agrees to about 1e-9.
+        EXPECT_NEAR(qdd.rows[r][size_t(qdd.col(name))], traj.rows[r][size_t(traj.col(name))], 1e-8) << name << " row " << r;
+      }
+  }
+}
+
+TEST(CliRobot, MassMatrixEnergyAndJerkWriteTheirColumns) {
+  const std::string out = ::testing::TempDir() + "/robot.csv";
+  const std::string model = robots + "planar-3r.yaml", states = robots + "planar-3r-trajectory.csv";
+  ASSERT_EQ(run("robot mass-matrix " + model + " --states " + states + " --csv " + out).code, 0);
+  Csv m = read_csv(out);
+  EXPECT_EQ(m.header.size(), 1u + 9u);
+  EXPECT_EQ(m.header[2], "M_1_2");
+  EXPECT_DOUBLE_EQ(m.rows[3][size_t(m.col("M_1_2"))], m.rows[3][size_t(m.col("M_2_1"))]);
+  ASSERT_EQ(run("robot energy " + model + " --states " + states + " --csv " + out).code, 0);
+  m = read_csv(out);
+  for (const char* c : {"kinetic_energy", "E_A1", "E_A2", "E_A3"}) EXPECT_GE(m.col(c), 0) << c;
+  for (const auto& row : m.rows) EXPECT_GT(row[size_t(m.col("E_A3"))], 0.0);
+  const CliRun jerk = run("robot jerk " + model + " --states " + states + " --json " + ::testing::TempDir() + "/jerk.json");
+  ASSERT_EQ(jerk.code, 0) << jerk.output;
+  const std::string json = linkdyn::test::read_text(::testing::TempDir() + "/jerk.json");
+  EXPECT_NE(json.find("\"elbow.ddtau\""), std::string::npos);
+  EXPECT_NE(json.find("\"analysis\": \"robot jerk\""), std::string::npos);
+}
+
+TEST(CliRobot, BadStatesAndModelsExitWithCode2) {
+  const std::string model = robots + "planar-3r.yaml";
+  CliRun r = run("robot fd " + model + " --states " + robots + "planar-3r-trajectory.csv");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("planar-3r-trajectory.csv:3: column 'shoulder.tau'"), std::string::npos) << r.output;
+  r = run("robot id " + model + " --states " + write_temp("bad-joint.csv", "knee.q,knee.qd,knee.qdd\n0,0,0\n"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("no joint named 'knee'"), std::string::npos) << r.output;
+  r = run("robot id " + model + " --states " + write_temp("bad-number.csv", "shoulder.q,elbow.q\n0,abc\n"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find(":2: column 'elbow.q': 'abc' is not a number"), std::string::npos) << r.output;
+  r = run("robot id " + write_temp("tree.urdf", "<robot name=\"t\"><link name=\"b\"/>\n"
+          "<joint name=\"a\" type=\"continuous\"><parent link=\"b\"/><child link=\"x\"/></joint><link name=\"x\"/>\n"
+          "<joint name=\"c\" type=\"continuous\"><parent link=\"b\"/><child link=\"y\"/></joint><link name=\"y\"/></robot>\n") +
+          " --states " + write_temp("s.csv", "a.q\n0\n"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("tree.urdf:3"), std::string::npos) << r.output;
+}
+
+TEST(CliMass, BracketPropertiesInEveryFrameAndErrors) {
+  const std::string json = ::testing::TempDir() + "/bracket.json";
+  const CliRun r = run("mass " + std::string(LINKDYN_EXAMPLES_DIR) + "/bodies/bracket.yaml --json " + json);
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("4 subtracted"), std::string::npos) << r.output;
+  const std::string text = linkdyn::test::read_text(json);
+  for (const char* k : {"\"pivot\"", "\"tilted\"", "\"pseudo_inertia\"", "\"principal_moments\""})
+    EXPECT_NE(text.find(k), std::string::npos) << k;
+  const CliRun bad = run("mass " + write_temp("hollow.yaml", "parts:\n  - {shape: box, size: [0.1, 0.1, 0.1], density: 1}\n"
+                                                              "  - {shape: box, size: [0.2, 0.2, 0.2], density: 1, subtract: true}\n"));
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.output.find("hollow.yaml:2"), std::string::npos) << bad.output;
+  EXPECT_NE(bad.output.find("mass is"), std::string::npos) << bad.output;
+}
