@@ -194,3 +194,15 @@ TEST(RobotFiles, YamlErrorsNameTheLineAndTheFix) {
   expect_error("friction.yaml", "robot:\n  joints:\n    - name: j1\n      friction: {coulomb: 0.1}\n      link: {mass: 1}\n", 3,
                "diameter");
 }
+
+TEST(RobotFiles, PumaAsUrdfEqualsPumaInModifiedDh) {
+  const Chain a = linkdyn::test::robot("puma560.yaml"), b = linkdyn::test::robot("puma560.urdf");
+  ChainData da(a), db(b);
+  for (unsigned s = 0; s < 3; ++s) {
+    const Eigen::VectorXd q = random_vector(6, 2.0, s), qd = random_vector(6, 2.0, s + 5), qdd = random_vector(6, 2.0, s + 9);
+    EXPECT_LE((inverse_dynamics(a, da, q, qd, qdd) - inverse_dynamics(b, db, q, qd, qdd)).cwiseAbs().maxCoeff(), 1e-12);
+    forward_kinematics(a, da, q);
+    forward_kinematics(b, db, q);
+    EXPECT_LE((da.end_effector.matrix() - db.end_effector.matrix()).cwiseAbs().maxCoeff(), 1e-14);
+  }
+}
