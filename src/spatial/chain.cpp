@@ -58,6 +58,10 @@ Chain build_chain(ChainSpec spec) {
     if (j.type == JointType::revolute) s.head<3>() = j.axis;
     else s.tail<3>() = j.axis;
     c.motion_subspace.push_back(s);
+    int code = 0;
+    for (int k = 0; k < 3; ++k)
+      if (j.axis.cwiseAbs() == Vec3::Unit(k)) code = (k + 1) * (j.axis(k) > 0 ? 1 : -1);
+    c.axis_code.push_back(code);
   }
   c.spec = std::move(spec);
   return c;

@@ -12,21 +12,6 @@ using namespace detail;
 
 namespace {
 
-/// Poses of the links in their parents' frames at q (the only kinematics the recursions need).
-void update_local_poses(const Chain& chain, ChainData& data, const Eigen::VectorXd& q) {
-  for (int i = 0; i < chain.dof; ++i) {
-    const ChainJoint& j = chain.joint(i);
-    Pose& l = data.local[static_cast<size_t>(i)];
-    if (j.type == JointType::revolute) {
-      l.R.noalias() = j.placement.R * axis_rotation(j.axis, q(i));
-      l.p = j.placement.p;
-    } else {
-      l.R = j.placement.R;
-      l.p = j.placement.p + j.placement.R * (j.axis * q(i));
-    }
-  }
-}
-
 Vec6 base_acceleration(const Chain& chain, const Terms& terms) {
   Vec6 a0 = Vec6::Zero();
   if (terms.gravity) a0.tail<3>() = -chain.spec.gravity;  // gravity as an upward base acceleration
@@ -88,7 +73,7 @@ const Eigen::VectorXd& joint_friction(const Chain& chain, ChainData& data, const
 
 const Eigen::VectorXd& inverse_dynamics(const Chain& chain, ChainData& data, const Eigen::VectorXd& q,
                                         const Eigen::VectorXd& qd, const Eigen::VectorXd& qdd, Terms terms) {
-  update_local_poses(chain, data, q);
+  update_link_poses(chain, data, q);
   const Vec6 a0 = base_acceleration(chain, terms);
   for (int i = 0; i < chain.dof; ++i) {
     const auto k = static_cast<size_t>(i);
@@ -115,7 +100,7 @@ const Eigen::VectorXd& inverse_dynamics(const Chain& chain, ChainData& data, con
 }
 
 const Eigen::MatrixXd& mass_matrix(const Chain& chain, ChainData& data, const Eigen::VectorXd& q) {
-  update_local_poses(chain, data, q);
+  update_link_poses(chain, data, q);
   const int n = chain.dof;
   for (int i = 0; i < n; ++i) data.inertia6[static_cast<size_t>(i)] = inertia_matrix(chain, i);
   for (int i = n - 1; i > 0; --i) {
@@ -153,7 +138,7 @@ namespace {
 /// Articulated-body algorithm (Featherstone): qdd for the driving forces `tau`. O(n).
 void articulated_body(const Chain& chain, ChainData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
                       const Eigen::VectorXd& tau, const Terms& terms) {
-  update_local_poses(chain, data, q);
+  update_link_poses(chain, data, q);
   velocities(chain, data, qd);
   const int n = chain.dof;
   for (int i = 0; i < n; ++i) {
@@ -231,7 +216,7 @@ const Eigen::VectorXd& forward_dynamics(const Chain& chain, ChainData& data, con
 }
 
 double kinetic_energy(const Chain& chain, ChainData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
-  update_local_poses(chain, data, q);
+  update_link_poses(chain, data, q);
   velocities(chain, data, qd);
   double T = 0.0;
   for (int i = 0; i < chain.dof; ++i) {

@@ -1,6 +1,7 @@
 #include "linkdyn/spatial/kinematics.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace linkdyn::spatial {
 
@@ -18,18 +19,58 @@ Mat4 joint_motion(const ChainJoint& joint, double q) {
   return E;
 }
 
+void update_link_poses(const Chain& chain, ChainData& data, const Eigen::VectorXd& q) {
+  for (int i = 0; i < chain.dof; ++i) {
+    const ChainJoint& j = chain.joint(i);
+    const Mat3& P = j.placement.R;
+    Pose& l = data.local[static_cast<size_t>(i)];
+    l.p = j.placement.p;
+    if (j.type == JointType::prismatic) {
+      l.R = P;
+      l.p.noalias() += P * (j.axis * q(i));
+      continue;
+    }
+    double s, c;
+    ::sincos(q(i), &s, &c);
+    // P Rot(axis, q): for an axis along +-x, +-y or +-z only two columns mix.
+    switch (chain.axis_code[static_cast<size_t>(i)]) {
+      case 3: case -3: {
+        s *= chain.axis_code[static_cast<size_t>(i)] > 0 ? 1.0 : -1.0;
+        l.R.col(0) = c * P.col(0) + s * P.col(1);
+        l.R.col(1) = c * P.col(1) - s * P.col(0);
+        l.R.col(2) = P.col(2);
+        break;
+      }
+      case 1: case -1: {
+        s *= chain.axis_code[static_cast<size_t>(i)] > 0 ? 1.0 : -1.0;
+        l.R.col(0) = P.col(0);
+        l.R.col(1) = c * P.col(1) + s * P.col(2);
+        l.R.col(2) = c * P.col(2) - s * P.col(1);
+        break;
+      }
+      case 2: case -2: {
+        s *= chain.axis_code[static_cast<size_t>(i)] > 0 ? 1.0 : -1.0;
+        l.R.col(0) = c * P.col(0) - s * P.col(2);
+        l.R.col(1) = P.col(1);
+        l.R.col(2) = c * P.col(2) + s * P.col(0);
+        break;
+      }
+      default: {
+        // Rodrigues: c 1 + s [k x] + (1 - c) k k^T.
+        const Vec3& k = j.axis;
+        const Mat3 rot = c * Mat3::Identity() + s * skew(k) + (1.0 - c) * k * k.transpose();
+        l.R.noalias() = P * rot;
+      }
+    }
+  }
+}
+
 void forward_kinematics(const Chain& chain, ChainData& data, const Eigen::VectorXd& q) {
+  update_link_poses(chain, data, q);
   Pose parent;
   for (int i = 0; i < chain.dof; ++i) {
     const ChainJoint& j = chain.joint(i);
-    Pose& l = data.local[static_cast<size_t>(i)];
-    if (j.type == JointType::revolute) {
-      l.R = j.placement.R * axis_rotation(j.axis, q(i));
-      l.p = j.placement.p;
-    } else {
-      l.R = j.placement.R;
-      l.p = j.placement.p + j.placement.R * (j.axis * q(i));
-    }
+    const Pose& l = data.local[static_cast<size_t>(i)];
     Pose& w = data.world[static_cast<size_t>(i)];
     w = parent * l;
     parent = w;

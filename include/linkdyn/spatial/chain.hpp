@@ -63,6 +63,8 @@ struct Chain {
   std::vector<Mat4> pseudo;
   /// 6-vector motion subspace [omega; v] of each joint in its link frame.
   std::vector<Vec6> motion_subspace;
+  /// +-1, +-2, +-3 when a joint axis is +-x, +-y, +-z of its frame (fast rotations), else 0.
+  std::vector<int> axis_code;
 
   const ChainJoint& joint(int i) const { return spec.joints[static_cast<size_t>(i)]; }
   /// Index of the named joint, or -1.

@@ -9,6 +9,9 @@
 
 namespace linkdyn::spatial {
 
+/// Poses of the links in their parents' frames (data.local): all the recursive algorithms need.
+void update_link_poses(const Chain& chain, ChainData& data, const Eigen::VectorXd& q);
+
 /// Poses of all link frames and of the end effector, and the joints' world twists.
 void forward_kinematics(const Chain& chain, ChainData& data, const Eigen::VectorXd& q);
 
