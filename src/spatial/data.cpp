@@ -13,6 +13,9 @@ ChainData::ChainData(const Chain& chain) {
   f.assign(n, Vec6::Zero());
   bias_acceleration.assign(n, Vec6::Zero());
   inertia6.assign(n, Mat6::Zero());
+  composite_mass.assign(n, 0.0);
+  composite_first_moment.assign(n, Vec3::Zero());
+  composite_inertia.assign(n, Mat3::Zero());
   articulated_bias.assign(n, Vec6::Zero());
   U.assign(n, Vec6::Zero());
   D = Eigen::VectorXd::Zero(chain.dof);

@@ -102,15 +102,23 @@ const Eigen::VectorXd& inverse_dynamics(const Chain& chain, ChainData& data, con
 const Eigen::MatrixXd& mass_matrix(const Chain& chain, ChainData& data, const Eigen::VectorXd& q) {
   update_link_poses(chain, data, q);
   const int n = chain.dof;
-  for (int i = 0; i < n; ++i) data.inertia6[static_cast<size_t>(i)] = inertia_matrix(chain, i);
+  // Composite rigid bodies as (mass, first moment, inertia about the link origin) in link frames.
+  for (int i = 0; i < n; ++i) {
+    const auto k = static_cast<size_t>(i);
+    data.composite_mass[k] = chain.mass[k];
+    data.composite_first_moment[k] = chain.first_moment[k];
+    data.composite_inertia[k] = chain.inertia_origin[k];
+  }
   for (int i = n - 1; i > 0; --i) {
     const auto k = static_cast<size_t>(i);
-    const Mat6 X = motion_transform(data.local[k]);
-    data.inertia6[k - 1].noalias() += X.transpose() * data.inertia6[k] * X;
+    data.composite_mass[k - 1] += data.composite_mass[k];
+    add_rigid_inertia_to_parent(data.local[k], data.composite_mass[k], data.composite_first_moment[k],
+                                data.composite_inertia[k], data.composite_first_moment[k - 1], data.composite_inertia[k - 1]);
   }
   for (int i = 0; i < n; ++i) {
     const auto k = static_cast<size_t>(i);
-    Vec6 F = data.inertia6[k] * chain.motion_subspace[k];
+    Vec6 F = inertia_times(data.composite_mass[k], data.composite_first_moment[k], data.composite_inertia[k],
+                           chain.motion_subspace[k]);
     data.mass_matrix(i, i) = chain.motion_subspace[k].dot(F);
     for (int j = i; j > 0; --j) {
       F = force_to_parent(data.local[static_cast<size_t>(j)], F);

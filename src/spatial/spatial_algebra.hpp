@@ -36,13 +36,29 @@ inline Vec6 cross_force(const Vec6& v, const Vec6& f) {
   return r;
 }
 
-/// Spatial inertia of link i times a motion: [I_O w + mc x v; m v - mc x w].
+/// A rigid-body spatial inertia (mass, first moment m c, inertia about the origin) times a
+/// motion: [I_O w + mc x v; m v - mc x w].
+inline Vec6 inertia_times(double mass, const Vec3& mc, const Mat3& inertia_origin, const Vec6& m) {
+  Vec6 r;
+  r.head<3>() = inertia_origin * m.head<3>() + mc.cross(m.tail<3>());
+  r.tail<3>() = mass * m.tail<3>() - mc.cross(m.head<3>());
+  return r;
+}
 inline Vec6 inertia_times(const Chain& c, int i, const Vec6& m) {
   const auto k = static_cast<size_t>(i);
-  Vec6 r;
-  r.head<3>() = c.inertia_origin[k] * m.head<3>() + c.first_moment[k].cross(m.tail<3>());
-  r.tail<3>() = c.mass[k] * m.tail<3>() - c.first_moment[k].cross(m.head<3>());
-  return r;
+  return inertia_times(c.mass[k], c.first_moment[k], c.inertia_origin[k], m);
+}
+
+/// A rigid-body inertia (m, mc, I_O) given in a child frame at pose X, re-expressed in the parent
+/// frame about its origin (rotation law, then parallel axes [002 Eqs. 42, 58]), added to
+/// (mc_parent, I_parent).
+inline void add_rigid_inertia_to_parent(const Pose& X, double mass, const Vec3& mc, const Mat3& inertia_origin,
+                                        Vec3& mc_parent, Mat3& inertia_parent) {
+  const Vec3 h = X.R * mc;
+  const Mat3 P = skew(X.p), H = skew(h);
+  inertia_parent.noalias() += X.R * inertia_origin * X.R.transpose();
+  inertia_parent.noalias() -= mass * P * P + P * H + H * P;
+  mc_parent += h + mass * X.p;
 }
 
 inline Mat6 inertia_matrix(const Chain& c, int i) {

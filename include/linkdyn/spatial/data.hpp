@@ -24,7 +24,10 @@ struct ChainData {
   // Spatial vectors [omega; v] in link frames (recursive algorithms).
   std::vector<Vec6> v, a, f;
   std::vector<Vec6> bias_acceleration;  ///< v x (s qd): the velocity-product acceleration
-  std::vector<Mat6> inertia6;           ///< composite (CRBA) or articulated (ABA) inertias
+  std::vector<Mat6> inertia6;           ///< articulated inertias (ABA)
+  std::vector<double> composite_mass;   ///< composite rigid bodies (CRBA), in link frames
+  std::vector<Vec3> composite_first_moment;
+  std::vector<Mat3> composite_inertia;
   std::vector<Vec6> articulated_bias, U;
   Eigen::VectorXd D, u;
 
