@@ -35,6 +35,13 @@ double load_power(const Mechanism& m, const Workspace& ws, double t, bool useful
 /// Power of one load (W).
 double load_power(const Mechanism& m, const Workspace& ws, const Load& load, double t);
 
+/// Relative sliding speed of a prismatic pair along its guide (the slider point's velocity
+/// relative to the guide body), and the slider point (global).
+double sliding_speed(const Joint& j, const Workspace& ws, Vec2& point);
+/// A force along a prismatic pair's guide at `point`: `force` on its second body, the opposite
+/// on its first, added to loads (wrenches about the body frames' origins).
+void add_guide_force(const Joint& j, const Workspace& ws, const Vec2& point, double force, std::vector<Wrench>& loads);
+
 /// One backward walk with the current friction loads: ws.reaction and ws.effort.
 void solve_reactions(const Mechanism& m, Workspace& ws);
 /// Friction loads from the current reactions and relative velocities, into ws.friction_load:
