@@ -75,6 +75,25 @@ struct KinetostaticsSummary {
   std::vector<double> flagged_t;  ///< times of rows flagged near self-locking
 };
 
+/// A pair's reaction columns: gear `<joint>.torque`; else `.Fx`, `.Fy`, `.F`, and for a
+/// prismatic pair `.N`, `.M` (what the first body exerts on the second).
+void add_reaction_columns(const Joint& j, Table& table);
+/// The values of those columns, in the same order, through put(value).
+template <class Put>
+void put_reaction(const Joint& j, const JointReaction& r, Put&& put) {
+  if (j.type == JointType::gear) {
+    put(r.moment);
+    return;
+  }
+  put(r.force.x());
+  put(r.force.y());
+  put(r.force.norm());
+  if (j.type == JointType::prismatic) {
+    put(r.normal);
+    put(r.moment);
+  }
+}
+
 /// The kinetostatics table of a sweep (rows where the mechanism is assembled and not at a dead
 /// point): t, driver coordinates, efforts (with and without friction), per pair Fx, Fy, F
 /// (prismatic: N and M too; gear: torque) and friction power, friction.power, driver.power,
