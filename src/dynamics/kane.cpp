@@ -35,6 +35,8 @@ KaneWorkspace::KaneWorkspace(const Mechanism& m) {
   for (int b = 1; b <= moving_bodies(m); ++b)
     mass.segment<3>(3 * (b - 1)) << m.bodies()[b].mass, m.bodies()[b].mass, m.bodies()[b].inertia;
   Q.setZero(rows);
+  mA.setZero(rows, n);
+  residual.setZero(rows);
   M.setZero(n, n);
   h.setZero(n);
   qdd.setZero(n);
@@ -74,8 +76,10 @@ void solve_kane(const Mechanism& m, Workspace& ws, KaneWorkspace& kw) {
   partial_velocities(m, ws, kw);
   external_forces(m, ws, kw);
   // [004 Eq. A46]: A^T m A qdd = A^T Q_ext - A^T m B (the liaisons do no work, [004 Eq. A45]).
-  kw.M.noalias() = kw.A.transpose() * kw.mass.asDiagonal() * kw.A;
-  kw.h.noalias() = kw.A.transpose() * (kw.Q - kw.mass.cwiseProduct(kw.B));
+  kw.mA.noalias() = kw.mass.asDiagonal() * kw.A;
+  kw.M.noalias() = kw.A.transpose() * kw.mA;
+  kw.residual = kw.Q - kw.mass.cwiseProduct(kw.B);
+  kw.h.noalias() = kw.A.transpose() * kw.residual;
   kw.ldlt.compute(kw.M);
   if (kw.ldlt.info() != Eigen::Success || !(kw.ldlt.vectorD().minCoeff() > 0.0))
     throw AnalysisError(fmt::format("Kane's mass matrix A^T m A is singular at q = ({:.9g}{})", ws.q[0],
@@ -86,7 +90,9 @@ void solve_kane(const Mechanism& m, Workspace& ws, KaneWorkspace& kw) {
 void liaison_forces(const Mechanism& m, Workspace& ws, KaneWorkspace& kw) {
   // [004 Eq. A43]: Q_liaison = m a - Q_ext with a = A qdd + B, taken to the body frames'
   // origins, where the pairs' constraint forces are Phi_q^T lambda.
-  kw.liaison_force = kw.mass.cwiseProduct(kw.A * kw.qdd + kw.B) - kw.Q;
+  kw.residual = kw.B;
+  kw.residual.noalias() += kw.A * kw.qdd;  // a = A qdd + B
+  kw.liaison_force = kw.mass.cwiseProduct(kw.residual) - kw.Q;
   for (int b = 1; b <= moving_bodies(m); ++b) {
     const int i = 3 * (b - 1);
     const Vec2 rc = ws.body[b].arm(m.bodies()[b].com);

@@ -26,6 +26,8 @@ struct KaneWorkspace {
   Eigen::MatrixXd M;      ///< A^T m A
   Eigen::VectorXd h;      ///< A^T (Q_ext - m B)
   Eigen::VectorXd qdd;    ///< the independent accelerations
+  Eigen::MatrixXd mA;       ///< scratch: m A
+  Eigen::VectorXd residual; ///< scratch: Q_ext - m B, then a
   Eigen::LDLT<Eigen::MatrixXd> ldlt;
   Eigen::MatrixXd liaison_matrix;   ///< Phi_q^T: the pairs' multipliers to generalized forces
   Eigen::VectorXd liaison_force;    ///< m a - Q_ext, about the body frames' origins
