@@ -476,16 +476,16 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
 
   SimulationResult result;
   Table& table = result.table;
-  // One DOF: q, qd, qdd; several: <driver>.q, .qd, .qdd per driver.
-  for (const char* rate : {"", "d", "dd"}) {
-    static const char* const rot_units[] = {"rad", "rad/s", "rad/s^2"};
-    static const char* const lin_units[] = {"m", "m/s", "m/s^2"};
-    const size_t r = std::string(rate).size();
-    if (r == 0) table.add_column("t", "s");
+  // t, then the coordinates, their rates, their accelerations: q, qd, qdd for one DOF;
+  // <driver>.q for each driver, then each <driver>.qd, then each <driver>.qdd for several.
+  table.add_column("t", "s");
+  const char* const suffix[] = {"", "d", "dd"};
+  const char* const rot_units[] = {"rad", "rad/s", "rad/s^2"};
+  const char* const lin_units[] = {"m", "m/s", "m/s^2"};
+  for (int order = 0; order < 3; ++order)
     for (const planar::Driver& d : m.drivers())
-      table.add_column((n == 1 ? std::string("q") : d.name + ".q") + rate,
-                       (d.type == planar::DriverType::rotational ? rot_units : lin_units)[r]);
-  }
+      table.add_column((n == 1 ? std::string("q") : d.name + ".q") + suffix[order],
+                       (d.type == planar::DriverType::rotational ? rot_units : lin_units)[order]);
   for (int k : system.motors) table.add_column(m.spec().actuators[k].name + ".current", "A");
   for (const Actuator& a : m.spec().actuators) {
     if (a.joint >= 0) table.add_column(a.name + ".force", "N");
