@@ -211,3 +211,22 @@ TEST(Kane, ReducedMethodRefusesTwoDofAndPairResistances) {
   EXPECT_THROW(simulate(system, o), InputError);
   EXPECT_THROW(steady_regime(system, o, 14.0), InputError);
 }
+
+TEST(Kane, OneDofMassMatrixAndVelocityTermAreTheReducedParameters) {
+  // For one DOF, A^T m A is the reduced inertia m(q) of [003] and A^T m B at qd = 1 is m'(q)/2.
+  const planar::Mechanism m = io::load_mechanism(test::example("seed003-dwell"));
+  planar::Workspace ws(m);
+  KaneWorkspace kw(m);
+  for (int k = 0; k < 12; ++k) {
+    ws.q[0] = 2 * M_PI * k / 12;
+    ASSERT_TRUE(planar::solve_positions(m, ws).ok());
+    const ReducedInertia reduced = reduced_inertia_from_energy(m, ws);
+    ws.qd[0] = 1.0;
+    ASSERT_TRUE(planar::solve_velocities(m, ws).ok());
+    partial_velocities(m, ws, kw);
+    const double M = kw.A.col(0).dot(kw.mass.cwiseProduct(kw.A.col(0)));
+    const double half_dm = kw.A.col(0).dot(kw.mass.cwiseProduct(kw.B));
+    EXPECT_NEAR(M, reduced.m, 1e-12 * reduced.m) << "q = " << ws.q[0];
+    EXPECT_NEAR(2 * half_dm, reduced.dm, 1e-12 * reduced.m) << "q = " << ws.q[0];
+  }
+}
