@@ -1,4 +1,5 @@
-// linkdyn simulate MODEL: direct dynamics of a one-DOF machine with its actuators [003].
+// linkdyn simulate MODEL: direct dynamics of a machine with its actuators [003], by the
+// reduced method (one DOF), the full constrained model or Kane's equations [004 App. B].
 #include <fmt/core.h>
 
 #include <chrono>
@@ -79,22 +80,26 @@ dynamics::SimulationOptions steady_setup(const planar::Mechanism& m, SimulateOpt
 void run_simulate(SimulateOptions o) {
   const planar::Mechanism m = io::load_mechanism(o.model);
   analysis_grid(m, 0);
-  o.sim.method = o.method == "full" ? dynamics::Method::full : dynamics::Method::reduced;
+  o.sim.method = o.method == "full" ? dynamics::Method::full : o.method == "kane" ? dynamics::Method::kane : dynamics::Method::reduced;
   auto system = std::make_unique<dynamics::DynamicSystem>(m);
   if (o.steady || o.mean_speed != 0.0 || o.fluctuation > 0.0) o.sim = steady_setup(m, o, system);
   const auto start = std::chrono::steady_clock::now();
   const dynamics::SimulationResult r = dynamics::simulate(*system, o.sim);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const Table& t = r.table;
+  const size_t dof = m.drivers().size();  // columns t, q (dof), qd (dof), ...
   double lo = INFINITY, hi = -INFINITY, sum = 0.0;
   for (size_t k = 0; k < t.rows(); ++k) {
-    const double qd = t.at(k, 2);
+    const double qd = t.at(k, 1 + dof);
     lo = std::min(lo, qd), hi = std::max(hi, qd), sum += qd;
   }
   fmt::print("{}: {} method, t = [{:g}, {:g}] s, {} rows; {} events, {} right-hand sides, {:.3g} s of computing ({:.0f}x real time)\n",
              m.spec().name, o.method, o.sim.t0, o.sim.t_end, t.rows(), r.events, r.rhs_evaluations, seconds,
              (o.sim.t_end - o.sim.t0) / seconds);
-  fmt::print("qd from {:.6g} to {:.6g}, mean {:.6g}; q at the end {:.9g}\n", lo, hi, sum / t.rows(), t.at(t.rows() - 1, 1));
+  fmt::print("{} from {:.6g} to {:.6g}, mean {:.6g}; q at the end {:.9g}\n", t.columns[1 + dof], lo, hi, sum / t.rows(), t.at(t.rows() - 1, 1));
+  for (size_t i = 1; i < dof; ++i)
+    fmt::print("{} at the end {:.9g}, {} {:.9g}\n", t.columns[1 + i], t.at(t.rows() - 1, 1 + i), t.columns[1 + dof + i],
+               t.at(t.rows() - 1, 1 + dof + i));
   nlohmann::ordered_json extra;
   extra["settings"] = {{"method", o.method}, {"t0", o.sim.t0}, {"t_end", o.sim.t_end}, {"steps", o.sim.steps},
                        {"rel_tol", o.sim.rel_tol}, {"abs_tol", o.sim.abs_tol}, {"table_points", o.sim.table_points}};
@@ -106,12 +111,14 @@ void run_simulate(SimulateOptions o) {
 
 void add_simulate_command(CLI::App& app) {
   auto options = std::make_shared<SimulateOptions>();
-  CLI::App* cmd = app.add_subcommand("simulate", "Direct dynamics of a one-DOF machine with motors and resistances");
+  CLI::App* cmd = app.add_subcommand("simulate", "Direct dynamics of a machine with motors and resistances (any DOF with --method kane or full)");
   cmd->add_option("MODEL", options->model, "Model file (YAML)")->required();
   cmd->add_option("--t-end", options->sim.t_end, "End time (s)")->check(CLI::PositiveNumber);
   cmd->add_option("--steps", options->sim.steps, "Output rows - 1")->check(CLI::PositiveNumber);
-  cmd->add_option("--method", options->method, "reduced (tabulated parameters, fast) or full (whole constrained model)")
-      ->check(CLI::IsMember({"reduced", "full"}));
+  cmd->add_option("--method", options->method,
+                  "reduced (tabulated parameters, fast, one DOF), full (whole constrained model) or kane (Kane's equations "
+                  "[004 App. B], any DOF, with every pair's reaction)")
+      ->check(CLI::IsMember({"reduced", "full", "kane"}));
   cmd->add_option("--qd0", options->sim.qd0, "Initial speed of the driver coordinate (default: its motion law's)");
   cmd->add_option("--rtol", options->sim.rel_tol, "Relative tolerance of the integrator")->check(CLI::PositiveNumber);
   cmd->add_option("--points", options->sim.table_points, "Reduced method: table points per cycle")->check(CLI::Range(8, 10000000));

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <mutex>
 
+#include "linkdyn/dynamics/kane.hpp"
 #include "planar/constraints.hpp"
 
 namespace linkdyn::dynamics {
@@ -45,61 +46,74 @@ double actuator_torque(const Actuator& a, double scale, double omega, double cur
   return 0.0;
 }
 
-/// The right-hand side, as the reduced model or the full model.
+/// The right-hand side, as the reduced model, the full model or Kane's equations. The state is
+/// q (n independent coordinates, the drivers'), qd (n), the motors' currents, the actuators' work.
 class Evaluator {
  public:
-  Evaluator(const DynamicSystem& s, const SimulationOptions& o) : sys_(s), m_(*s.mechanism) {
+  Evaluator(const DynamicSystem& s, const SimulationOptions& o)
+      : sys_(s), m_(*s.mechanism), n_(m_.drivers().size()), qdd_(n_) {
     scale_.assign(m_.spec().actuators.size(), 1.0);
     for (size_t k = 0; k < o.actuator_scale.size() && k < scale_.size(); ++k) scale_[k] = o.actuator_scale[k];
   }
   virtual ~Evaluator() = default;
   /// Angular velocity of a body at state y.
   virtual double omega(int body, const State& y) = 0;
-  /// qdd at (t, y), with the actuator torques set in torque_.
-  virtual double acceleration(double t, const State& y) = 0;
-  /// Constraint actions after acceleration() at the same state.
-  virtual void actions(const State& y, double qdd, std::vector<double>& out) = 0;
+  /// Sliding speed of a prismatic pair at state y.
+  virtual double sliding(int joint, const State& y) = 0;
+  /// The n accelerations qdd at (t, y) into qdd_, with the actuator torques set in torque_.
+  virtual void accelerations(double t, const State& y) = 0;
+  /// Constraint actions after accelerations() at the same state.
+  virtual void actions(const State& y, std::vector<double>& out) = 0;
+  /// Pair reactions (columns as add_reaction_columns) after actions(); none by default.
+  virtual void reactions(std::vector<double>&) {}
 
+  /// The speed of actuator k: its body's angular velocity, or its pair's sliding speed.
+  double speed(size_t k, const State& y) {
+    const Actuator& a = m_.spec().actuators[k];
+    return a.joint >= 0 ? sliding(a.joint, y) : omega(a.body, y);
+  }
   void rhs(double t, const State& y, State& dydt) {
     ++evaluations;
-    dydt[0] = y[1];
-    dydt[1] = acceleration(t, y);
+    accelerations(t, y);
+    for (size_t i = 0; i < n_; ++i) dydt[i] = y[n_ + i], dydt[n_ + i] = qdd_[i];
     const size_t nm = sys_.motors.size();
     for (size_t k = 0; k < nm; ++k) {
       const Actuator& a = m_.spec().actuators[sys_.motors[k]];
       const double omega_motor = omega(a.body, y) / a.ratio;
-      dydt[2 + k] = (scale_[sys_.motors[k]] * a.voltage - a.resistance_ohm * y[2 + k] - a.constant * omega_motor) / a.inductance;
+      dydt[2 * n_ + k] = (scale_[sys_.motors[k]] * a.voltage - a.resistance_ohm * y[2 * n_ + k] - a.constant * omega_motor) / a.inductance;
     }
     // The work of each actuator is integrated with the motion.
-    for (size_t k = 0; k < torque_.size(); ++k) dydt[2 + nm + k] = torque_[k] * omega(m_.spec().actuators[k].body, y);
+    for (size_t k = 0; k < torque_.size(); ++k) dydt[2 * n_ + nm + k] = torque_[k] * speed(k, y);
   }
-  /// Torques of all actuators at state y (into torque_), on the locked branches.
+  /// Torques (forces for a pair's resistance) of all actuators at state y (into torque_), on
+  /// the locked branches.
   void actuator_torques(const State& y) {
     const auto& acts = m_.spec().actuators;
     torque_.resize(acts.size());
     size_t motor = 0;
     for (size_t k = 0; k < acts.size(); ++k) {
       const Actuator& a = acts[k];
-      const double current = a.type == Actuator::dc_motor ? y[2 + motor++] : 0.0;
-      torque_[k] = actuator_torque(a, scale_[k], omega(a.body, y), current, branch_[k]);
+      const double current = a.type == Actuator::dc_motor ? y[2 * n_ + motor++] : 0.0;
+      torque_[k] = actuator_torque(a, scale_[k], speed(k, y), current, branch_[k]);
     }
   }
   /// The switching function of actuator k: its Coulomb speed, condition speed or motor power.
   double switching(size_t k, const State& y) {
     const Actuator& a = m_.spec().actuators[k];
     switch (a.type) {
-      case Actuator::resistance: return a.T0 > 0.0 ? omega(a.body, y) : 1.0;
+      case Actuator::resistance: return a.T0 > 0.0 ? speed(k, y) : 1.0;
       case Actuator::torque: return a.when_body >= 0 ? omega(a.when_body, y) : 1.0;
       case Actuator::dc_motor: {
         size_t motor = 0;
         while (sys_.motors[motor] != static_cast<int>(k)) ++motor;
-        return a.efficiency < 1.0 ? y[2 + motor] * omega(a.body, y) : 1.0;
+        return a.efficiency < 1.0 ? y[2 * n_ + motor] * omega(a.body, y) : 1.0;
       }
     }
     return 1.0;
   }
   /// Locks every branch to the signs at state y; where a function is exactly zero there, to its
-  /// sign at `ahead` (the end of the step), else the old branch.
+  /// sign at `ahead` (the end of the step), else the old branch (sgn 0 = 0 for a Coulomb term
+  /// that starts at rest: it stays 0 until the speed leaves zero).
   void lock(const State& y, const State* ahead = nullptr) {
     branch_.resize(m_.spec().actuators.size(), 0.0);
     for (size_t k = 0; k < branch_.size(); ++k) {
@@ -119,12 +133,72 @@ class Evaluator {
   }
   size_t branches() const { return branch_.size(); }
   const std::vector<double>& torques() const { return torque_; }
+  const std::vector<double>& qdd() const { return qdd_; }
   long evaluations = 0;
 
  protected:
   const DynamicSystem& sys_;
   const Mechanism& m_;
-  std::vector<double> scale_, torque_, branch_;
+  size_t n_;
+  std::vector<double> scale_, torque_, branch_, qdd_;
+};
+
+/// An evaluator that places the whole mechanism at each state (positions and velocities from
+/// the independent coordinates by the kinematic walk) and applies the loads and actuators as
+/// wrenches on the bodies: the common part of the full model and Kane's equations.
+class PlacedEvaluator : public Evaluator {
+ public:
+  PlacedEvaluator(const DynamicSystem& s, const SimulationOptions& o, const State& y0)
+      : Evaluator(s, o), ws_(m_), placed_(2 * n_, NAN) {
+    for (size_t i = 0; i < n_; ++i) ws_.q[i] = y0[i];
+    if (!planar::solve_positions(m_, ws_).ok()) throw AnalysisError("the mechanism does not assemble at the start");
+  }
+  double omega(int body, const State& y) override {
+    place(y);
+    return ws_.body[body].omega;
+  }
+  double sliding(int joint, const State& y) override {
+    place(y);
+    Vec2 point;
+    return planar::sliding_speed(m_.joints()[joint], ws_, point);
+  }
+
+ protected:
+  /// ws_.applied: the model's loads at t and the actuators at state y [004 Eq. A42].
+  void apply_loads(double t, const State& y) {
+    place(y);
+    actuator_torques(y);
+    planar::evaluate_loads(m_, ws_, t);
+    for (size_t k = 0; k < torque_.size(); ++k) {
+      const Actuator& a = m_.spec().actuators[k];
+      if (a.joint < 0) {
+        ws_.applied[a.body](2) += torque_[k];
+        continue;
+      }
+      const planar::Joint& j = m_.joints()[a.joint];
+      Vec2 point;
+      planar::sliding_speed(j, ws_, point);
+      planar::add_guide_force(j, ws_, point, torque_[k], ws_.applied);
+    }
+  }
+  void place(const State& y) {
+    if (std::equal(placed_.begin(), placed_.end(), y.begin())) return;
+    for (size_t i = 0; i < n_; ++i) ws_.q[i] = y[i], ws_.qd[i] = y[n_ + i];
+    if (!planar::solve_positions(m_, ws_).ok())
+      throw AnalysisError(fmt::format("the mechanism does not assemble at {}", coordinates(y)));
+    if (!planar::solve_velocities(m_, ws_).ok())
+      throw AnalysisError(fmt::format("the mechanism is at a dead point at {}", coordinates(y)));
+    std::copy(y.begin(), y.begin() + 2 * n_, placed_.begin());
+  }
+  /// "q = 0.1" (one DOF) or "alpha = 0.1, x_D = 0.48" for a message.
+  std::string coordinates(const State& y) const {
+    if (n_ == 1) return fmt::format("q = {:.9g}", y[0]);
+    std::string out;
+    for (size_t i = 0; i < n_; ++i) out += fmt::format("{}{} = {:.9g}", i ? ", " : "", m_.drivers()[i].name, y[i]);
+    return out;
+  }
+  Workspace ws_;
+  std::vector<double> placed_;
 };
 
 }  // namespace
@@ -205,6 +279,14 @@ std::shared_ptr<const ReducedTables> build_reduced_tables(const Mechanism& m, in
 class ReducedEvaluator final : public Evaluator {
  public:
   ReducedEvaluator(const DynamicSystem& s, const SimulationOptions& o) : Evaluator(s, o) {
+    if (n_ != 1)
+      throw InputError(m_.spec().where, "drivers",
+                       fmt::format("the reduced method needs one degree of freedom, and the mechanism has {}", n_),
+                       "use --method kane (or full) for several degrees of freedom");
+    for (const Actuator& a : m_.spec().actuators)
+      if (a.joint >= 0)
+        throw InputError(a.where, "actuator '" + a.name + "'", "acts in a prismatic pair, which the reduced method does not tabulate",
+                         "use --method kane (or full)");
     std::lock_guard<std::mutex> lock(*s.cache_mutex);
     if (!s.reduced_cache || s.reduced_cache->points != o.table_points || s.reduced_cache->t0 != o.t0)
       s.reduced_cache = build_reduced_tables(m_, o.table_points, o.t0);
@@ -212,16 +294,17 @@ class ReducedEvaluator final : public Evaluator {
     cached_.assign(T_->c.size(), NAN);
   }
   double omega(int body, const State& y) override { return coefficient(body, y[0]) * y[1]; }
-  double acceleration(double, const State& y) override {
+  double sliding(int, const State&) override { return 0.0; }  // refused in the constructor
+  void accelerations(double, const State& y) override {
     const double q = y[0], qd = y[1];
     actuator_torques(y);
     double F = T_->F0(q) + T_->F1(q) * qd;
     for (size_t k = 0; k < torque_.size(); ++k) F += torque_[k] * coefficient(m_.spec().actuators[k].body, q);
-    return (F - 0.5 * T_->interp->dm(q) * qd * qd) / T_->interp->m(q);
+    qdd_[0] = (F - 0.5 * T_->interp->dm(q) * qd * qd) / T_->interp->m(q);
   }
-  void actions(const State& y, double qdd, std::vector<double>& out) override {
+  void actions(const State& y, std::vector<double>& out) override {
     // [003 Eq. 6]: m_e1 qdd + m_e1q qd^2, plus the loads' and actuators' parts.
-    const double q = y[0], qd = y[1];
+    const double q = y[0], qd = y[1], qdd = qdd_[0];
     out.resize(T_->L0.size());
     for (size_t k = 0; k < T_->L0.size(); ++k) {
       out[k] = T_->interp->me1(k, q) * qdd + T_->interp->me1q(k, q) * qd * qd + T_->L0[k](q) + T_->L1[k](q) * qd;
@@ -246,26 +329,17 @@ class ReducedEvaluator final : public Evaluator {
 
 /// The whole constrained mechanism: M a + Phi_q^T mu = Q, Phi_q a = gamma, in body coordinates,
 /// with the positions and velocities solved from (q, qd).
-class FullEvaluator final : public Evaluator {
+class FullEvaluator final : public PlacedEvaluator {
  public:
-  FullEvaluator(const DynamicSystem& s, const SimulationOptions& o) : Evaluator(s, o), ws_(m_) {
-    n_ = 3 * static_cast<int>(m_.bodies().size() - 1);
+  FullEvaluator(const DynamicSystem& s, const SimulationOptions& o, const State& y0) : PlacedEvaluator(s, o, y0) {
+    nb_ = 3 * static_cast<int>(m_.bodies().size() - 1);
     for (const planar::Joint& j : m_.joints()) nc_ += j.constraint_count();
-    kkt_.setZero(n_ + nc_, n_ + nc_);
-    rhs_.setZero(n_ + nc_);
-    lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(n_ + nc_);
-    ws_.q[0] = std::isfinite(o.q0) ? o.q0 : planar::evaluate(m_.drivers()[0].law, o.t0).q;
-    if (!planar::solve_positions(m_, ws_).ok()) throw AnalysisError("the mechanism does not assemble at the start");
+    kkt_.setZero(nb_ + nc_, nb_ + nc_);
+    rhs_.setZero(nb_ + nc_);
+    lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(nb_ + nc_);
   }
-  double omega(int body, const State& y) override {
-    place(y);
-    return ws_.body[body].omega;
-  }
-  double acceleration(double t, const State& y) override {
-    place(y);
-    actuator_torques(y);
-    planar::evaluate_loads(m_, ws_, t);
-    for (size_t k = 0; k < torque_.size(); ++k) ws_.applied[m_.spec().actuators[k].body](2) += torque_[k];
+  void accelerations(double t, const State& y) override {
+    apply_loads(t, y);
     kkt_.setZero();
     rhs_.setZero();
     for (size_t b = 1; b < m_.bodies().size(); ++b) {  // M_b (a_O, alpha) = Q_b + m omega^2 r_c
@@ -281,7 +355,7 @@ class FullEvaluator final : public Evaluator {
                                                           body.mass * s.omega * s.omega * rc.y(), 0.0);
     }
     planar::JointRows rows;
-    int r = n_;
+    int r = nb_;
     for (const planar::Joint& j : m_.joints()) {
       planar::joint_rows(j, ws_, true, rows);
       for (int k = 0; k < rows.count; ++k) {
@@ -297,15 +371,18 @@ class FullEvaluator final : public Evaluator {
     }
     lu_.compute(kkt_);
     solution_ = lu_.solve(rhs_);
-    const planar::Driver& d = m_.drivers()[0];
-    const planar::Joint& dj = m_.joints()[d.joint];
-    const int driven = dj.other(0), i = 3 * (driven - 1);
-    if (d.type == planar::DriverType::rotational) return solution_(i + 2);
-    return dj.guide_dir.dot(Vec2(solution_(i), solution_(i + 1)));  // a slider on a ground guide
+    for (size_t d = 0; d < n_; ++d) {
+      const planar::Driver& driver = m_.drivers()[d];
+      const planar::Joint& dj = m_.joints()[driver.joint];
+      const int i = 3 * (dj.other(0) - 1);
+      qdd_[d] = driver.type == planar::DriverType::rotational
+                    ? solution_(i + 2)
+                    : dj.guide_dir.dot(Vec2(solution_(i), solution_(i + 1)));  // a slider on a ground guide
+    }
   }
-  void actions(const State&, double, std::vector<double>& out) override {
+  void actions(const State&, std::vector<double>& out) override {
     // Multipliers mu of the last solve: the reactions are lambda = -mu.
-    int r = n_;
+    int r = nb_;
     for (size_t k = 0; k < m_.joints().size(); ++k) {
       const planar::Joint& j = m_.joints()[k];
       Eigen::Vector2d lambda = Eigen::Vector2d::Zero();
@@ -318,42 +395,56 @@ class FullEvaluator final : public Evaluator {
   }
 
  private:
-  void place(const State& y) {
-    if (y[0] == placed_q_ && y[1] == placed_qd_) return;
-    ws_.q[0] = y[0];
-    if (!planar::solve_positions(m_, ws_).ok())
-      throw AnalysisError(fmt::format("the mechanism does not assemble at q = {:.9g}", y[0]));
-    ws_.qd[0] = y[1];
-    if (!planar::solve_velocities(m_, ws_).ok())
-      throw AnalysisError(fmt::format("the mechanism is at a dead point at q = {:.9g}", y[0]));
-    placed_q_ = y[0], placed_qd_ = y[1];
-  }
-  Workspace ws_;
-  int n_ = 0, nc_ = 0;
+  int nb_ = 0, nc_ = 0;
   Eigen::MatrixXd kkt_;
   Eigen::VectorXd rhs_, solution_;
   Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
-  double placed_q_ = NAN, placed_qd_ = NAN;
+};
+
+/// Kane's equations [004 Appendix B]: A^T m A qdd = A^T (Q_ext - m B), the liaison forces
+/// from m a = Q_ext + Q_liaison.
+class KaneEvaluator final : public PlacedEvaluator {
+ public:
+  KaneEvaluator(const DynamicSystem& s, const SimulationOptions& o, const State& y0) : PlacedEvaluator(s, o, y0), kw_(m_) {}
+  void accelerations(double t, const State& y) override {
+    apply_loads(t, y);
+    solve_kane(m_, ws_, kw_);
+    for (size_t i = 0; i < n_; ++i) qdd_[i] = kw_.qdd(static_cast<Eigen::Index>(i));
+  }
+  void actions(const State&, std::vector<double>& out) override {
+    liaison_forces(m_, ws_, kw_);
+    out.resize(m_.spec().constraint_actions.size());
+    for (size_t k = 0; k < out.size(); ++k) out[k] = constraint_action(m_, ws_, m_.spec().constraint_actions[k]);
+  }
+  void reactions(std::vector<double>& out) override {
+    out.clear();
+    for (size_t k = 0; k < m_.joints().size(); ++k)
+      planar::put_reaction(m_.joints()[k], ws_.reaction[k], [&](double v) { out.push_back(v); });
+  }
+
+ private:
+  KaneWorkspace kw_;
 };
 
 }  // namespace
 
 DynamicSystem::DynamicSystem(const Mechanism& m)
     : mechanism(std::make_shared<const Mechanism>(planar::compile(with_rotors(m.spec())))) {
-  if (m.drivers().size() != 1)
-    throw InputError(m.spec().where, "drivers", fmt::format("direct dynamics needs one degree of freedom, and the mechanism has {}", m.drivers().size()),
-                     "use a mechanism with one driver (its coordinate is the one integrated)");
   for (size_t k = 0; k < m.spec().actuators.size(); ++k)
     if (m.spec().actuators[k].type == Actuator::dc_motor) motors.push_back(static_cast<int>(k));
 }
 
 double kinetic_energy(const DynamicSystem& system, double q, double qd) {
+  return kinetic_energy(system, std::vector<double>{q}, std::vector<double>{qd});
+}
+
+double kinetic_energy(const DynamicSystem& system, const std::vector<double>& q, const std::vector<double>& qd) {
   const Mechanism& m = *system.mechanism;
   Workspace ws(m);
-  ws.q[0] = q;
-  ws.qd[0] = qd;
+  ws.q = q;
+  ws.qd = qd;
   if (!planar::solve_positions(m, ws).ok() || !planar::solve_velocities(m, ws).ok())
-    throw AnalysisError(fmt::format("no kinetic energy at q = {:.9g}: the mechanism does not assemble", q));
+    throw AnalysisError(fmt::format("no kinetic energy at q = {:.9g}: the mechanism does not assemble", q[0]));
   double e = 0.0;
   for (size_t b = 1; b < m.bodies().size(); ++b) {
     const planar::Body& body = m.bodies()[b];
@@ -365,42 +456,61 @@ double kinetic_energy(const DynamicSystem& system, double q, double qd) {
 SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& o) {
   namespace odeint = boost::numeric::odeint;
   const Mechanism& m = *system.mechanism;
-  std::unique_ptr<Evaluator> eval;
-  if (o.method == Method::reduced) eval = std::make_unique<ReducedEvaluator>(system, o);
-  else eval = std::make_unique<FullEvaluator>(system, o);
-
-  const planar::MotionSample start = planar::evaluate(m.drivers()[0].law, o.t0);
-  const size_t nm = system.motors.size(), nact = m.spec().actuators.size();
-  State y(2 + nm + nact, 0.0);
-  y[0] = std::isfinite(o.q0) ? o.q0 : start.q;
-  y[1] = std::isfinite(o.qd0) ? o.qd0 : start.qd;
-  for (size_t k = 0; k < nm && k < o.current0.size(); ++k) y[2 + k] = o.current0[k];
+  const size_t n = m.drivers().size(), nm = system.motors.size(), nact = m.spec().actuators.size();
+  // Initial state: q0 / qd0 override the first coordinate; the others from the drivers' laws.
+  State y(2 * n + nm + nact, 0.0);
+  for (size_t i = 0; i < n; ++i) {
+    const planar::MotionSample start = planar::evaluate(m.drivers()[i].law, o.t0);
+    y[i] = start.q, y[n + i] = start.qd;
+  }
+  if (std::isfinite(o.q0)) y[0] = o.q0;
+  if (std::isfinite(o.qd0)) y[n] = o.qd0;
+  for (size_t k = 0; k < nm && k < o.current0.size(); ++k) y[2 * n + k] = o.current0[k];
   const bool stop_at_q = std::isfinite(o.stop_q);
   const double stop_dir = stop_at_q && o.stop_q < y[0] ? -1.0 : 1.0;
 
+  std::unique_ptr<Evaluator> eval;
+  if (o.method == Method::reduced) eval = std::make_unique<ReducedEvaluator>(system, o);
+  else if (o.method == Method::full) eval = std::make_unique<FullEvaluator>(system, o, y);
+  else eval = std::make_unique<KaneEvaluator>(system, o, y);
+
   SimulationResult result;
   Table& table = result.table;
-  const bool rot = m.drivers()[0].type == planar::DriverType::rotational;
+  // t, then the coordinates, their rates, their accelerations: q, qd, qdd for one DOF;
+  // <driver>.q for each driver, then each <driver>.qd, then each <driver>.qdd for several.
   table.add_column("t", "s");
-  table.add_column("q", rot ? "rad" : "m");
-  table.add_column("qd", rot ? "rad/s" : "m/s");
-  table.add_column("qdd", rot ? "rad/s^2" : "m/s^2");
+  const char* const suffix[] = {"", "d", "dd"};
+  const char* const rot_units[] = {"rad", "rad/s", "rad/s^2"};
+  const char* const lin_units[] = {"m", "m/s", "m/s^2"};
+  for (int order = 0; order < 3; ++order)
+    for (const planar::Driver& d : m.drivers())
+      table.add_column((n == 1 ? std::string("q") : d.name + ".q") + suffix[order],
+                       (d.type == planar::DriverType::rotational ? rot_units : lin_units)[order]);
   for (int k : system.motors) table.add_column(m.spec().actuators[k].name + ".current", "A");
-  for (const Actuator& a : m.spec().actuators) table.add_column(a.name + ".torque", "N m");
+  for (const Actuator& a : m.spec().actuators) {
+    if (a.joint >= 0) table.add_column(a.name + ".force", "N");
+    else table.add_column(a.name + ".torque", "N m");
+  }
   for (const auto& a : m.spec().constraint_actions)
     table.add_column(a.name, a.kind == planar::ConstraintAction::pair_moment ? "N m" : "N");
+  if (o.method == Method::kane)
+    for (const planar::Joint& j : m.joints()) planar::add_reaction_columns(j, table);
   table.values.reserve(static_cast<size_t>(o.steps + 1) * table.width());
 
   auto system_fn = [&](const State& x, State& dxdt, double t) { eval->rhs(t, x, dxdt); };
   State dydt(y.size()), row_state(y.size());
-  std::vector<double> actions;
+  std::vector<double> actions, reactions;
   auto emit = [&](double t, const State& x) {
     eval->rhs(t, x, dydt);
-    eval->actions(x, dydt[1], actions);
-    table.values.insert(table.values.end(), {t, x[0], x[1], dydt[1]});
-    for (size_t k = 0; k < system.motors.size(); ++k) table.values.push_back(x[2 + k]);
+    eval->actions(x, actions);
+    eval->reactions(reactions);
+    table.values.push_back(t);
+    table.values.insert(table.values.end(), x.begin(), x.begin() + 2 * n);
+    table.values.insert(table.values.end(), eval->qdd().begin(), eval->qdd().end());
+    for (size_t k = 0; k < system.motors.size(); ++k) table.values.push_back(x[2 * n + k]);
     for (double torque : eval->torques()) table.values.push_back(torque);
     for (double a : actions) table.values.push_back(a);
+    for (double r : reactions) table.values.push_back(r);
   };
 
   auto stepper = odeint::make_dense_output(o.abs_tol, o.rel_tol, odeint::runge_kutta_dopri5<State>());
@@ -419,7 +529,7 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
   };
   eval->lock(y);
   State y_stop(y.size());
-  result.qd_min = result.qd_max = y[1];
+  result.qd_min = result.qd_max = y[n];
   bool finished = false;
   while (next <= o.steps && !finished) {
     const auto [ta, tb] = stepper.do_step(system_fn);
@@ -437,11 +547,11 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
           stepper.calc_state(out_time(next), row_state);
           emit(out_time(next++), row_state);
         }
-        result.qd_min = std::min(result.qd_min, y_stop[1]), result.qd_max = std::max(result.qd_max, y_stop[1]);
+        result.qd_min = std::min(result.qd_min, y_stop[n]), result.qd_max = std::max(result.qd_max, y_stop[n]);
         emit(hi, y_stop);
         result.t_final = hi;
-        result.final_state.assign(y_stop.begin(), y_stop.begin() + 2 + nm);
-        result.actuator_work.assign(y_stop.begin() + 2 + nm, y_stop.end());
+        result.final_state.assign(y_stop.begin(), y_stop.begin() + 2 * n + nm);
+        result.actuator_work.assign(y_stop.begin() + 2 * n + nm, y_stop.end());
         finished = true;
         break;
       }
@@ -467,7 +577,7 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
       emit(out_time(next), row_state);
       ++next;
     }
-    result.qd_min = std::min(result.qd_min, y_stop[1]), result.qd_max = std::max(result.qd_max, y_stop[1]);
+    result.qd_min = std::min(result.qd_min, y_stop[n]), result.qd_max = std::max(result.qd_max, y_stop[n]);
     if (event) {
       if (result.events > 1000000) throw AnalysisError("more than a million switching events: the model chatters (sticking?)");
       eval->lock(y_stop, &stepper.current_state());  // the branch just past the switch
@@ -479,15 +589,25 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
       throw AnalysisError(fmt::format("q did not reach {:.9g} by t = {:.9g} s (the machine stalls or runs backwards)", o.stop_q, o.t_end));
     const State& last = stepper.current_state();
     result.t_final = o.t_end;
-    result.final_state.assign(last.begin(), last.begin() + 2 + nm);
-    result.actuator_work.assign(last.begin() + 2 + nm, last.end());
+    result.final_state.assign(last.begin(), last.begin() + 2 * n + nm);
+    result.actuator_work.assign(last.begin() + 2 * n + nm, last.end());
   }
   result.rhs_evaluations = static_cast<int>(eval->evaluations);
   return result;
 }
 
+namespace {
+void require_one_dof(const Mechanism& m, const char* what) {
+  if (m.drivers().size() != 1)
+    throw InputError(m.spec().where, "drivers",
+                     fmt::format("{} needs one degree of freedom, and the mechanism has {}", what, m.drivers().size()),
+                     "simulate a given time span (--t-end) instead");
+}
+}  // namespace
+
 SteadyRegime steady_regime(const DynamicSystem& system, SimulationOptions o, double qd_guess) {
   const Mechanism& m = *system.mechanism;
+  require_one_dof(m, "the steady regime");
   const planar::Driver& d = m.drivers()[0];
   if (d.type != planar::DriverType::rotational)
     throw InputError(d.where, "driver '" + d.name + "'", "a steady regime needs a cyclic (rotational) coordinate", "drive a crank");
@@ -546,6 +666,7 @@ ActuatorSolution solve_actuator_for_mean_speed(const DynamicSystem& system, Simu
   // jointly, so that machines whose steady speed is neutral (driving and resisting work both
   // independent of the speed, as in pedalling) are handled as well as dissipative ones.
   const Mechanism& m = *system.mechanism;
+  require_one_dof(m, "solving an actuator for a mean speed");
   const size_t nm = system.motors.size(), n = 2 + nm;
   const double q0 = std::isfinite(o.q0) ? o.q0 : planar::evaluate(m.drivers()[0].law, o.t0).q;
   o.q0 = q0;

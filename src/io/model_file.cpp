@@ -329,7 +329,22 @@ class ModelParser {
       in_.require_map(n, entity);
       const YAML::Node type = in_.required(n, "type", entity, "give type: torque, resistance or dc_motor");
       const std::string t = in_.text(type, entity + ".type");
-      const YAML::Node body = in_.required(n, "body", entity, "name the body it acts on");
+      if (t == "resistance" && n["joint"]) {
+        // A Coulomb-viscous force along a prismatic pair, on its second body (the slider).
+        const YAML::Node jn = n["joint"];
+        a.joint = spec_.find_joint(in_.text(jn, entity + ".joint"));
+        if (a.joint < 0 || spec_.joints[a.joint].type != JointType::prismatic)
+          in_.fail(jn, entity, "'" + jn.Scalar() + "' is not a prismatic joint", "name a prismatic joint defined under 'joints'");
+        if (n["body"]) in_.fail(n["body"], entity, "a resistance in a joint acts on the joint's bodies", "remove 'body'");
+        a.type = Actuator::resistance;
+        a.body = spec_.joints[a.joint].body[1];
+        in_.allow_only(n, entity, {"type", "joint", "F0", "c"});
+        a.T0 = non_negative(n, "F0", entity, Quantity::force, false);
+        a.c = non_negative(n, "c", entity, Quantity::plain, false);
+        spec_.actuators.push_back(std::move(a));
+        return;
+      }
+      const YAML::Node body = in_.required(n, "body", entity, "name the body it acts on (or, for a resistance, the prismatic joint)");
       a.body = body_ref(body, entity);
       if (a.body == 0) in_.fail(body, entity, "an actuator on the ground does nothing", "name a moving body");
       auto positive = [&](const char* key, Quantity kind) {

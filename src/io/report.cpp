@@ -170,19 +170,35 @@ std::vector<Plot> kinetostatics_plots(const Mechanism& m, const Table& table) {
 std::vector<Plot> simulation_plots(const Table& table) {
   XAxis x{"t (s)", column(table, 0)};
   std::vector<Plot> plots;
-  const bool rot = table.units.size() > 1 && table.units[1] == "rad";
-  plots.push_back(columns_plot(table, x, "simulation-speed", "Speed of the driver coordinate", rot ? "qd (rad/s)" : "qd (m/s)",
-                               {{"qd", "qd"}}));
-  std::vector<std::pair<std::string, std::string>> currents, torques, actions;
-  for (size_t c = 4; c < table.columns.size(); ++c) {
+  auto ends_with = [](const std::string& n, const std::string& tail) {
+    return n.size() > tail.size() && n.compare(n.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  // The speed of each coordinate: `qd` (one DOF) or `<driver>.qd` (several).
+  for (size_t c = 1; c < table.columns.size(); ++c) {
     const std::string& n = table.columns[c];
-    if (n.size() > 8 && n.compare(n.size() - 8, 8, ".current") == 0) currents.emplace_back(n, n.substr(0, n.size() - 8));
-    else if (n.size() > 7 && n.compare(n.size() - 7, 7, ".torque") == 0) torques.emplace_back(n, n.substr(0, n.size() - 7));
+    if (n != "qd" && !ends_with(n, ".qd")) continue;
+    const bool rot = table.units[c] == "rad/s";
+    const std::string label = n == "qd" ? "qd" : n;
+    plots.push_back(columns_plot(table, x, n == "qd" ? "simulation-speed" : "simulation-speed-" + n.substr(0, n.size() - 3),
+                                 n == "qd" ? "Speed of the driver coordinate" : "Speed of " + n.substr(0, n.size() - 3),
+                                 label + (rot ? " (rad/s)" : " (m/s)"), {{n, label}}));
+  }
+  std::vector<std::pair<std::string, std::string>> currents, torques, forces, reactions, actions;
+  for (size_t c = 1; c < table.columns.size(); ++c) {
+    const std::string& n = table.columns[c];
+    if (n == "q" || n == "qd" || n == "qdd" || ends_with(n, ".q") || ends_with(n, ".qd") || ends_with(n, ".qdd")) continue;
+    if (ends_with(n, ".current")) currents.emplace_back(n, n.substr(0, n.size() - 8));
+    else if (ends_with(n, ".torque")) torques.emplace_back(n, n.substr(0, n.size() - 7));
+    else if (ends_with(n, ".force")) forces.emplace_back(n, n.substr(0, n.size() - 6));
+    else if (ends_with(n, ".F")) reactions.emplace_back(n, n.substr(0, n.size() - 2));
+    else if (ends_with(n, ".Fx") || ends_with(n, ".Fy") || ends_with(n, ".N") || ends_with(n, ".M")) continue;
     else actions.emplace_back(n, n);
   }
   if (!currents.empty()) plots.push_back(columns_plot(table, x, "simulation-current", "Motor current", "current (A)", currents));
   if (!torques.empty()) plots.push_back(columns_plot(table, x, "simulation-torques", "Actuator torques", "torque (N m)", torques));
+  if (!forces.empty()) plots.push_back(columns_plot(table, x, "simulation-forces", "Actuator forces in pairs", "force (N)", forces));
   if (!actions.empty()) plots.push_back(columns_plot(table, x, "simulation-constraint-actions", "Constraint actions", "force (N)", actions));
+  if (!reactions.empty()) plots.push_back(columns_plot(table, x, "simulation-reactions", "Pair reactions |F| (liaison forces)", "force (N)", reactions));
   for (Plot& p : plots) p.linked = false;  // against time, not the animation's coordinate
   return plots;
 }

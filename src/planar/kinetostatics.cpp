@@ -17,14 +17,6 @@ Wrench inertial_load(const Body& body, const BodyState& b) {
   return {F.x(), F.y(), cross(b.arm(body.com), F) - body.inertia * b.alpha};
 }
 
-/// Relative sliding speed of a prismatic pair along its guide, and the slider point.
-double sliding_speed(const Joint& j, const Workspace& ws, Vec2& point) {
-  const BodyState &g = ws.body[j.body[0]], &s = ws.body[j.body[1]];
-  point = s.position(j.point[1]);
-  const Vec2 v_guide = g.v + g.omega * perp(point - g.r);
-  return g.arm(j.guide_dir).dot(s.velocity(j.point[1]) - v_guide);
-}
-
 /// Normal load that makes friction in a prismatic pair: |N|, or |N1| + |N2| at the ends of a
 /// slider of length b with N1 + N2 = N and (b / 2)(N2 - N1) = M.
 double slider_normal_load(const Joint& j, const JointReaction& r) {
@@ -50,6 +42,22 @@ double reaction_change(const Workspace& ws) {
 }
 
 }  // namespace
+
+double sliding_speed(const Joint& j, const Workspace& ws, Vec2& point) {
+  const BodyState &g = ws.body[j.body[0]], &s = ws.body[j.body[1]];
+  point = s.position(j.point[1]);
+  const Vec2 v_guide = g.v + g.omega * perp(point - g.r);
+  return g.arm(j.guide_dir).dot(s.velocity(j.point[1]) - v_guide);
+}
+
+void add_guide_force(const Joint& j, const Workspace& ws, const Vec2& point, double force, std::vector<Wrench>& loads) {
+  const Vec2 F = force * ws.body[j.body[0]].arm(j.guide_dir);
+  for (int side = 0; side < 2; ++side) {
+    const BodyState& b = ws.body[j.body[side]];
+    const Vec2 f = side == 1 ? F : Vec2(-F);
+    loads[j.body[side]] += Wrench(f.x(), f.y(), cross(point - b.r, f));
+  }
+}
 
 void solve_reactions(const Mechanism& m, Workspace& ws) {
   for (size_t b = 1; b < m.bodies().size(); ++b)
@@ -78,12 +86,7 @@ void update_friction(const Mechanism& m, Workspace& ws) {
       Vec2 point;
       const double force = -sign(sliding_speed(j, ws, point)) * j.friction * slider_normal_load(j, r);
       ws.friction_effort[k] = force;
-      const Vec2 F = force * ws.body[j.body[0]].arm(j.guide_dir);
-      for (int side = 0; side < 2; ++side) {
-        const BodyState& b = ws.body[j.body[side]];
-        const Vec2 f = side == 1 ? F : Vec2(-F);
-        ws.friction_load[j.body[side]] += Wrench(f.x(), f.y(), cross(point - b.r, f));
-      }
+      add_guide_force(j, ws, point, force, ws.friction_load);
     }
   }
   ws.friction_load[0].setZero();

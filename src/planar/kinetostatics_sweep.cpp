@@ -7,6 +7,20 @@
 
 namespace linkdyn::planar {
 
+void add_reaction_columns(const Joint& j, Table& table) {
+  if (j.type == JointType::gear) {
+    table.add_column(j.name + ".torque", "N m");
+    return;
+  }
+  table.add_column(j.name + ".Fx", "N");
+  table.add_column(j.name + ".Fy", "N");
+  table.add_column(j.name + ".F", "N");
+  if (j.type == JointType::prismatic) {
+    table.add_column(j.name + ".N", "N");
+    table.add_column(j.name + ".M", "N m");
+  }
+}
+
 Table kinetostatics_table(const Mechanism& m, const TimeGrid& grid, const KinetostaticsOptions& options,
                           KinetostaticsSummary* summary) {
   Table table;
@@ -19,18 +33,8 @@ Table kinetostatics_table(const Mechanism& m, const TimeGrid& grid, const Kineto
     table.add_column(d.name + (rot ? ".torque_frictionless" : ".force_frictionless"), rot ? "N m" : "N");
   }
   for (const Joint& j : m.joints()) {
-    if (j.type == JointType::gear) {
-      table.add_column(j.name + ".torque", "N m");
-      continue;
-    }
-    table.add_column(j.name + ".Fx", "N");
-    table.add_column(j.name + ".Fy", "N");
-    table.add_column(j.name + ".F", "N");
-    if (j.type == JointType::prismatic) {
-      table.add_column(j.name + ".N", "N");
-      table.add_column(j.name + ".M", "N m");
-    }
-    table.add_column(j.name + ".friction_power", "W");
+    add_reaction_columns(j, table);
+    if (j.type != JointType::gear) table.add_column(j.name + ".friction_power", "W");
   }
   table.add_column("friction.power", "W");
   table.add_column("driver.power", "W");
@@ -75,17 +79,8 @@ Table kinetostatics_table(const Mechanism& m, const TimeGrid& grid, const Kineto
       const Joint& j = m.joints()[k];
       const JointReaction& r = ws.reaction[k];
       friction[k] = 0.0;
-      if (j.type == JointType::gear) {
-        put(r.moment);
-        continue;
-      }
-      put(r.force.x());
-      put(r.force.y());
-      put(r.force.norm());
-      if (j.type == JointType::prismatic) {
-        put(r.normal);
-        put(r.moment);
-      }
+      put_reaction(j, r, put);
+      if (j.type == JointType::gear) continue;
       friction[k] = friction_power(m, ws, static_cast<int>(k));
       put(friction[k]);
       p_friction += friction[k];

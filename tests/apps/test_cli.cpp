@@ -292,3 +292,22 @@ TEST(CliMass, BracketPropertiesInEveryFrameAndErrors) {
   EXPECT_NE(bad.output.find("hollow.yaml:2"), std::string::npos) << bad.output;
   EXPECT_NE(bad.output.find("mass is"), std::string::npos) << bad.output;
 }
+
+TEST(Cli, SimulateByKaneRunsThePumpAndWritesItsColumns) {
+  const std::string csv = ::testing::TempDir() + "/pump-kane.csv";
+  const CliRun r = run("simulate " + linkdyn::test::example("seed004-pump") + " --method kane --t-end 0.5 --steps 50 --csv " + csv);
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("kane method"), std::string::npos) << r.output;
+  const std::string text = linkdyn::test::read_text(csv);
+  const std::string header = text.substr(0, text.find('\n'));
+  for (const char* column : {"t,alpha.q,x_D.q,alpha.qd,x_D.qd,alpha.qdd,x_D.qdd", "rotor.torque", "slider_friction.force",
+                             "A.Fx", "B.F", "C.Fy", "D.F", "guide.N", "guide.M"})
+    EXPECT_NE(header.find(column), std::string::npos) << column << " in " << header;
+  size_t rows = 0;
+  for (char ch : text) rows += ch == '\n';
+  EXPECT_EQ(rows, 1u + 51u);
+  // The reduced method (the default) still wants one degree of freedom.
+  const CliRun reduced = run("simulate " + linkdyn::test::example("seed004-pump"));
+  EXPECT_EQ(reduced.code, 2) << reduced.output;
+  EXPECT_NE(reduced.output.find("one degree of freedom"), std::string::npos) << reduced.output;
+}

@@ -190,3 +190,15 @@ TEST(ModelErrors, NegativeSpringStiffness) {
   expect_error(base + "loads:\n  s: {type: spring, between: [crank.B, ground.D], stiffness: -1, free_length: 1}\n", 29,
                {"load 's'", "stiffness is negative"});
 }
+
+TEST(ModelErrors, PairResistanceInARevoluteJoint) {
+  expect_error(base + "actuators:\n  rub: {type: resistance, joint: C, F0: 5}\n", 29,
+               {"actuator 'rub'", "'C' is not a prismatic joint", "name a prismatic joint"});
+}
+
+TEST(ModelErrors, PairResistanceWithANegativeForce) {
+  const std::string slider = replace(replace(base, "  D: {type: revolute, bodies: [ground, rocker]}",
+                                             "  D: {type: prismatic, bodies: [ground, rocker], guide: {point: D, direction: 0 deg}, slider_point: C}"),
+                                     "    points: {D: [0, 0], C: [3, 0]}", "    points: {C: [0, 0]}");
+  expect_error(slider + "actuators:\n  rub: {type: resistance, joint: D, F0: -5}\n", 29, {"actuator 'rub'", "F0 is negative"});
+}

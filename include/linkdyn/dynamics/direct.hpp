@@ -1,5 +1,5 @@
 #pragma once
-// Direct dynamics of one-degree-of-freedom machines with motors and resistances [003]:
+// Direct dynamics of machines with motors and resistances [003], [004 Appendix B]:
 //   m(q) qdd + 1/2 m'(q) qd^2 = F(q, qd, t) + sum of actuator torques x velocity coefficients
 // plus L di/dt = U - R i - K omega_motor for each DC motor, integrated by Boost.Odeint's
 // dense-output Dormand-Prince method with the sign changes of the Coulomb and conditional
@@ -7,7 +7,13 @@
 //  - reduced: tabulated reduced parameters and interpolants (fast; [003]);
 //  - full: the whole constrained mechanism in body coordinates with Lagrange multipliers, the
 //    dependent coordinates solved from the driver coordinate at each evaluation (coordinate
-//    partitioning), general and slower; the reference for the reduced method.
+//    partitioning), general and slower; the reference for the reduced method;
+//  - kane: Kane's equations [004 Eq. A46] in the drivers' coordinates, from the partial
+//    velocities and velocity-product terms of the kinematic walk (kane.hpp), with every pair's
+//    reaction recovered from m a = Q_ext + Q_liaison [004 Eq. A43].
+// The full and Kane methods take any number of degrees of freedom: the drivers' coordinates
+// are the independent coordinates (their motion laws give only the initial state); the reduced
+// method and the steady-regime searches take one.
 #include <memory>
 #include <mutex>
 #include <string>
@@ -18,7 +24,7 @@
 
 namespace linkdyn::dynamics {
 
-enum class Method { reduced, full };
+enum class Method { reduced, full, kane };
 
 struct SimulationOptions {
   Method method = Method::reduced;
@@ -26,7 +32,8 @@ struct SimulationOptions {
   int steps = 1000;                   ///< output rows - 1 (uniform in time)
   double rel_tol = 1e-10, abs_tol = 1e-12;
   int table_points = 720;             ///< reduced method: points per cycle (or range)
-  /// Initial state; NaN: q and qd from the driver's motion law at t0, currents 0.
+  /// Initial state of the first coordinate; NaN: q and qd from the driver's motion law at t0
+  /// (the other coordinates always start from their laws), currents 0.
   double q0 = Table::missing, qd0 = Table::missing;
   /// Optional overrides of actuator parameters and extra inertia (steady-regime searches).
   std::vector<double> actuator_scale;  ///< per actuator: multiplies its value / voltage / T0
@@ -48,12 +55,15 @@ struct DynamicSystem {
 };
 
 struct SimulationResult {
-  Table table;  ///< t, q, qd, qdd, <motor>.current, <actuator>.torque, <action> ...
+  /// t, q, qd, qdd (several DOF: <driver>.q for each driver, then .qd, then .qdd),
+  /// <motor>.current, <actuator>.torque (.force in a pair), <action> ...; Kane: then every
+  /// pair's reaction (<joint>.Fx, .Fy, .F, prismatic .N, .M, gear .torque).
+  Table table;
   int events = 0;
   int rhs_evaluations = 0;
   double t_final = 0.0;
-  std::vector<double> final_state;  ///< q, qd, currents
-  double qd_min = 0.0, qd_max = 0.0;  ///< over the accepted steps
+  std::vector<double> final_state;  ///< q (n), qd (n), currents
+  double qd_min = 0.0, qd_max = 0.0;  ///< of the first coordinate, over the accepted steps
   std::vector<double> actuator_work;  ///< per actuator: integral of its power (J)
 };
 
@@ -88,7 +98,8 @@ double flywheel_for_fluctuation(const planar::Mechanism& m, const SimulationOpti
 /// Integrates from t0 to t_end. Throws AnalysisError where the mechanism leaves its range.
 SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& options);
 
-/// Kinetic energy of the mechanism (with rotors) at q, qd.
+/// Kinetic energy of the mechanism (with rotors) at q, qd (one DOF, or one value per driver).
 double kinetic_energy(const DynamicSystem& system, double q, double qd);
+double kinetic_energy(const DynamicSystem& system, const std::vector<double>& q, const std::vector<double>& qd);
 
 }  // namespace linkdyn::dynamics

@@ -20,7 +20,8 @@ std::vector<Plot> kinetostatics_plots(const planar::Mechanism& m, const Table& k
 
 /// The reduced inertia m(q) and dm/dq by both methods of [003], against the coordinate.
 std::vector<Plot> reduced_plots(const planar::Mechanism& m, const dynamics::ReducedTable& table);
-/// Speed against time, and the motors' currents, actuator torques and constraint actions.
+/// Speed of each coordinate against time, and the motors' currents, actuator torques and
+/// forces, constraint actions and (Kane) the pairs' reactions |F|.
 std::vector<Plot> simulation_plots(const Table& simulation);
 
 struct ReportOptions {

@@ -35,6 +35,13 @@ double load_power(const Mechanism& m, const Workspace& ws, double t, bool useful
 /// Power of one load (W).
 double load_power(const Mechanism& m, const Workspace& ws, const Load& load, double t);
 
+/// Relative sliding speed of a prismatic pair along its guide (the slider point's velocity
+/// relative to the guide body), and the slider point (global).
+double sliding_speed(const Joint& j, const Workspace& ws, Vec2& point);
+/// A force along a prismatic pair's guide at `point`: `force` on its second body, the opposite
+/// on its first, added to loads (wrenches about the body frames' origins).
+void add_guide_force(const Joint& j, const Workspace& ws, const Vec2& point, double force, std::vector<Wrench>& loads);
+
 /// One backward walk with the current friction loads: ws.reaction and ws.effort.
 void solve_reactions(const Mechanism& m, Workspace& ws);
 /// Friction loads from the current reactions and relative velocities, into ws.friction_load:
@@ -67,6 +74,25 @@ struct KinetostaticsSummary {
   double mean_iterations = 0.0;
   std::vector<double> flagged_t;  ///< times of rows flagged near self-locking
 };
+
+/// A pair's reaction columns: gear `<joint>.torque`; else `.Fx`, `.Fy`, `.F`, and for a
+/// prismatic pair `.N`, `.M` (what the first body exerts on the second).
+void add_reaction_columns(const Joint& j, Table& table);
+/// The values of those columns, in the same order, through put(value).
+template <class Put>
+void put_reaction(const Joint& j, const JointReaction& r, Put&& put) {
+  if (j.type == JointType::gear) {
+    put(r.moment);
+    return;
+  }
+  put(r.force.x());
+  put(r.force.y());
+  put(r.force.norm());
+  if (j.type == JointType::prismatic) {
+    put(r.normal);
+    put(r.moment);
+  }
+}
 
 /// The kinetostatics table of a sweep (rows where the mechanism is assembled and not at a dead
 /// point): t, driver coordinates, efforts (with and without friction), per pair Fx, Fy, F

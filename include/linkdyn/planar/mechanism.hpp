@@ -137,7 +137,10 @@ struct ConstraintAction {
 /// A motor or a resistance for direct dynamics [003 Sects. 3.1-3.2], acting on a body:
 ///  - torque: `value` N m while the condition holds (always, or while the condition body's
 ///    angular velocity has the sign `when_sign`)
-///  - resistance: T = -T0 sgn(omega) - c omega [003 Sect. 3.2]
+///  - resistance: T = -T0 sgn(omega) - c omega [003 Sect. 3.2]; with `joint` (a prismatic
+///    pair) a force F = -T0 sgn(v) - c v along the guide on the joint's second body (`body`),
+///    opposite on the first, v the slider point's velocity relative to the guide (the slider's
+///    Coulomb friction F_r of [004 Eq. A42]; sgn(0) = 0)
 ///  - dc_motor: U = R i + L di/dt + K omega_motor, T = K i [003 Sect. 3.2], through a reducer
 ///    omega_body = ratio omega_motor with efficiency; the rotor and reducer inertias (at the
 ///    motor shaft) add (I_motor + I_reducer) / ratio^2 to the body's moment of inertia.
@@ -147,6 +150,7 @@ struct Actuator {
   Type type = torque;
   int body = 0;
   double value = 0.0;
+  int joint = -1;      ///< a resistance in this prismatic pair (a force), or -1 (a torque on body)
   int when_body = -1;  ///< -1: always
   int when_sign = 0;
   double T0 = 0.0, c = 0.0;
