@@ -17,6 +17,7 @@ void add_kinetostatics_command(CLI::App& app);
 void add_report_command(CLI::App& app);
 void add_reduce_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);
+void add_flex_command(CLI::App& app);
 
 // Text helpers shared by the commands.
 /// "crank = 30 deg" style list of the driver values in ws.

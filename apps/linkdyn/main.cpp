@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   linkdyn::cli::add_report_command(app);
   linkdyn::cli::add_reduce_command(app);
   linkdyn::cli::add_simulate_command(app);
+  linkdyn::cli::add_flex_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
