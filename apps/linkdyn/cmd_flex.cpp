@@ -64,12 +64,12 @@ void print_cycle(const flex::ElasticLink& link, const Table& table, int modes, d
       const auto [glo, ghi] = range_of(g);
       fmt::print(", gyroscopic [{:.6g}, {:.6g}] Hz", glo, ghi);
     }
-    // Nearest harmonic of the cycle: resonance risk when a harmonic falls in the band.
-    const double n_lo = std::ceil(lo * duration), n_hi = std::floor(hi * duration);
-    if (lo > 0.0 && n_lo <= n_hi)
-      fmt::print("; harmonics {:g}..{:g} of the cycle fall in the band (resonance)", n_lo, n_hi);
-    else if (lo > 0.0)
-      fmt::print("; between harmonics {:g} and {:g} of the cycle", n_hi, n_lo);
+    // The harmonics of the cycle that the band crosses (resonance risk when low and excited).
+    if (lo > 0.0) {
+      const double n_lo = std::ceil(lo * duration), n_hi = std::floor(hi * duration);
+      if (n_lo <= n_hi) fmt::print("; f / f_cycle in [{:.4g}, {:.4g}]: crosses harmonics {:g}..{:g}", lo * duration, hi * duration, n_lo, n_hi);
+      else fmt::print("; f / f_cycle in [{:.4g}, {:.4g}]: between harmonics {:g} and {:g}", lo * duration, hi * duration, n_hi, n_lo);
+    }
     fmt::print("\n");
   }
   const std::vector<double> lambda = column_values(table, link.name + ".lambda1");
@@ -77,22 +77,28 @@ void print_cycle(const flex::ElasticLink& link, const Table& table, int modes, d
     fmt::print("  warning: lambda1 < 0 on part of the cycle: the link buckles there (f1 reported negative)\n");
 }
 
-std::vector<io::Plot> flex_plots(const planar::Mechanism& m, const flex::ElasticLink& link, const Table& eigen,
+std::vector<io::Plot> flex_plots(const flex::ElasticLink& link, const Table& eigen,
                                  const Table* response, int modes) {
   std::vector<io::Plot> plots;
   const std::vector<double> t = column_values(eigen, "t");
   io::Plot f{"flex-" + link.name + "-frequencies", "Natural frequencies of '" + link.name + "' along the cycle", "t (s)",
              "frequency (Hz)", {}};
-  io::Plot l{"flex-" + link.name + "-eigenvalues", "Eigenvalues omega^2 of '" + link.name + "' along the cycle", "t (s)",
-             "lambda (1/s^2)", {}};
   for (int k = 1; k <= modes; ++k) {
     f.series.push_back({fmt::format("f{}", k), t, column_values(eigen, fmt::format("{}.f{}", link.name, k)), {}});
     const std::vector<double> g = column_values(eigen, fmt::format("{}.fg{}", link.name, k));
     if (!g.empty()) f.series.push_back({fmt::format("f{} gyroscopic", k), t, g, {}});
-    l.series.push_back({fmt::format("lambda{}", k), t, column_values(eigen, fmt::format("{}.lambda{}", link.name, k)), {}});
   }
   plots.push_back(std::move(f));
-  plots.push_back(std::move(l));
+  // One plot per eigenvalue, as [004 Fig. 6 (a), (b)]: lambda_k = omega_k^2 against time.
+  for (int k = 1; k <= std::min(modes, 2); ++k) {
+    io::Plot l{fmt::format("flex-{}-eigenvalue{}", link.name, k),
+               fmt::format("Eigenvalue {} of '{}' along the cycle", k, link.name), "t (s)", "lambda = omega^2 (1/s^2)", {}};
+    l.series.push_back({fmt::format("lambda{} (undamped)", k), t, column_values(eigen, fmt::format("{}.lambda{}", link.name, k)), {}});
+    std::vector<double> g = column_values(eigen, fmt::format("{}.fg{}", link.name, k));
+    for (double& x : g) x = std::pow(2.0 * M_PI * x, 2);
+    if (!g.empty()) l.series.push_back({fmt::format("(2 pi fg{})^2 (gyroscopic)", k), t, g, {}});
+    plots.push_back(std::move(l));
+  }
   if (response) {
     const std::vector<double> rt = column_values(*response, "t");
     io::Plot w{"flex-" + link.name + "-response", "Deflection of '" + link.name + "' (beam frame)", "t (s)", "deflection (m)", {}};
@@ -100,7 +106,6 @@ std::vector<io::Plot> flex_plots(const planar::Mechanism& m, const flex::Elastic
     w.series.push_back({"mid-span u", rt, column_values(*response, link.name + ".mid.u"), {}});
     plots.push_back(std::move(w));
   }
-  (void)m;
   return plots;
 }
 
@@ -158,7 +163,7 @@ void run_flex(const FlexOptions& o) {
   }
   std::vector<io::Plot> plots;
   for (size_t k = 0; k < links.size(); ++k)
-    for (io::Plot& p : flex_plots(m, links[k], eigen, responses.empty() ? nullptr : &responses[k], o.modes))
+    for (io::Plot& p : flex_plots(links[k], eigen, responses.empty() ? nullptr : &responses[k], o.modes))
       plots.push_back(std::move(p));
   write_plots(o.plot_dir, plots);
 }

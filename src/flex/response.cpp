@@ -100,21 +100,20 @@ Response periodic_response(const BeamModel& beam, const MotionAt& motion_at, dou
   zp << ws.d.col(0), ws.v.col(0);
   const Eigen::MatrixXd shooting = Eigen::MatrixXd::Identity(2 * n, 2 * n) - phi;
   const Eigen::VectorXd z0 = shooting.fullPivLu().solve(zp);
-  auto resonance = [&] {
+  auto resonance = [&](double error) {
     return AnalysisError(fmt::format("the elastic link has a free vibration of the motion's period {:g} s (resonance): "
-                                     "no periodic response; change the speed or the link",
-                                     period));
+                                     "no periodic response (periodicity error {:.2g}); change the speed or the link",
+                                     period, error));
   };
-  if (!z0.allFinite()) throw resonance();
+  if (!z0.allFinite()) throw resonance(INFINITY);
   Response r = integrate(beam, motion_at, t0, period, steps, z0.head(n), z0.tail(n));
-  // Periodicity of displacements and velocities, each relative to its own scale.
-  auto relative_change = [](const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
-    const double scale = std::max({a.cwiseAbs().maxCoeff(), b.cwiseAbs().maxCoeff(), 1e-300});
-    return (a - b).cwiseAbs().maxCoeff() / scale;
-  };
-  r.periodicity_error = std::max(relative_change(r.displacement.col(steps), z0.head(n)),
-                                 relative_change(r.velocity.col(steps), z0.tail(n)));
-  if (!(r.periodicity_error < 1e-6)) throw resonance();
+  // Periodicity of the state: displacements and velocities each against its largest value
+  // over the period, or the other's times the cycle's circular frequency when larger.
+  const double w = 2.0 * M_PI / period, d_max = r.displacement.cwiseAbs().maxCoeff(), v_max = r.velocity.cwiseAbs().maxCoeff();
+  const double d_scale = std::max({d_max, v_max / w, 1e-300}), v_scale = std::max({v_max, d_max * w, 1e-300});
+  r.periodicity_error = std::max((r.displacement.col(steps) - z0.head(n)).cwiseAbs().maxCoeff() / d_scale,
+                                 (r.velocity.col(steps) - z0.tail(n)).cwiseAbs().maxCoeff() / v_scale);
+  if (!(r.periodicity_error < 1e-6)) throw resonance(r.periodicity_error);
   return r;
 }
 

@@ -170,3 +170,40 @@ TEST(Cli, BadActuatorIsAnInputError) {
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_NE(r.output.find("actuator 'resistance': T0 is negative"), std::string::npos) << r.output;
 }
+
+TEST(Cli, FlexWritesEigenvaluesAndSteadyResponseOfThePumpLeverWithoutNaN) {
+  const std::string csv = ::testing::TempDir() + "/lever-eigen.csv", response = ::testing::TempDir() + "/lever-response.csv";
+  const CliRun r = run("flex " + linkdyn::test::example("seed004-pump-lever") + " --modes 2 --steps 36 --substeps 10 --csv " + csv +
+                       " --response " + response);
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("elastic link 'lever'"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("steady periodic"), std::string::npos) << r.output;
+  for (const std::string& path : {csv, response}) {
+    std::ifstream in(path);
+    std::string header, line;
+    std::getline(in, header);
+    EXPECT_EQ(header.rfind("t,alpha.angle,x_D.position,", 0), 0u) << header;
+    int rows = 0;
+    while (std::getline(in, line)) {
+      ++rows;
+      EXPECT_EQ(line.find("nan"), std::string::npos) << path;
+      EXPECT_EQ(line.find(",,"), std::string::npos) << path << ": no missing value";
+    }
+    EXPECT_EQ(rows, 37) << path;
+    EXPECT_NE(header.find(path == csv ? "lever.f1,lever.fg1,lever.sigma1" : "lever.mid.w,lever.mid.u"), std::string::npos) << header;
+  }
+}
+
+TEST(Cli, FlexRefusesAModelWithoutElasticLinksOrWithBadSupports) {
+  const CliRun none = run("flex " + linkdyn::test::example("seed001-fourbar"));
+  EXPECT_EQ(none.code, 2) << none.output;
+  EXPECT_NE(none.output.find("has no elastic link"), std::string::npos) << none.output;
+  std::string text = linkdyn::test::read_text(linkdyn::test::example("seed004-pump-lever"));
+  text.replace(text.find("[pinned, sliding]"), 17, "[free, sliding]");
+  const std::string path = write_temp("free-lever.yaml", text);
+  const CliRun bad = run("flex " + path);
+  EXPECT_EQ(bad.code, 2) << bad.output;
+  EXPECT_NE(bad.output.find(path + ":"), std::string::npos) << bad.output;
+  EXPECT_NE(bad.output.find("elastic link 'lever'"), std::string::npos) << bad.output;
+  EXPECT_NE(bad.output.find("rigid-body motion"), std::string::npos) << bad.output;
+}
