@@ -19,18 +19,28 @@ ModalWorkspace::ModalWorkspace(const BeamModel& beam)
 }
 
 void solve_undamped(const BeamModel& beam, ModalWorkspace& ws) {
+  // L^-1 k_sym L^-T y = lambda y with m = L L^T factored once in the model (no allocation).
   ws.symmetric = ws.operators.stiffness;
   ws.symmetric += ws.operators.stiffness.transpose();
   ws.symmetric *= 0.5;
-  ws.symmetric_solver.compute(ws.symmetric, beam.mass, Eigen::EigenvaluesOnly | Eigen::Ax_lBx);
+  const auto lower = beam.mass_factor.matrixL();
+  lower.solveInPlace(ws.symmetric);
+  ws.symmetric.transposeInPlace();
+  lower.solveInPlace(ws.symmetric);
+  ws.symmetric_solver.compute(ws.symmetric, Eigen::EigenvaluesOnly);
   ws.lambda = ws.symmetric_solver.eigenvalues();
 }
 
 void solve_gyroscopic(const BeamModel& beam, ModalWorkspace& ws) {
   const int n = beam.size();
+  // State (x, x' / w_s): the companion [[0, w_s I], [-m^-1 k / w_s, -m^-1 c]] is similar to
+  // [[0, I], [-m^-1 k, -m^-1 c]] (same eigenvalues) and far better balanced, w_s^2 being the
+  // largest diagonal term of m^-1 k (the axial dofs are much stiffer than the bending ones).
   ws.scratch = -ws.operators.stiffness;
   beam.mass_factor.solveInPlace(ws.scratch);
-  ws.companion.bottomLeftCorner(n, n) = ws.scratch;
+  const double scale = std::sqrt(std::max(ws.scratch.diagonal().cwiseAbs().maxCoeff(), 1e-300));
+  ws.companion.topRightCorner(n, n).diagonal().setConstant(scale);
+  ws.companion.bottomLeftCorner(n, n) = ws.scratch / scale;
   ws.scratch = -ws.operators.damping;
   beam.mass_factor.solveInPlace(ws.scratch);
   ws.companion.bottomRightCorner(n, n) = ws.scratch;

@@ -11,8 +11,9 @@ namespace linkdyn::flex {
 struct ModalWorkspace {
   explicit ModalWorkspace(const BeamModel& beam);
   BeamOperators operators;
-  Eigen::MatrixXd symmetric;  ///< (k_total + k_total^T) / 2: k(epsilon) is skew and drops out
-  Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> symmetric_solver;
+  /// L^-1 (k_total + k_total^T) / 2 L^-T with m = L L^T: k(epsilon) is skew and drops out
+  Eigen::MatrixXd symmetric;
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> symmetric_solver;
   /// Undamped problem: eigenvalues lambda = omega^2 (1/s^2), ascending.
   Eigen::VectorXd lambda;
   Eigen::MatrixXd companion;  ///< [[0, I], [-m^-1 k_total, -m^-1 c]]
