@@ -77,7 +77,7 @@ void print_cycle(const flex::ElasticLink& link, const Table& table, int modes, d
     fmt::print("  warning: lambda1 < 0 on part of the cycle: the link buckles there (f1 reported negative)\n");
 }
 
-std::vector<io::Plot> flex_plots(const flex::ElasticLink& link, const Table& eigen,
+std::vector<io::Plot> flex_plots(const planar::Mechanism& m, const flex::ElasticLink& link, const Table& eigen,
                                  const Table* response, int modes) {
   std::vector<io::Plot> plots;
   const std::vector<double> t = column_values(eigen, "t");
@@ -98,6 +98,19 @@ std::vector<io::Plot> flex_plots(const flex::ElasticLink& link, const Table& eig
     for (double& x : g) x = std::pow(2.0 * M_PI * x, 2);
     if (!g.empty()) l.series.push_back({fmt::format("(2 pi fg{})^2 (gyroscopic)", k), t, g, {}});
     plots.push_back(std::move(l));
+  }
+  // The frequencies against the first rotational driver's angle (deg).
+  for (const planar::Driver& d : m.drivers()) {
+    if (d.type != planar::DriverType::rotational) continue;
+    std::vector<double> angle = column_values(eigen, planar::driver_column(d));
+    for (double& a : angle) a *= 180.0 / M_PI;
+    io::Plot a{"flex-" + link.name + "-frequencies-vs-" + d.name, "Natural frequencies of '" + link.name + "' against " + d.name,
+               d.name + " (deg)", "frequency (Hz)", {}};
+    for (int k = 1; k <= modes; ++k)
+      a.series.push_back({fmt::format("f{}", k), angle, column_values(eigen, fmt::format("{}.f{}", link.name, k)), {}});
+    a.linked = false;
+    plots.push_back(std::move(a));
+    break;
   }
   if (response) {
     const std::vector<double> rt = column_values(*response, "t");
@@ -163,7 +176,7 @@ void run_flex(const FlexOptions& o) {
   }
   std::vector<io::Plot> plots;
   for (size_t k = 0; k < links.size(); ++k)
-    for (io::Plot& p : flex_plots(links[k], eigen, responses.empty() ? nullptr : &responses[k], o.modes))
+    for (io::Plot& p : flex_plots(m, links[k], eigen, responses.empty() ? nullptr : &responses[k], o.modes))
       plots.push_back(std::move(p));
   write_plots(o.plot_dir, plots);
 }

@@ -207,3 +207,13 @@ TEST(Cli, FlexRefusesAModelWithoutElasticLinksOrWithBadSupports) {
   EXPECT_NE(bad.output.find("elastic link 'lever'"), std::string::npos) << bad.output;
   EXPECT_NE(bad.output.find("rigid-body motion"), std::string::npos) << bad.output;
 }
+
+TEST(Cli, FlexOnAMechanismThatStopsAssemblingExitsWithCode3AndTheDriverValue) {
+  // The non-Grashof four-bar does not assemble past 97.9 deg: the link needs the whole motion.
+  std::string text = linkdyn::test::read_text(linkdyn::test::example("non-grashof-fourbar"));
+  text += "\nelastic_links:\n  bar: {body: coupler, from: B, to: C, E: 210e9, rho: 7850, A: 1e-4, I: 1e-9, supports: [pinned, sliding]}\n";
+  const CliRun r = run("flex " + write_temp("non-grashof-elastic.yaml", text) + " --no-response");
+  EXPECT_EQ(r.code, 3) << r.output;
+  EXPECT_NE(r.output.find("cannot close"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("the elastic link needs the whole motion"), std::string::npos) << r.output;
+}
