@@ -217,3 +217,16 @@ TEST(Cli, FlexOnAMechanismThatStopsAssemblingExitsWithCode3AndTheDriverValue) {
   EXPECT_NE(r.output.find("cannot close"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("the elastic link needs the whole motion"), std::string::npos) << r.output;
 }
+
+TEST(Cli, FlexFromRestWithoutGyroscopicWritesJson) {
+  const std::string json = ::testing::TempDir() + "/lever.json";
+  const CliRun r = run("flex " + linkdyn::test::example("seed004-pump-lever") + " --modes 1 --steps 24 --substeps 5 --from-rest --no-gyroscopic --json " + json);
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("from rest response"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("gyroscopic ["), std::string::npos) << r.output;
+  std::stringstream j;
+  j << std::ifstream(json).rdbuf();
+  EXPECT_NE(j.str().find("\"analysis\": \"flex\""), std::string::npos);
+  EXPECT_NE(j.str().find("\"lever.lambda1\""), std::string::npos);
+  EXPECT_EQ(j.str().find("lever.fg1"), std::string::npos);
+}
