@@ -19,6 +19,7 @@ void add_reduce_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);
 void add_robot_command(CLI::App& app);
 void add_mass_command(CLI::App& app);
+void add_flex_command(CLI::App& app);
 
 // Text helpers shared by the commands.
 /// "crank = 30 deg" style list of the driver values in ws.

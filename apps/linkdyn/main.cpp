@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   linkdyn::cli::add_simulate_command(app);
   linkdyn::cli::add_robot_command(app);
   linkdyn::cli::add_mass_command(app);
+  linkdyn::cli::add_flex_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

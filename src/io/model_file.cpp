@@ -25,7 +25,7 @@ class ModelParser {
     in_.allow_only(root, "model",
                    {"name", "description", "ground", "bodies", "joints", "drivers", "assembly",
                     "structure", "analysis", "gravity", "friction", "loads", "constraint_actions",
-                    "actuators"});
+                    "actuators", "elastic_links"});
     spec_.where = {path_, 1};
     spec_.name = root["name"] ? in_.text(root["name"], "name")
                               : std::filesystem::path(path_).stem().string();
@@ -41,6 +41,7 @@ class ModelParser {
     if (root["assembly"]) assembly(root["assembly"]);
     if (root["structure"]) structure(root["structure"]);
     if (root["analysis"]) analysis(root["analysis"]);
+    if (root["elastic_links"]) elastic_links(root["elastic_links"]);
     return std::move(spec_);
   }
 
@@ -680,6 +681,53 @@ class ModelParser {
       for (const auto& b : g) names.push_back(in_.text(b, "structure"));
       spec_.structure.push_back(std::move(names));
     }
+  }
+
+  /// Elastic links for `linkdyn flex` (docs/model-format.md, docs/elastic-links.md).
+  void elastic_links(const YAML::Node& node) {
+    each_named(node, "elastic_links", spec_.elastic_links, "elastic link",
+               [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
+      const YAML::Node& n = value;
+      in_.require_map(n, entity);
+      in_.allow_only(n, entity, {"body", "from", "to", "E", "rho", "A", "I", "elements", "supports", "geometric_stiffness"});
+      ElasticLinkSpec e;
+      e.name = name;
+      e.where = in_.where(key);
+      const YAML::Node body = in_.required(n, "body", entity, "name the body that bends");
+      e.body = body_ref(body, entity);
+      if (e.body == 0) in_.fail(body, entity, "the ground does not bend", "name a moving body");
+      const char* ends[2] = {"from", "to"};
+      for (int k = 0; k < 2; ++k) {
+        const YAML::Node p = in_.required(n, ends[k], entity, std::string("name the point of the body at the beam's ") + (k == 0 ? "first" : "second") + " end");
+        e.point_name[k] = in_.text(p, entity + "." + ends[k]);
+        e.point[k] = point_ref(e.body, e.point_name[k], p, entity);
+      }
+      double* values[4] = {&e.E, &e.rho, &e.A, &e.I};
+      const char* keys[4] = {"E", "rho", "A", "I"};
+      const char* units[4] = {"Pa", "kg/m^3", "m^2", "m^4"};
+      for (int k = 0; k < 4; ++k) {
+        *values[k] = non_negative(n, keys[k], entity, Quantity::plain, true);
+        if (!(*values[k] > 0.0)) in_.fail(n[keys[k]], entity, std::string(keys[k]) + " must be positive", std::string("give ") + keys[k] + " > 0 in " + units[k]);
+      }
+      if (n["elements"]) e.elements = in_.integer(n["elements"], entity + ".elements", 1);
+      const YAML::Node supports = in_.required(n, "supports", entity, "give supports: [pinned, sliding] (clamped, pinned, sliding or free per end)");
+      if (!supports.IsSequence() || supports.size() != 2)
+        in_.fail(supports, entity, "supports must list the two ends", "write supports: [pinned, sliding]");
+      for (int k = 0; k < 2; ++k) {
+        const std::string s = in_.text(supports[k], entity + ".supports");
+        if (s == "clamped") e.supports[k] = BeamSupport::clamped;
+        else if (s == "pinned") e.supports[k] = BeamSupport::pinned;
+        else if (s == "sliding") e.supports[k] = BeamSupport::sliding;
+        else if (s == "free") e.supports[k] = BeamSupport::free;
+        else in_.fail(supports[k], entity, "unknown support '" + s + "'", "use clamped, pinned, sliding or free");
+      }
+      if (const YAML::Node g = n["geometric_stiffness"]) {
+        const std::string v = in_.text(g, entity + ".geometric_stiffness");
+        if (v != "true" && v != "false") in_.fail(g, entity, "geometric_stiffness must be true or false", "write geometric_stiffness: true");
+        e.geometric_stiffness = v == "true";
+      }
+      spec_.elastic_links.push_back(std::move(e));
+        });
   }
 
   void analysis(const YAML::Node& node) {

@@ -13,7 +13,6 @@ DerivativeData::DerivativeData(const Chain& chain)
       twist(size_t(chain.dof)),
       momentum(size_t(chain.dof)),
       force(size_t(chain.dof)),
-      inertia(size_t(chain.dof)),
       tau(Eigen::VectorXd::Zero(chain.dof)),
       dtau(Eigen::VectorXd::Zero(chain.dof)),
       ddtau(Eigen::VectorXd::Zero(chain.dof)) {}
@@ -21,8 +20,36 @@ DerivativeData::DerivativeData(const Chain& chain)
 namespace {
 constexpr double binomial[4][4] = {{1, 0, 0, 0}, {1, 1, 0, 0}, {1, 2, 1, 0}, {1, 3, 3, 1}};
 
-/// Matrix of v x* (force cross product): -(v x)^T.
-Mat6 cross_force_matrix(const Vec6& v) { return -cross_motion_matrix(v).transpose(); }
+using Derivs = std::array<Vec6, 4>;
+
+/// The spatial inertia of link k at the base origin, applied through the link frame.
+struct RigidInertiaInWorld {
+  const Chain& chain;
+  int link;
+  const Pose& pose;  ///< link frame in the base
+  Vec6 operator()(const Vec6& motion) const {
+    return force_to_parent(pose, inertia_times(chain, link, motion_to_child(pose, motion)));
+  }
+};
+
+/// Derivatives 0..order of y = I u, from those of u and of the link twist v:
+/// y^(k+1) = sum_m C(k,m) v^(m) x* y^(k-m) + (I w)^(k), with w = u' - v x u (recursively).
+void inertia_times_derivatives(const RigidInertiaInWorld& I, const Derivs& v, const Derivs& u, int order, Derivs& y) {
+  y[0] = I(u[0]);
+  if (order == 0) return;
+  Derivs w, z;
+  for (int j = 0; j < order; ++j) {
+    Vec6 sum = u[size_t(j + 1)];
+    for (int m = 0; m <= j; ++m) sum -= binomial[j][m] * cross_motion(v[size_t(m)], u[size_t(j - m)]);
+    w[size_t(j)] = sum;
+  }
+  inertia_times_derivatives(I, v, w, order - 1, z);
+  for (int k = 0; k < order; ++k) {
+    Vec6 sum = z[size_t(k)];
+    for (int m = 0; m <= k; ++m) sum += binomial[k][m] * cross_force(v[size_t(m)], y[size_t(k - m)]);
+    y[size_t(k + 1)] = sum;
+  }
+}
 
 /// Derivatives 0..2 of |u| from those of u.
 std::array<double, 3> norm_derivatives(const std::array<Vec3, 3>& u) {
@@ -63,25 +90,18 @@ void torque_derivatives(const Chain& chain, ChainData& data, DerivativeData& d, 
       for (int m = 0; m <= r; ++m) sum += binomial[r][m] * Q(k, r - m + 1) * d.screw[K][size_t(m)];
       d.twist[K][size_t(r)] = sum;
     }
-    // Spatial inertia at the base origin and its derivatives: dI/dt = v x* I - I v x.
-    const Mat6 X = motion_transform(w);
-    d.inertia[K][0].noalias() = X.transpose() * inertia_matrix(chain, k) * X;
-    for (int r = 0; r < 3; ++r) {
-      Mat6 sum = Mat6::Zero();
-      for (int m = 0; m <= r; ++m) {
-        const Vec6& v = d.twist[K][size_t(m)];
-        const Mat6& I = d.inertia[K][size_t(r - m)];
-        sum += binomial[r][m] * (cross_force_matrix(v) * I - I * cross_motion_matrix(v));
-      }
-      d.inertia[K][size_t(r + 1)] = sum;
-    }
-    // Momentum h = I v and its derivatives; the joint wrench f = dh/dt - I g.
-    for (int r = 0; r < 4; ++r) {
-      Vec6 sum = Vec6::Zero();
-      for (int m = 0; m <= r; ++m) sum += binomial[r][m] * (d.inertia[K][size_t(m)] * d.twist[K][size_t(r - m)]);
-      d.momentum[K][size_t(r)] = sum;
-    }
-    for (int r = 0; r < 3; ++r) d.force[K][size_t(r)] = d.momentum[K][size_t(r + 1)] - d.inertia[K][size_t(r)] * gravity;
+    // Momentum h = I v and the gravity wrench I g with their derivatives, by (I u)' = v x* (I u)
+    // + I (u' - v x u), which follows from dI/dt = v x* I - I v x.
+    const RigidInertiaInWorld inertia{chain, k, w};
+    Derivs momentum, gravity_force, twist;
+    for (int r = 0; r < 4; ++r) twist[size_t(r)] = d.twist[K][size_t(r)];
+    inertia_times_derivatives(inertia, twist, twist, 3, momentum);
+    Derivs g;
+    g.fill(Vec6::Zero());
+    g[0] = gravity;  // constant
+    inertia_times_derivatives(inertia, twist, g, 2, gravity_force);
+    for (int r = 0; r < 4; ++r) d.momentum[K][size_t(r)] = momentum[size_t(r)];
+    for (int r = 0; r < 3; ++r) d.force[K][size_t(r)] = momentum[size_t(r + 1)] - gravity_force[size_t(r)];
   }
   // The load on the end effector, at the base origin, and its derivatives.
   const EndEffectorLoad& L = chain.spec.load;

@@ -311,3 +311,63 @@ TEST(Cli, SimulateByKaneRunsThePumpAndWritesItsColumns) {
   EXPECT_EQ(reduced.code, 2) << reduced.output;
   EXPECT_NE(reduced.output.find("one degree of freedom"), std::string::npos) << reduced.output;
 }
+
+TEST(Cli, FlexWritesEigenvaluesAndSteadyResponseOfThePumpLeverWithoutNaN) {
+  const std::string csv = ::testing::TempDir() + "/lever-eigen.csv", response = ::testing::TempDir() + "/lever-response.csv";
+  const CliRun r = run("flex " + linkdyn::test::example("seed004-pump-lever") + " --modes 2 --steps 36 --substeps 10 --csv " + csv +
+                       " --response " + response);
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("elastic link 'lever'"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("steady periodic"), std::string::npos) << r.output;
+  for (const std::string& path : {csv, response}) {
+    std::ifstream in(path);
+    std::string header, line;
+    std::getline(in, header);
+    EXPECT_EQ(header.rfind("t,alpha.angle,x_D.position,", 0), 0u) << header;
+    int rows = 0;
+    while (std::getline(in, line)) {
+      ++rows;
+      EXPECT_EQ(line.find("nan"), std::string::npos) << path;
+      EXPECT_EQ(line.find(",,"), std::string::npos) << path << ": no missing value";
+    }
+    EXPECT_EQ(rows, 37) << path;
+    EXPECT_NE(header.find(path == csv ? "lever.f1,lever.fg1,lever.sigma1" : "lever.mid.w,lever.mid.u"), std::string::npos) << header;
+  }
+}
+
+TEST(Cli, FlexRefusesAModelWithoutElasticLinksOrWithBadSupports) {
+  const CliRun none = run("flex " + linkdyn::test::example("seed001-fourbar"));
+  EXPECT_EQ(none.code, 2) << none.output;
+  EXPECT_NE(none.output.find("has no elastic link"), std::string::npos) << none.output;
+  std::string text = linkdyn::test::read_text(linkdyn::test::example("seed004-pump-lever"));
+  text.replace(text.find("[pinned, sliding]"), 17, "[free, sliding]");
+  const std::string path = write_temp("free-lever.yaml", text);
+  const CliRun bad = run("flex " + path);
+  EXPECT_EQ(bad.code, 2) << bad.output;
+  EXPECT_NE(bad.output.find(path + ":"), std::string::npos) << bad.output;
+  EXPECT_NE(bad.output.find("elastic link 'lever'"), std::string::npos) << bad.output;
+  EXPECT_NE(bad.output.find("rigid-body motion"), std::string::npos) << bad.output;
+}
+
+TEST(Cli, FlexOnAMechanismThatStopsAssemblingExitsWithCode3AndTheDriverValue) {
+  // The non-Grashof four-bar does not assemble past 97.9 deg: the link needs the whole motion.
+  std::string text = linkdyn::test::read_text(linkdyn::test::example("non-grashof-fourbar"));
+  text += "\nelastic_links:\n  bar: {body: coupler, from: B, to: C, E: 210e9, rho: 7850, A: 1e-4, I: 1e-9, supports: [pinned, sliding]}\n";
+  const CliRun r = run("flex " + write_temp("non-grashof-elastic.yaml", text) + " --no-response");
+  EXPECT_EQ(r.code, 3) << r.output;
+  EXPECT_NE(r.output.find("cannot close"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("the elastic link needs the whole motion"), std::string::npos) << r.output;
+}
+
+TEST(Cli, FlexFromRestWithoutGyroscopicWritesJson) {
+  const std::string json = ::testing::TempDir() + "/lever.json";
+  const CliRun r = run("flex " + linkdyn::test::example("seed004-pump-lever") + " --modes 1 --steps 24 --substeps 5 --from-rest --no-gyroscopic --json " + json);
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("from rest response"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("gyroscopic ["), std::string::npos) << r.output;
+  std::stringstream j;
+  j << std::ifstream(json).rdbuf();
+  EXPECT_NE(j.str().find("\"analysis\": \"flex\""), std::string::npos);
+  EXPECT_NE(j.str().find("\"lever.lambda1\""), std::string::npos);
+  EXPECT_EQ(j.str().find("lever.fg1"), std::string::npos);
+}

@@ -161,6 +161,24 @@ struct Actuator {
   double added_inertia() const { return type == dc_motor ? (rotor_inertia + reducer_inertia) / (ratio * ratio) : 0.0; }
 };
 
+/// How an elastic link's end is held in its frame (docs/elastic-links.md): clamped (u, v, theta
+/// fixed), pinned (u, v), sliding (v), free.
+enum class BeamSupport { free, pinned, sliding, clamped };
+
+/// An elastic link for the flex analysis: a uniform beam along a body from its point `from` to
+/// its point `to`, E (Pa), rho (kg/m^3), A (m^2), I (m^4), in `elements` finite elements.
+struct ElasticLinkSpec {
+  std::string name;
+  int body = 0;
+  std::array<std::string, 2> point_name;
+  std::array<Vec2, 2> point{Vec2::Zero(), Vec2::Zero()};
+  double E = 0.0, rho = 0.0, A = 0.0, I = 0.0;
+  int elements = 10;
+  std::array<BeamSupport, 2> supports{BeamSupport::pinned, BeamSupport::sliding};
+  bool geometric_stiffness = true;
+  SourceLocation where;
+};
+
 struct MechanismSpec {
   std::string name;
   SourceLocation where;  ///< the model file
@@ -177,6 +195,7 @@ struct MechanismSpec {
   SourceLocation structure_where;
   /// Optional analysis grid from the model; otherwise the first driver's natural grid.
   std::optional<TimeGrid> grid;
+  std::vector<ElasticLinkSpec> elastic_links;  ///< optional, for `linkdyn flex`
 
   int find_body(const std::string& body_name) const;
   int find_joint(const std::string& joint_name) const;

@@ -14,7 +14,6 @@ struct DerivativeData {
   explicit DerivativeData(const Chain& chain);
   static constexpr int orders = 4;  ///< derivatives 0..3 of twists, screws and inertias
   std::vector<std::array<Vec6, orders>> screw, twist, momentum, force;
-  std::vector<std::array<Mat6, orders>> inertia;
   std::array<Vec6, orders> load;
   Eigen::VectorXd tau, dtau, ddtau;
 };

@@ -1,0 +1,204 @@
+// linkdyn flex MODEL: the elastic links' natural frequencies along the cycle [004 Fig. 6] and
+// their vibration under the inertial loads of the motion [004 Eq. 20].
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "linkdyn/flex/link.hpp"
+#include "linkdyn/flex/modal.hpp"
+#include "linkdyn/io/model_file.hpp"
+#include "linkdyn/io/table_writer.hpp"
+
+namespace linkdyn::cli {
+namespace {
+
+struct FlexOptions {
+  std::string model, csv, json, response_csv, plot_dir;
+  int steps = 0, modes = 4, substeps = 20;
+  bool no_friction = false, no_gyroscopic = false, from_rest = false, no_response = false;
+};
+
+std::vector<double> column_values(const Table& table, const std::string& name) {
+  std::vector<double> out;
+  const int c = table.column(name);
+  for (size_t r = 0; r < table.rows() && c >= 0; ++r) out.push_back(table.at(r, c));
+  return out;
+}
+
+std::pair<double, double> range_of(const std::vector<double>& v) {
+  const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+  return {*lo, *hi};
+}
+
+void print_link(const planar::Mechanism& m, const flex::ElasticLink& link) {
+  const flex::BeamModel& b = link.beam;
+  const planar::Body& body = m.bodies()[link.body];
+  fmt::print("elastic link '{}' on body '{}': L = {:.6g} m, {} elements ({} dofs), supports {}-{}, geometric stiffness {}\n",
+             link.name, body.name, b.length, b.elements, b.size(), flex::support_name(b.supports[0]),
+             flex::support_name(b.supports[1]), b.geometric_stiffness ? "on" : "off");
+  const double beam_mass = b.section.mass_per_length() * b.length;
+  fmt::print("  beam mass rho A L = {:.6g} kg (the rigid body's mass: {:.6g} kg)\n", beam_mass, body.mass);
+  flex::ModalWorkspace ws(b);
+  flex::analyze_modes(b, flex::FrameMotion{}, ws, false);
+  fmt::print("  at rest:");
+  for (int k = 0; k < std::min(4, b.size()); ++k) fmt::print(" f{} = {:.6g} Hz", k + 1, flex::frequency_hz(ws.lambda(k)));
+  fmt::print("\n");
+  if (!link.ignored_loads.empty()) {
+    fmt::print("  note: the beam carries its weight, inertia and end forces; these loads on body '{}' act on the\n"
+               "  rigid motion but are not applied along the beam:", body.name);
+    for (int k : link.ignored_loads) fmt::print(" {}", m.spec().loads[k].name);
+    fmt::print("\n");
+  }
+}
+
+void print_cycle(const flex::ElasticLink& link, const Table& table, int modes, double duration) {
+  fmt::print("  along the cycle (cycle frequency {:.6g} Hz):\n", 1.0 / duration);
+  for (int k = 1; k <= modes; ++k) {
+    const auto [lo, hi] = range_of(column_values(table, fmt::format("{}.f{}", link.name, k)));
+    fmt::print("    f{} in [{:.6g}, {:.6g}] Hz", k, lo, hi);
+    const std::vector<double> g = column_values(table, fmt::format("{}.fg{}", link.name, k));
+    if (!g.empty()) {
+      const auto [glo, ghi] = range_of(g);
+      fmt::print(", gyroscopic [{:.6g}, {:.6g}] Hz", glo, ghi);
+    }
+    // The harmonics of the cycle that the band crosses (resonance risk when low and excited).
+    if (lo > 0.0) {
+      const double n_lo = std::ceil(lo * duration), n_hi = std::floor(hi * duration);
+      if (n_lo <= n_hi) fmt::print("; f / f_cycle in [{:.4g}, {:.4g}]: crosses harmonics {:g}..{:g}", lo * duration, hi * duration, n_lo, n_hi);
+      else fmt::print("; f / f_cycle in [{:.4g}, {:.4g}]: between harmonics {:g} and {:g}", lo * duration, hi * duration, n_hi, n_lo);
+    }
+    fmt::print("\n");
+  }
+  const std::vector<double> lambda = column_values(table, link.name + ".lambda1");
+  if (!lambda.empty() && range_of(lambda).first < 0.0)
+    fmt::print("  warning: lambda1 < 0 on part of the cycle: the link buckles there (f1 reported negative)\n");
+}
+
+std::vector<io::Plot> flex_plots(const planar::Mechanism& m, const flex::ElasticLink& link, const Table& eigen,
+                                 const Table* response, int modes) {
+  std::vector<io::Plot> plots;
+  const std::vector<double> t = column_values(eigen, "t");
+  io::Plot f{"flex-" + link.name + "-frequencies", "Natural frequencies of '" + link.name + "' along the cycle", "t (s)",
+             "frequency (Hz)", {}};
+  for (int k = 1; k <= modes; ++k) {
+    f.series.push_back({fmt::format("f{}", k), t, column_values(eigen, fmt::format("{}.f{}", link.name, k)), {}});
+    const std::vector<double> g = column_values(eigen, fmt::format("{}.fg{}", link.name, k));
+    if (!g.empty()) f.series.push_back({fmt::format("f{} gyroscopic", k), t, g, {}});
+  }
+  plots.push_back(std::move(f));
+  // One plot per eigenvalue, as [004 Fig. 6 (a), (b)]: lambda_k = omega_k^2 against time.
+  for (int k = 1; k <= std::min(modes, 2); ++k) {
+    io::Plot l{fmt::format("flex-{}-eigenvalue{}", link.name, k),
+               fmt::format("Eigenvalue {} of '{}' along the cycle", k, link.name), "t (s)", "lambda = omega^2 (1/s^2)", {}};
+    l.series.push_back({fmt::format("lambda{} (undamped)", k), t, column_values(eigen, fmt::format("{}.lambda{}", link.name, k)), {}});
+    std::vector<double> g = column_values(eigen, fmt::format("{}.fg{}", link.name, k));
+    for (double& x : g) x = std::pow(2.0 * M_PI * x, 2);
+    if (!g.empty()) l.series.push_back({fmt::format("(2 pi fg{})^2 (gyroscopic)", k), t, g, {}});
+    plots.push_back(std::move(l));
+  }
+  // The frequencies against the first rotational driver's angle (deg).
+  for (const planar::Driver& d : m.drivers()) {
+    if (d.type != planar::DriverType::rotational) continue;
+    std::vector<double> angle = column_values(eigen, planar::driver_column(d));
+    for (double& a : angle) a *= 180.0 / M_PI;
+    io::Plot a{"flex-" + link.name + "-frequencies-vs-" + d.name, "Natural frequencies of '" + link.name + "' against " + d.name,
+               d.name + " (deg)", "frequency (Hz)", {}};
+    for (int k = 1; k <= modes; ++k)
+      a.series.push_back({fmt::format("f{}", k), angle, column_values(eigen, fmt::format("{}.f{}", link.name, k)), {}});
+    a.linked = false;
+    plots.push_back(std::move(a));
+    break;
+  }
+  if (response) {
+    const std::vector<double> rt = column_values(*response, "t");
+    io::Plot w{"flex-" + link.name + "-response", "Deflection of '" + link.name + "' (beam frame)", "t (s)", "deflection (m)", {}};
+    w.series.push_back({"mid-span w", rt, column_values(*response, link.name + ".mid.w"), {}});
+    w.series.push_back({"mid-span u", rt, column_values(*response, link.name + ".mid.u"), {}});
+    plots.push_back(std::move(w));
+  }
+  return plots;
+}
+
+void run_flex(const FlexOptions& o) {
+  const planar::Mechanism m = io::load_mechanism(o.model);
+  const std::vector<flex::ElasticLink> links = flex::make_elastic_links(m);
+  if (links.empty())
+    throw InputError(m.spec().where, "model", "has no elastic link",
+                     "add an 'elastic_links:' section (docs/model-format.md) naming the body that bends");
+  const planar::TimeGrid grid = analysis_grid(m, o.steps);
+  fmt::print("{}: {} -> {} positions over t = [{:g}, {:g}] s\n", m.spec().name, m.structure_string(), grid.steps,
+             grid.t0, grid.t_end);
+  planar::KinetostaticsOptions kinetostatics;
+  kinetostatics.friction = !o.no_friction;
+  flex::CycleOptions cycle{o.modes, !o.no_gyroscopic, kinetostatics};
+  const Table eigen = flex::eigen_cycle_table(m, links, grid, cycle);
+  std::vector<Table> responses;
+  nlohmann::ordered_json periodicity;
+  for (const flex::ElasticLink& link : links) {
+    print_link(m, link);
+    print_cycle(link, eigen, o.modes, grid.t_end - grid.t0);
+    if (o.no_response) continue;
+    double error = 0.0;
+    flex::ResponseOptions ro{o.substeps, !o.from_rest, kinetostatics};
+    responses.push_back(flex::response_table(m, link, grid, ro, &error));
+    const Table& r = responses.back();
+    const auto [wlo, whi] = range_of(column_values(r, link.name + ".mid.w"));
+    const auto [ulo, uhi] = range_of(column_values(r, link.name + ".mid.u"));
+    fmt::print("  {} response (Newmark, {} steps per position): mid-span w in [{:.6g}, {:.6g}] m, u in [{:.6g}, {:.6g}] m",
+               o.from_rest ? "from rest" : "steady periodic", o.substeps, wlo, whi, ulo, uhi);
+    if (!o.from_rest) fmt::print(", periodicity error {:.2g}", error);
+    fmt::print("\n");
+    periodicity[link.name] = error;
+  }
+  nlohmann::ordered_json extra;
+  extra["settings"] = {{"t0", grid.t0}, {"t_end", grid.t_end}, {"steps", grid.steps}, {"modes", o.modes},
+                       {"gyroscopic", !o.no_gyroscopic}, {"friction", !o.no_friction}};
+  write_outputs(m, o.model, "flex", eigen, planar::SweepSummary{}, o.csv, o.json, extra);
+  if (!o.response_csv.empty() && !responses.empty()) {
+    Table all = responses.front();
+    for (size_t k = 1; k < responses.size(); ++k) {  // further links: their columns after the first's
+      const Table& r = responses[k];
+      Table merged;
+      for (size_t c = 0; c < all.width(); ++c) merged.add_column(all.columns[c], all.units[c]);
+      const size_t lead = 1 + m.drivers().size();
+      for (size_t c = lead; c < r.width(); ++c) merged.add_column(r.columns[c], r.units[c]);
+      for (size_t row = 0; row < all.rows(); ++row) {
+        for (size_t c = 0; c < all.width(); ++c) merged.values.push_back(all.at(row, c));
+        for (size_t c = lead; c < r.width(); ++c) merged.values.push_back(r.at(row, c));
+      }
+      all = std::move(merged);
+    }
+    io::write_csv(o.response_csv, all);
+    fmt::print("wrote {} ({} rows x {} columns)\n", o.response_csv, all.rows(), all.width());
+  }
+  std::vector<io::Plot> plots;
+  for (size_t k = 0; k < links.size(); ++k)
+    for (io::Plot& p : flex_plots(m, links[k], eigen, responses.empty() ? nullptr : &responses[k], o.modes))
+      plots.push_back(std::move(p));
+  write_plots(o.plot_dir, plots);
+}
+
+}  // namespace
+
+void add_flex_command(CLI::App& app) {
+  auto options = std::make_shared<FlexOptions>();
+  CLI::App* cmd = app.add_subcommand("flex", "Elastic links: natural frequencies along the cycle and vibration response");
+  cmd->add_option("MODEL", options->model, "Model file (YAML) with an 'elastic_links:' section")->required();
+  cmd->add_option("--modes", options->modes, "Number of eigenvalues per link (default 4)")->check(CLI::PositiveNumber);
+  cmd->add_option("--steps", options->steps, "Number of positions along the cycle (default: from the model)")->check(CLI::PositiveNumber);
+  cmd->add_option("--csv", options->csv, "Write the eigenvalues along the cycle as CSV");
+  cmd->add_option("--json", options->json, "Write the eigenvalues and metadata as JSON");
+  cmd->add_option("--response", options->response_csv, "Write the deflections along the cycle as CSV");
+  cmd->add_option("--substeps", options->substeps, "Newmark steps per position (default 20)")->check(CLI::PositiveNumber);
+  cmd->add_flag("--from-rest", options->from_rest, "Response from rest over the grid instead of the steady periodic one");
+  cmd->add_flag("--no-response", options->no_response, "Eigen-analysis only");
+  cmd->add_flag("--no-gyroscopic", options->no_gyroscopic, "Skip the gyroscopic (quadratic) eigenproblem");
+  cmd->add_flag("--no-friction", options->no_friction, "End forces from kinetostatics without friction");
+  cmd->add_option("--plot", options->plot_dir, "Write the eigenvalue and response plots as SVG into this folder");
+  cmd->callback([options] { run_flex(*options); });
+}
+
+}  // namespace linkdyn::cli

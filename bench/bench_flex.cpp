@@ -1,0 +1,66 @@
+// Elastic links: the eigen-analysis of a 10-element lever per position (the undamped symmetric
+// problem alone, and with the gyroscopic quadratic problem), over a cycle of 360 positions of the
+// pump example (kinematics, kinetostatics and both eigenproblems), and the steady response.
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+#include "linkdyn/flex/link.hpp"
+#include "linkdyn/flex/modal.hpp"
+#include "linkdyn/io/model_file.hpp"
+
+using namespace linkdyn;
+
+namespace {
+
+const std::string pump_example = std::string(LINKDYN_EXAMPLES_DIR) + "/seed004-pump-lever.yaml";
+
+flex::BeamModel lever() {
+  return flex::make_beam({210e9, 7850.0, 1.5e-4, 3.125e-10}, 0.2256, 10,
+                         {flex::BeamSupport::pinned, flex::BeamSupport::sliding});
+}
+
+void eigen_per_position(benchmark::State& state, bool gyroscopic) {
+  const flex::BeamModel beam = lever();
+  flex::ModalWorkspace ws(beam);
+  flex::FrameMotion motion;
+  motion.end_force = {Vec2(-40.0, 5.0), Vec2(35.0, -3.0)};
+  long k = 0;
+  for (auto _ : state) {
+    motion.omega = 3.0 + 1e-3 * static_cast<double>(k % 360);
+    motion.epsilon = 20.0 - 0.1 * static_cast<double>(k++ % 360);
+    flex::analyze_modes(beam, motion, ws, gyroscopic);
+    benchmark::DoNotOptimize(ws.lambda(0));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+void eigen_cycle_360(benchmark::State& state) {
+  const planar::Mechanism m = io::load_mechanism(pump_example);
+  const std::vector<flex::ElasticLink> links = flex::make_elastic_links(m);
+  planar::TimeGrid grid = m.default_grid();
+  grid.steps = 360;
+  for (auto _ : state) {
+    const Table t = flex::eigen_cycle_table(m, links, grid, flex::CycleOptions{4, true, {}});
+    benchmark::DoNotOptimize(t.values.data());
+  }
+  state.SetItemsProcessed(state.iterations() * (grid.steps + 1));
+}
+
+void periodic_response_cycle(benchmark::State& state) {
+  const planar::Mechanism m = io::load_mechanism(pump_example);
+  const std::vector<flex::ElasticLink> links = flex::make_elastic_links(m);
+  planar::TimeGrid grid = m.default_grid();
+  grid.steps = 360;
+  for (auto _ : state) {
+    const Table t = flex::response_table(m, links.front(), grid, flex::ResponseOptions{});
+    benchmark::DoNotOptimize(t.values.data());
+  }
+}
+
+}  // namespace
+
+BENCHMARK_CAPTURE(eigen_per_position, lever_10_elements_symmetric, false);
+BENCHMARK_CAPTURE(eigen_per_position, lever_10_elements_symmetric_and_gyroscopic, true);
+BENCHMARK(eigen_cycle_360)->Unit(benchmark::kMillisecond);
+BENCHMARK(periodic_response_cycle)->Unit(benchmark::kMillisecond);

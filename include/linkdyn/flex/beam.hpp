@@ -1,0 +1,122 @@
+#pragma once
+// Planar beam finite elements on a moving frame [004 Sects. 3-4]: two nodes with axial u,
+// transverse v and rotation theta; linear axial and cubic Hermite bending shape functions.
+// Element dofs (u1, v1, theta1, u2, v2, theta2), in the beam frame (x along the beam).
+// The frame turns with omega and epsilon (planar: [omega]_L = omega J, J = [[0, -1], [1, 0]]),
+// its origin (the beam's first end) accelerates with a_O.
+#include <Eigen/Dense>
+#include <array>
+#include <vector>
+
+#include "linkdyn/core/geometry.hpp"
+#include "linkdyn/planar/mechanism.hpp"
+
+namespace linkdyn::flex {
+
+using Matrix6 = Eigen::Matrix<double, 6, 6>;
+using Matrix62 = Eigen::Matrix<double, 6, 2>;
+using ShapeMatrix = Eigen::Matrix<double, 2, 6>;
+using BeamSupport = planar::BeamSupport;
+
+/// Material and cross-section: Young's modulus E (Pa), density rho (kg/m^3), area A (m^2),
+/// second moment of area I (m^4).
+struct BeamSection {
+  double E = 0.0, rho = 0.0, A = 0.0, I = 0.0;
+  double mass_per_length() const { return rho * A; }
+};
+
+/// [N] at s in [0, h]: row 0 the axial displacement u, row 1 the transverse v [004 Eq. 1].
+ShapeMatrix shape_functions(double h, double s);
+/// d/ds of the transverse row of [N] (the slope), at s in [0, h].
+Eigen::Matrix<double, 1, 6> slope_functions(double h, double s);
+/// d^2/ds^2 of the transverse row (the curvature) and d/ds of the axial row (the strain).
+Eigen::Matrix<double, 1, 6> curvature_functions(double h, double s);
+Eigen::Matrix<double, 1, 6> strain_functions(double h, double s);
+
+// Element matrices in closed form [004 Eq. 18]; tests check them against Gauss quadrature.
+/// [m] = int rho [N]^T [N] dV (consistent mass, no rotary inertia).
+Matrix6 element_mass(const BeamSection& section, double h);
+/// [k] = int EA u'^2 + EI v''^2 (the elastic stiffness of [004 Eq. 19]).
+Matrix6 element_stiffness(const BeamSection& section, double h);
+/// int rho [N]^T J [N] dV, skew-symmetric: [c(omega)] = 2 omega times it, [k(epsilon)] =
+/// epsilon times it [004 Eq. 18].
+Matrix6 element_rotation_coupling(const BeamSection& section, double h);
+/// [m_O] = int rho [N]^T dV (6x2, columns x and y of the frame) [004 Eq. 18].
+Matrix62 element_translation_load(const BeamSection& section, double h);
+/// int rho [N]^T s dV, s from the element's first node (6x2): with [m_O] it gives the first
+/// moment int rho [N]^T {r}_L dV of Q(epsilon) and Q(omega) [004 Eq. 18].
+Matrix62 element_first_moment(const BeamSection& section, double h);
+/// Geometric stiffness of the axial force P (tension positive) varying quadratically along the
+/// element, P(0) = p0, P(h/2) = pm, P(h) = p1: int P v'^2 ds (not in 004: Kane, Ryan &
+/// Banerjee 1987).
+Matrix6 element_geometric_stiffness(double h, double p0, double pm, double p1);
+
+/// The motion of a beam's frame at an instant, everything in the beam frame: angular velocity
+/// and acceleration, the origin's acceleration a_O, gravity, and the forces that the
+/// neighbouring bodies exert on the beam at its two ends (from kinetostatics).
+struct FrameMotion {
+  double omega = 0.0, epsilon = 0.0;
+  Vec2 origin_acceleration = Vec2::Zero();
+  Vec2 gravity = Vec2::Zero();
+  std::array<Vec2, 2> end_force{Vec2::Zero(), Vec2::Zero()};
+};
+
+/// The axial force (tension) P(s) = c0 + c1 s + c2 s^2 along the beam: equilibrium of the part
+/// [0, s] under the end force and the distributed inertia and weight, blended linearly with the
+/// equilibrium of [s, L] so that both end forces are met even when they do not balance the
+/// beam's own mass exactly.
+struct AxialForce {
+  double c0 = 0.0, c1 = 0.0, c2 = 0.0;
+  double at(double s) const { return c0 + s * (c1 + s * c2); }
+};
+
+/// A beam of n equal elements with its supports, assembled once: the matrices restricted to the
+/// free dofs (supports remove u, v, theta of an end node as their kind says: clamped u v theta,
+/// pinned u v, sliding v, free none). Immutable.
+struct BeamModel {
+  BeamSection section;
+  double length = 0.0;
+  int elements = 0;
+  std::array<BeamSupport, 2> supports{BeamSupport::pinned, BeamSupport::pinned};
+  bool geometric_stiffness = true;
+
+  int full_dofs = 0;           ///< 3 (n + 1)
+  std::vector<int> free_dofs;  ///< full dof of each free dof
+  std::vector<int> reduced_of; ///< free index of each full dof, -1 when supported
+  Eigen::MatrixXd mass, stiffness, rotation_coupling;  ///< on the free dofs
+  Eigen::MatrixXd translation_load, first_moment;      ///< n_free x 2
+  /// int s^k v'^2 ds over the beam (k = 0, 1, 2): the geometric stiffness of P(s) is
+  /// c0 G0 + c1 G1 + c2 G2.
+  std::array<Eigen::MatrixXd, 3> geometric;
+  Eigen::LLT<Eigen::MatrixXd> mass_factor;
+
+  int size() const { return static_cast<int>(free_dofs.size()); }
+  double element_length() const { return length / elements; }
+};
+
+/// Assembles the beam. Throws InputError (entity "beam") on non-positive data or supports that
+/// leave a rigid-body motion (e.g. free-free, pinned-free).
+BeamModel make_beam(const BeamSection& section, double length, int elements,
+                    std::array<BeamSupport, 2> supports, bool geometric_stiffness = true);
+
+/// The operators of [004 Eq. 20] at one instant: m d'' + c d' + k_total d = load, with
+/// c = [c(omega)], k_total = [k] + [k(epsilon)] + [k(omega)] (+ the geometric stiffness), load =
+/// [m_O] a_O + Q(epsilon) + Q(omega) + weight + the end forces. Sized once by make_workspace.
+struct BeamOperators {
+  Eigen::MatrixXd damping, stiffness;
+  Eigen::VectorXd load;
+  AxialForce axial;
+};
+BeamOperators make_operators(const BeamModel& beam);
+
+AxialForce axial_force(const BeamModel& beam, const FrameMotion& motion);
+/// Fills `out` for the frame motion [004 Eq. 20]; no allocation.
+void evaluate_operators(const BeamModel& beam, const FrameMotion& motion, BeamOperators& out);
+
+/// Displacement (u, v) at s along the beam from the free-dof vector.
+Vec2 displacement_at(const BeamModel& beam, const Eigen::VectorXd& free_dofs, double s);
+
+/// The support kind's name ("pinned") and the supports removed from a node (u, v, theta).
+const char* support_name(BeamSupport support);
+
+}  // namespace linkdyn::flex

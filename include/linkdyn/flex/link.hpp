@@ -1,0 +1,78 @@
+#pragma once
+// An elastic link of a planar mechanism: a beam whose frame follows its rigid body's motion
+// from the kinematics, with the forces at its ends from the kinetostatics [004 Sect. 5].
+#include <string>
+#include <vector>
+
+#include "linkdyn/core/table.hpp"
+#include "linkdyn/flex/beam.hpp"
+#include "linkdyn/flex/response.hpp"
+#include "linkdyn/planar/kinetostatics.hpp"
+
+namespace linkdyn::flex {
+
+/// The beam along body `body` from its point `point[0]` (the frame's origin) to `point[1]`
+/// (the frame's x axis), and the pairs that hold its two ends.
+struct ElasticLink {
+  std::string name;
+  int body = 0;
+  std::array<Vec2, 2> point{Vec2::Zero(), Vec2::Zero()};
+  Vec2 axis = Vec2::UnitX();  ///< unit, in the body frame
+  BeamModel beam;
+  /// Per end: (joint, sign) with sign +1 when the body is the joint's second body (the reaction
+  /// acts on it), -1 when it is the first.
+  std::array<std::vector<std::pair<int, double>>, 2> end_joints;
+  std::vector<int> ignored_loads;  ///< loads on the body that the beam does not carry
+  SourceLocation where;
+};
+
+/// The elastic links of the model (spec().elastic_links). Throws InputError naming the file,
+/// line and link on bad data.
+std::vector<ElasticLink> make_elastic_links(const planar::Mechanism& m);
+
+/// The frame motion of the link from a solved kinematics and kinetostatics in ws.
+void frame_motion(const planar::Mechanism& m, const planar::Workspace& ws, const ElasticLink& link, FrameMotion& out);
+
+/// The mechanism's rigid motion at any time: kinematics, then kinetostatics (for the end
+/// forces), in a workspace kept between calls (assembly modes tracked).
+class RigidMotion {
+ public:
+  RigidMotion(const planar::Mechanism& m, const planar::KinetostaticsOptions& options);
+  /// Solves at t; throws AnalysisError (with the driver values) where the mechanism does not
+  /// assemble or is at a dead point.
+  void solve(double t);
+  const planar::Workspace& workspace() const { return ws_; }
+
+ private:
+  const planar::Mechanism& m_;
+  planar::Workspace ws_;
+  planar::KinetostaticsOptions options_;
+};
+
+struct CycleOptions {
+  int modes = 4;
+  bool gyroscopic = true;
+  planar::KinetostaticsOptions kinetostatics;
+};
+
+/// The eigen-analysis of every elastic link along the grid [004 Fig. 6]: t, driver
+/// coordinates, then per link <link>.omega, <link>.epsilon, <link>.axial_force.mid (N), and
+/// for k = 1..modes <link>.lambda<k> (omega^2, 1/s^2, undamped problem), <link>.f<k> (Hz,
+/// negative when lambda < 0), <link>.fg<k> (Hz, gyroscopic problem) and <link>.sigma<k> (its
+/// real part, 1/s).
+Table eigen_cycle_table(const planar::Mechanism& m, const std::vector<ElasticLink>& links,
+                        const planar::TimeGrid& grid, const CycleOptions& options);
+
+struct ResponseOptions {
+  int substeps = 20;      ///< Newmark steps per grid step
+  bool periodic = true;   ///< the steady periodic response (else: from rest over the grid)
+  planar::KinetostaticsOptions kinetostatics;
+};
+
+/// The response of one link along the grid: t, driver coordinates, <link>.mid.w and
+/// <link>.mid.u (deflection of the mid-span in the beam frame, m), <link>.end.w (at the second
+/// end), <link>.axial_force.mid (N). `periodicity_error` as in Response.
+Table response_table(const planar::Mechanism& m, const ElasticLink& link, const planar::TimeGrid& grid,
+                     const ResponseOptions& options, double* periodicity_error = nullptr);
+
+}  // namespace linkdyn::flex

@@ -1,0 +1,177 @@
+// An elastic link on its rigid body's motion: the coupling of [004 Sect. 5] and the studies
+// along the cycle (eigenvalues [004 Fig. 6], response [004 Eq. 20]).
+#include "linkdyn/flex/link.hpp"
+
+#include <fmt/core.h>
+
+#include <cmath>
+
+#include "linkdyn/core/error.hpp"
+#include "linkdyn/flex/modal.hpp"
+#include "linkdyn/planar/kinematics.hpp"
+#include "linkdyn/planar/sweep.hpp"
+
+namespace linkdyn::flex {
+using planar::JointType;
+
+std::vector<ElasticLink> make_elastic_links(const planar::Mechanism& m) {
+  std::vector<ElasticLink> links;
+  for (const planar::ElasticLinkSpec& s : m.spec().elastic_links) {
+    ElasticLink link;
+    link.name = s.name;
+    link.body = s.body;
+    link.point = s.point;
+    link.where = s.where;
+    const std::string entity = "elastic link '" + s.name + "'";
+    const Vec2 chord = s.point[1] - s.point[0];
+    const double length = chord.norm();
+    if (!(length > 0.0))
+      throw InputError(s.where, entity, "its end points '" + s.point_name[0] + "' and '" + s.point_name[1] + "' coincide",
+                       "name two distinct points of the body as from and to");
+    link.axis = chord / length;
+    try {
+      link.beam = make_beam({s.E, s.rho, s.A, s.I}, length, s.elements, s.supports, s.geometric_stiffness);
+    } catch (const InputError& e) {
+      throw InputError(s.where, entity, e.what(), "fix the link's section, elements or supports");
+    }
+    const double tolerance = 1e-9 * length;
+    for (size_t j = 0; j < m.joints().size(); ++j) {
+      const planar::Joint& joint = m.joints()[j];
+      if (joint.type == JointType::gear) continue;
+      for (int side = 0; side < 2; ++side) {
+        if (joint.body[side] != s.body) continue;
+        for (int end = 0; end < 2; ++end)
+          if ((joint.point[side] - s.point[end]).norm() <= tolerance)
+            link.end_joints[end].push_back({static_cast<int>(j), side == 1 ? 1.0 : -1.0});
+      }
+    }
+    for (size_t k = 0; k < m.spec().loads.size(); ++k) {
+      const planar::Load& load = m.spec().loads[k];
+      if (load.at[0].body == s.body || (load.type != planar::LoadType::force && load.at[1].body == s.body))
+        link.ignored_loads.push_back(static_cast<int>(k));
+    }
+    links.push_back(std::move(link));
+  }
+  return links;
+}
+
+void frame_motion(const planar::Mechanism& m, const planar::Workspace& ws, const ElasticLink& link, FrameMotion& out) {
+  const planar::BodyState& body = ws.body[link.body];
+  const Vec2 axis = rotate(link.axis, body.c, body.s);  // the beam's x axis, global
+  auto to_beam = [&](const Vec2& g) { return Vec2(axis.x() * g.x() + axis.y() * g.y(), -axis.y() * g.x() + axis.x() * g.y()); };
+  out.omega = body.omega;
+  out.epsilon = body.alpha;
+  out.origin_acceleration = to_beam(body.acceleration(link.point[0]));
+  out.gravity = to_beam(m.spec().gravity);
+  for (int end = 0; end < 2; ++end) {
+    Vec2 force = Vec2::Zero();
+    for (const auto& [joint, sign] : link.end_joints[end]) force += sign * ws.reaction[joint].force;
+    out.end_force[end] = to_beam(force);
+  }
+}
+
+RigidMotion::RigidMotion(const planar::Mechanism& m, const planar::KinetostaticsOptions& options)
+    : m_(m), ws_(m), options_(options) {}
+
+void RigidMotion::solve(double t) {
+  planar::set_drivers(m_, ws_, t);
+  const planar::KinematicStatus status = planar::solve_kinematics(m_, ws_);
+  if (!status.ok())
+    throw AnalysisError(fmt::format("{}: t = {:.6g} s: {}; the elastic link needs the whole motion", m_.spec().where.file, t,
+                                    planar::describe(m_, ws_, status)));
+  planar::solve_kinetostatics(m_, ws_, t, options_);
+}
+
+Table eigen_cycle_table(const planar::Mechanism& m, const std::vector<ElasticLink>& links,
+                        const planar::TimeGrid& grid, const CycleOptions& options) {
+  Table table;
+  table.add_column("t", "s");
+  for (const planar::Driver& d : m.drivers())
+    table.add_column(planar::driver_column(d), d.type == planar::DriverType::rotational ? "rad" : "m");
+  std::vector<ModalWorkspace> modal;
+  for (const ElasticLink& link : links) {
+    if (options.modes > link.beam.size())
+      throw InputError(link.where, "elastic link '" + link.name + "'",
+                       fmt::format("{} modes asked, the link has {} degrees of freedom", options.modes, link.beam.size()),
+                       "ask fewer modes or give more elements");
+    modal.emplace_back(link.beam);
+    table.add_column(link.name + ".omega", "rad/s");
+    table.add_column(link.name + ".epsilon", "rad/s^2");
+    table.add_column(link.name + ".axial_force.mid", "N");
+    for (int k = 1; k <= options.modes; ++k) {
+      table.add_column(fmt::format("{}.lambda{}", link.name, k), "1/s^2");
+      table.add_column(fmt::format("{}.f{}", link.name, k), "Hz");
+      if (options.gyroscopic) {
+        table.add_column(fmt::format("{}.fg{}", link.name, k), "Hz");
+        table.add_column(fmt::format("{}.sigma{}", link.name, k), "1/s");
+      }
+    }
+  }
+  table.values.reserve(static_cast<size_t>(grid.steps + 1) * table.width());
+  RigidMotion rigid(m, options.kinetostatics);
+  FrameMotion motion;
+  for (int step = 0; step <= grid.steps; ++step) {
+    const double t = grid.time(step);
+    rigid.solve(t);
+    const planar::Workspace& ws = rigid.workspace();
+    table.values.push_back(t);
+    for (double q : ws.q) table.values.push_back(q);
+    for (size_t l = 0; l < links.size(); ++l) {
+      frame_motion(m, ws, links[l], motion);
+      analyze_modes(links[l].beam, motion, modal[l], options.gyroscopic);
+      const ModalWorkspace& r = modal[l];
+      table.values.push_back(motion.omega);
+      table.values.push_back(motion.epsilon);
+      table.values.push_back(r.operators.axial.at(0.5 * links[l].beam.length));
+      for (int k = 0; k < options.modes; ++k) {
+        table.values.push_back(r.lambda(k));
+        table.values.push_back(frequency_hz(r.lambda(k)));
+        if (options.gyroscopic) {
+          table.values.push_back(r.gyroscopic(k).imag() / (2.0 * M_PI));
+          table.values.push_back(r.gyroscopic(k).real());
+        }
+      }
+    }
+  }
+  return table;
+}
+
+Table response_table(const planar::Mechanism& m, const ElasticLink& link, const planar::TimeGrid& grid,
+                     const ResponseOptions& options, double* periodicity_error) {
+  RigidMotion rigid(m, options.kinetostatics);
+  const MotionAt motion_at = [&](double t, FrameMotion& out) {
+    rigid.solve(t);
+    frame_motion(m, rigid.workspace(), link, out);
+  };
+  const double duration = grid.t_end - grid.t0;
+  const int steps = grid.steps * options.substeps;
+  const Response r = options.periodic ? periodic_response(link.beam, motion_at, grid.t0, duration, steps)
+                                      : transient_response(link.beam, motion_at, grid.t0, duration, steps);
+  if (periodicity_error) *periodicity_error = r.periodicity_error;
+
+  Table table;
+  table.add_column("t", "s");
+  for (const planar::Driver& d : m.drivers())
+    table.add_column(planar::driver_column(d), d.type == planar::DriverType::rotational ? "rad" : "m");
+  table.add_column(link.name + ".mid.w", "m");
+  table.add_column(link.name + ".mid.u", "m");
+  table.add_column(link.name + ".end.w", "m");
+  table.add_column(link.name + ".axial_force.mid", "N");
+  const double length = link.beam.length;
+  FrameMotion motion;
+  for (int step = 0; step <= grid.steps; ++step) {
+    const int k = step * options.substeps;
+    const Eigen::VectorXd d = r.displacement.col(k);
+    motion_at(r.t[k], motion);
+    const Vec2 mid = displacement_at(link.beam, d, 0.5 * length), end = displacement_at(link.beam, d, length);
+    table.values.push_back(r.t[k]);
+    for (double q : rigid.workspace().q) table.values.push_back(q);
+    table.values.push_back(mid.y());
+    table.values.push_back(mid.x());
+    table.values.push_back(end.y());
+    table.values.push_back(axial_force(link.beam, motion).at(0.5 * length));
+  }
+  return table;
+}
+
+}  // namespace linkdyn::flex

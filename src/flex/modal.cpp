@@ -1,0 +1,74 @@
+// Eigen-analysis of a beam on a moving frame [004 Eq. 20, Sect. 5].
+#include "linkdyn/flex/modal.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace linkdyn::flex {
+
+ModalWorkspace::ModalWorkspace(const BeamModel& beam)
+    : operators(make_operators(beam)),
+      symmetric(beam.size(), beam.size()),
+      symmetric_solver(beam.size()),
+      lambda(beam.size()),
+      companion(Eigen::MatrixXd::Zero(2 * beam.size(), 2 * beam.size())),
+      companion_solver(2 * beam.size()),
+      gyroscopic(beam.size()),
+      scratch(beam.size(), beam.size()) {
+  companion.topRightCorner(beam.size(), beam.size()).setIdentity();
+}
+
+void solve_undamped(const BeamModel& beam, ModalWorkspace& ws) {
+  // L^-1 k_sym L^-T y = lambda y with m = L L^T factored once in the model (no allocation).
+  ws.symmetric = ws.operators.stiffness;
+  ws.symmetric += ws.operators.stiffness.transpose();
+  ws.symmetric *= 0.5;
+  const auto lower = beam.mass_factor.matrixL();
+  lower.solveInPlace(ws.symmetric);
+  ws.symmetric.transposeInPlace();
+  lower.solveInPlace(ws.symmetric);
+  ws.symmetric_solver.compute(ws.symmetric, Eigen::EigenvaluesOnly);
+  ws.lambda = ws.symmetric_solver.eigenvalues();
+}
+
+void solve_gyroscopic(const BeamModel& beam, ModalWorkspace& ws) {
+  const int n = beam.size();
+  // State (x, x' / w_s): the companion [[0, w_s I], [-m^-1 k / w_s, -m^-1 c]] is similar to
+  // [[0, I], [-m^-1 k, -m^-1 c]] (same eigenvalues) and far better balanced, w_s^2 being the
+  // largest diagonal term of m^-1 k (the axial dofs are much stiffer than the bending ones).
+  ws.scratch = -ws.operators.stiffness;
+  beam.mass_factor.solveInPlace(ws.scratch);
+  const double scale = std::sqrt(std::max(ws.scratch.diagonal().cwiseAbs().maxCoeff(), 1e-300));
+  ws.companion.topRightCorner(n, n).diagonal().setConstant(scale);
+  ws.companion.bottomLeftCorner(n, n) = ws.scratch / scale;
+  ws.scratch = -ws.operators.damping;
+  beam.mass_factor.solveInPlace(ws.scratch);
+  ws.companion.bottomRightCorner(n, n) = ws.scratch;
+  ws.companion_solver.compute(ws.companion, false);
+  const auto& s = ws.companion_solver.eigenvalues();
+  // Keep the eigenvalue with non-negative imaginary part of each pair: sort all 2n by
+  // (omega, sigma) and take every other one; a real pair (+-sigma) gives omega = 0.
+  int kept = 0;
+  for (int k = 0; k < 2 * n && kept < n; ++k)
+    if (s(k).imag() > 0.0) ws.gyroscopic(kept++) = s(k);
+  // Real eigenvalues come in pairs for a conservative problem; keep the largest real parts.
+  for (int k = 0; k < 2 * n && kept < n; ++k)
+    if (s(k).imag() == 0.0 && s(k).real() >= 0.0) ws.gyroscopic(kept++) = s(k);
+  for (int k = 0; k < 2 * n && kept < n; ++k)
+    if (s(k).imag() == 0.0 && s(k).real() < 0.0) ws.gyroscopic(kept++) = s(k);
+  std::sort(ws.gyroscopic.data(), ws.gyroscopic.data() + kept, [](const auto& a, const auto& b) {
+    return a.imag() != b.imag() ? a.imag() < b.imag() : a.real() > b.real();
+  });
+}
+
+void analyze_modes(const BeamModel& beam, const FrameMotion& motion, ModalWorkspace& ws, bool gyroscopic) {
+  evaluate_operators(beam, motion, ws.operators);
+  solve_undamped(beam, ws);
+  if (gyroscopic) solve_gyroscopic(beam, ws);
+}
+
+double frequency_hz(double lambda) {
+  return std::copysign(std::sqrt(std::abs(lambda)), lambda) / (2.0 * M_PI);
+}
+
+}  // namespace linkdyn::flex

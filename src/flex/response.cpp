@@ -1,0 +1,120 @@
+// Newmark average-acceleration integration of [004 Eq. 20] and its periodic steady state.
+#include "linkdyn/flex/response.hpp"
+
+#include <cmath>
+#include <fmt/core.h>
+
+#include "linkdyn/core/error.hpp"
+
+namespace linkdyn::flex {
+namespace {
+constexpr double beta = 0.25, gamma_ = 0.5;
+}
+
+NewmarkWorkspace::NewmarkWorkspace(const BeamModel& beam, int columns)
+    : operators(make_operators(beam)),
+      d(Eigen::MatrixXd::Zero(beam.size(), columns)),
+      v(d), a(d), rhs(d), effective(beam.size(), beam.size()), next_a(d), next_d(d), lu(beam.size()) {}
+
+void newmark_initialize(const BeamModel& beam, const FrameMotion& motion, NewmarkWorkspace& ws) {
+  evaluate_operators(beam, motion, ws.operators);
+  ws.a.noalias() = -ws.operators.stiffness * ws.d;
+  ws.a.noalias() -= ws.operators.damping * ws.v;
+  ws.a.col(0) += ws.operators.load;
+  beam.mass_factor.solveInPlace(ws.a);
+}
+
+void newmark_step(const BeamModel& beam, const FrameMotion& next, double dt, NewmarkWorkspace& ws) {
+  evaluate_operators(beam, next, ws.operators);
+  const double a0 = 1.0 / (beta * dt * dt), a1 = gamma_ / (beta * dt), a2 = 1.0 / (beta * dt),
+               a3 = 0.5 / beta - 1.0, a4 = gamma_ / beta - 1.0, a5 = dt * (0.5 * gamma_ / beta - 1.0);
+  ws.effective = ws.operators.stiffness;
+  ws.effective += a1 * ws.operators.damping;
+  ws.effective += a0 * beam.mass;
+  // rhs = load + m (a0 d + a2 v + a3 a) + c (a1 d + a4 v + a5 a)
+  ws.next_a = a0 * ws.d + a2 * ws.v + a3 * ws.a;
+  ws.rhs.noalias() = beam.mass * ws.next_a;
+  ws.next_a = a1 * ws.d + a4 * ws.v + a5 * ws.a;
+  ws.rhs.noalias() += ws.operators.damping * ws.next_a;
+  ws.rhs.col(0) += ws.operators.load;
+  ws.lu.compute(ws.effective);
+  ws.next_d.noalias() = ws.lu.solve(ws.rhs);
+  ws.next_a = a0 * (ws.next_d - ws.d) - a2 * ws.v - a3 * ws.a;
+  ws.v += dt * ((1.0 - gamma_) * ws.a + gamma_ * ws.next_a);
+  ws.a = ws.next_a;
+  ws.d = ws.next_d;
+}
+
+namespace {
+
+Response integrate(const BeamModel& beam, const MotionAt& motion_at, double t0, double duration, int steps,
+                   const Eigen::VectorXd& d0, const Eigen::VectorXd& v0) {
+  NewmarkWorkspace ws(beam, 1);
+  ws.d.col(0) = d0;
+  ws.v.col(0) = v0;
+  FrameMotion motion;
+  motion_at(t0, motion);
+  newmark_initialize(beam, motion, ws);
+  Response r;
+  r.t.resize(steps + 1);
+  r.displacement.resize(beam.size(), steps + 1);
+  r.velocity.resize(beam.size(), steps + 1);
+  r.t[0] = t0;
+  r.displacement.col(0) = ws.d.col(0);
+  r.velocity.col(0) = ws.v.col(0);
+  const double dt = duration / steps;
+  for (int k = 1; k <= steps; ++k) {
+    r.t[k] = t0 + k * dt;
+    motion_at(r.t[k], motion);
+    newmark_step(beam, motion, dt, ws);
+    r.displacement.col(k) = ws.d.col(0);
+    r.velocity.col(k) = ws.v.col(0);
+  }
+  return r;
+}
+
+}  // namespace
+
+Response transient_response(const BeamModel& beam, const MotionAt& motion_at, double t0, double duration, int steps) {
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(beam.size());
+  return integrate(beam, motion_at, t0, duration, steps, zero, zero);
+}
+
+Response periodic_response(const BeamModel& beam, const MotionAt& motion_at, double t0, double period, int steps) {
+  const int n = beam.size();
+  // Column 0: forced from rest; columns 1..2n: free, from the unit states (d, v).
+  NewmarkWorkspace ws(beam, 2 * n + 1);
+  ws.d.rightCols(2 * n).leftCols(n).setIdentity();
+  ws.v.rightCols(n).setIdentity();
+  FrameMotion motion;
+  motion_at(t0, motion);
+  newmark_initialize(beam, motion, ws);
+  const double dt = period / steps;
+  for (int k = 1; k <= steps; ++k) {
+    motion_at(t0 + k * dt, motion);
+    newmark_step(beam, motion, dt, ws);
+  }
+  Eigen::MatrixXd phi(2 * n, 2 * n);
+  phi << ws.d.rightCols(2 * n), ws.v.rightCols(2 * n);
+  Eigen::VectorXd zp(2 * n);
+  zp << ws.d.col(0), ws.v.col(0);
+  const Eigen::MatrixXd shooting = Eigen::MatrixXd::Identity(2 * n, 2 * n) - phi;
+  const Eigen::VectorXd z0 = shooting.fullPivLu().solve(zp);
+  auto resonance = [&](double error) {
+    return AnalysisError(fmt::format("the elastic link has a free vibration of the motion's period {:g} s (resonance): "
+                                     "no periodic response (periodicity error {:.2g}); change the speed or the link",
+                                     period, error));
+  };
+  if (!z0.allFinite()) throw resonance(INFINITY);
+  Response r = integrate(beam, motion_at, t0, period, steps, z0.head(n), z0.tail(n));
+  // Periodicity of the state: displacements and velocities each against its largest value
+  // over the period, or the other's times the cycle's circular frequency when larger.
+  const double w = 2.0 * M_PI / period, d_max = r.displacement.cwiseAbs().maxCoeff(), v_max = r.velocity.cwiseAbs().maxCoeff();
+  const double d_scale = std::max({d_max, v_max / w, 1e-300}), v_scale = std::max({v_max, d_max * w, 1e-300});
+  r.periodicity_error = std::max((r.displacement.col(steps) - z0.head(n)).cwiseAbs().maxCoeff() / d_scale,
+                                 (r.velocity.col(steps) - z0.tail(n)).cwiseAbs().maxCoeff() / v_scale);
+  if (!(r.periodicity_error < 1e-6)) throw resonance(r.periodicity_error);
+  return r;
+}
+
+}  // namespace linkdyn::flex

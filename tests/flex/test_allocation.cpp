@@ -1,0 +1,45 @@
+// The eigen-analysis per position and the Newmark step allocate nothing once their workspaces
+// are sized (malloc counted in this test program only).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "linkdyn/flex/modal.hpp"
+#include "linkdyn/flex/response.hpp"
+
+namespace {
+long allocations = 0;
+}
+extern "C" void* __libc_malloc(size_t);
+extern "C" void* malloc(size_t n) {
+  ++allocations;
+  return __libc_malloc(n);
+}
+
+namespace linkdyn::flex {
+namespace {
+
+TEST(FlexAllocation, EigenAnalysisAndNewmarkStepsAllocateNothingPerCall) {
+  const long before_setup = allocations;
+  const BeamModel beam = make_beam({210e9, 7850.0, 1.2e-4, 3.6e-10}, 0.5, 10, {BeamSupport::pinned, BeamSupport::sliding});
+  ModalWorkspace modal(beam);
+  NewmarkWorkspace newmark(beam, 2 * beam.size() + 1);
+  EXPECT_GT(allocations, before_setup) << "the counter sees the set-up";
+  FrameMotion f;
+  f.omega = 2.0;
+  f.epsilon = 30.0;
+  f.end_force = {Vec2(-100.0, 3.0), Vec2(90.0, 1.0)};
+  analyze_modes(beam, f, modal, true);  // first call may size internal buffers
+  newmark_initialize(beam, f, newmark);
+  newmark_step(beam, f, 1e-4, newmark);
+  const long before = allocations;
+  for (int k = 0; k < 20; ++k) {
+    f.omega += 0.1;
+    analyze_modes(beam, f, modal, true);
+    newmark_step(beam, f, 1e-4, newmark);
+  }
+  EXPECT_EQ(allocations - before, 0);
+}
+
+}  // namespace
+}  // namespace linkdyn::flex

@@ -1,0 +1,226 @@
+// Elastic links in a mechanism: the model file section, the coupling to kinematics and
+// kinetostatics (checked against the beam's own distributed inertia), a crank as the rotating
+// cantilever of elastic-links.md, and the Newmark response against closed forms.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+
+#include "linkdyn/flex/link.hpp"
+#include "linkdyn/flex/modal.hpp"
+#include "linkdyn/io/model_file.hpp"
+
+namespace linkdyn::flex {
+namespace {
+
+/// A four-bar whose rocker DC is a uniform steel bar (mass rho A L, centre at mid-length,
+/// inertia m L^2 / 12), so the kinetostatic end forces balance the beam's distributed inertia.
+std::string fourbar(const std::string& elastic, const std::string& gravity = "[0, -9.81]") {
+  const double rho = 7850.0, A = 4.0e-4, L = 0.30, mass = rho * A * L;
+  return "name: fourbar-elastic\n"
+         "ground: {A: [0, 0], D: [0.40, 0]}\n"
+         "bodies:\n"
+         "  crank: {mass: 0.5, inertia: 0.001, com: [0.05, 0], points: {A: [0, 0], B: [0.10, 0]}}\n"
+         "  coupler: {mass: 1.0, inertia: 0.01, com: [0.17, 0], points: {B: [0, 0], C: [0.35, 0]}}\n"
+         "  rocker: {mass: " + std::to_string(mass) + ", inertia: " + std::to_string(mass * L * L / 12.0) +
+         ", com: [0.15, 0], points: {D: [0, 0], C: [0.30, 0]}}\n"
+         "joints:\n"
+         "  A: {type: revolute, bodies: [ground, crank]}\n"
+         "  B: {type: revolute, bodies: [crank, coupler]}\n"
+         "  C: {type: revolute, bodies: [coupler, rocker]}\n"
+         "  D: {type: revolute, bodies: [ground, rocker]}\n"
+         "drivers:\n"
+         "  motor: {type: rotational, joint: A, law: {type: constant_speed, speed: 600 rpm, steps: 72}}\n"
+         "assembly:\n"
+         "  C: {near: [0.35, 0.25]}\n"
+         "gravity: " + gravity + "\n"
+         "loads:\n"
+         "  press: {type: force, body: coupler, point: C, value: [0, -200]}\n" +
+         elastic;
+}
+
+const std::string rocker_link =
+    "elastic_links:\n"
+    "  rocker_beam:\n"
+    "    body: rocker\n"
+    "    from: D\n"
+    "    to: C\n"
+    "    E: 210e9\n"
+    "    rho: 7850\n"
+    "    A: 4.0e-4\n"
+    "    I: 1.0e-9\n"
+    "    elements: 8\n"
+    "    supports: [pinned, sliding]\n";
+
+planar::Mechanism compile_text(const std::string& text) {
+  return planar::compile(io::parse_planar_model(text, "fourbar-elastic.yaml"));
+}
+
+TEST(ElasticLinkModel, SectionIsReadWithItsSupportsAndEnds) {
+  const planar::Mechanism m = compile_text(fourbar(rocker_link));
+  ASSERT_EQ(m.spec().elastic_links.size(), 1u);
+  const planar::ElasticLinkSpec& s = m.spec().elastic_links[0];
+  EXPECT_EQ(s.name, "rocker_beam");
+  EXPECT_EQ(s.elements, 8);
+  EXPECT_EQ(s.supports[1], planar::BeamSupport::sliding);
+  EXPECT_TRUE(s.geometric_stiffness);
+  const std::vector<ElasticLink> links = make_elastic_links(m);
+  ASSERT_EQ(links.size(), 1u);
+  EXPECT_NEAR(links[0].beam.length, 0.30, 1e-15);
+  EXPECT_EQ(links[0].end_joints[0].size(), 1u);  // D
+  EXPECT_EQ(links[0].end_joints[1].size(), 1u);  // C
+}
+
+TEST(ElasticLinkModel, BadSectionIsAnInputErrorNamingFileLineAndLink) {
+  auto error_of = [](const std::string& text) -> std::string {
+    try {
+      compile_text(fourbar(text));
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  const std::string unknown_support = error_of(
+      "elastic_links:\n  lever: {body: rocker, from: D, to: C, E: 1, rho: 1, A: 1, I: 1, supports: [pinned, glued]}\n");
+  EXPECT_NE(unknown_support.find("fourbar-elastic.yaml:20"), std::string::npos) << unknown_support;
+  EXPECT_NE(unknown_support.find("elastic link 'lever'"), std::string::npos) << unknown_support;
+  EXPECT_NE(unknown_support.find("glued"), std::string::npos) << unknown_support;
+  EXPECT_NE(error_of("elastic_links:\n  lever: {body: rocker, from: D, to: X, E: 1, rho: 1, A: 1, I: 1, supports: [pinned, pinned]}\n")
+                .find("no point 'X'"),
+            std::string::npos);
+  EXPECT_NE(error_of("elastic_links:\n  lever: {body: rocker, from: D, to: C, E: 1, rho: 1, A: 1, supports: [pinned, pinned]}\n")
+                .find("'I'"),
+            std::string::npos);
+  EXPECT_NE(error_of("elastic_links:\n  lever: {body: rocker, from: D, to: C, E: 1, rho: 1, A: 1, I: -1, supports: [pinned, pinned]}\n")
+                .find("negative"),
+            std::string::npos);
+  const planar::Mechanism free_free = compile_text(
+      fourbar("elastic_links:\n  lever: {body: rocker, from: D, to: C, E: 1, rho: 1, A: 1, I: 1, supports: [free, free]}\n"));
+  try {
+    make_elastic_links(free_free);
+    ADD_FAILURE() << "free-free accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("fourbar-elastic.yaml:20"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("rigid-body motion"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ElasticLinkCoupling, KinetostaticEndForcesBalanceTheBeamsDistributedInertiaAndWeight) {
+  // Two independent routes: the pin reactions of the rigid kinetostatics, and the integral of
+  // rho A (g - a(s)) along the beam from the frame motion (omega, epsilon, a_O).
+  const planar::Mechanism m = compile_text(fourbar(rocker_link));
+  const std::vector<ElasticLink> links = make_elastic_links(m);
+  const ElasticLink& link = links[0];
+  planar::KinetostaticsOptions frictionless;
+  frictionless.friction = false;
+  RigidMotion rigid(m, frictionless);
+  const double mu = link.beam.section.mass_per_length(), L = link.beam.length;
+  double largest = 0.0;
+  for (int k = 0; k < 72; ++k) {
+    rigid.solve(k * 0.1 / 72.0);
+    FrameMotion f;
+    frame_motion(m, rigid.workspace(), link, f);
+    // Forces: F0 + F1 + int rho A (g - a_O - eps J r + omega^2 r) ds = 0, r = (s, 0).
+    const Vec2 inertia = mu * L * (f.gravity - f.origin_acceleration) + mu * Vec2(0.5 * f.omega * f.omega * L * L, -0.5 * f.epsilon * L * L);
+    const Vec2 residual = f.end_force[0] + f.end_force[1] + inertia;
+    // Moment about the origin: L F1y + int s q_y ds = 0.
+    const double moment = L * f.end_force[1].y() + mu * ((f.gravity.y() - f.origin_acceleration.y()) * L * L / 2.0 - f.epsilon * L * L * L / 3.0);
+    const double scale = f.end_force[0].norm() + f.end_force[1].norm();
+    EXPECT_LT(residual.norm(), 1e-9 * scale) << "t step " << k;
+    EXPECT_LT(std::abs(moment), 1e-9 * scale * L) << "t step " << k;
+    const AxialForce p = axial_force(link.beam, f);
+    EXPECT_NEAR(p.at(L), f.end_force[1].x(), 1e-9 * scale) << "the tension meets the far end's force";
+    largest = std::max(largest, scale);
+  }
+  EXPECT_GT(largest, 50.0) << "the check is not trivial";
+}
+
+/// A crank of one uniform bar turning at Omega, clamped at its pivot: E I = rho A = L = 1 so
+/// that gamma = Omega; nearly inextensible (L / r = 1000).
+std::string spinning_crank(double omega) {
+  return "name: spinning-crank\n"
+         "ground: {A: [0, 0]}\n"
+         "bodies:\n"
+         "  crank: {mass: 1.0, inertia: " + std::to_string(1.0 / 12.0) + ", com: [0.5, 0], points: {A: [0, 0], B: [1, 0]}}\n"
+         "joints:\n"
+         "  A: {type: revolute, bodies: [ground, crank]}\n"
+         "drivers:\n"
+         "  motor: {type: rotational, joint: A, law: {type: constant_speed, speed: " + std::to_string(omega) + ", steps: 8}}\n"
+         "elastic_links:\n"
+         "  blade: {body: crank, from: A, to: B, E: 1, rho: 1.0e-6, A: 1.0e6, I: 1, elements: 20, supports: [clamped, free]}\n";
+}
+
+TEST(ElasticLinkCoupling, SpinningCrankReproducesTheRotatingCantileverThroughKinetostatics) {
+  for (const auto& [gamma, w1, w2] : {std::tuple{4.0, 3.8977, 23.9415}, std::tuple{10.0, 5.0490, 32.1197}}) {
+    const planar::Mechanism m = compile_text(spinning_crank(gamma));
+    const std::vector<ElasticLink> links = make_elastic_links(m);
+    const Table t = eigen_cycle_table(m, links, m.default_grid(), CycleOptions{2, true, {}});
+    for (size_t r = 0; r < t.rows(); ++r) {
+      EXPECT_NEAR(t.at(r, t.column("blade.f1")) * 2.0 * M_PI, w1, 2e-4 * w1) << "gamma " << gamma;
+      EXPECT_NEAR(t.at(r, t.column("blade.f2")) * 2.0 * M_PI, w2, 2e-4 * w2) << "gamma " << gamma;
+      EXPECT_NEAR(t.at(r, t.column("blade.axial_force.mid")), 0.5 * gamma * gamma * (1.0 - 0.25), 1e-9 * gamma * gamma);
+    }
+  }
+}
+
+// Newmark response against closed forms, on a standalone pinned-pinned beam.
+const BeamSection bar{210e9, 7850.0, 2.0e-4, 1.0e-9};
+
+TEST(ElasticResponse, SteadyResponseToUniformWeightIsTheStaticDeflection5qL4Over384EI) {
+  const BeamModel beam = make_beam(bar, 0.5, 10, {BeamSupport::pinned, BeamSupport::sliding});
+  const double g = 9.81;
+  const MotionAt weight = [&](double, FrameMotion& f) {
+    f = FrameMotion{};
+    f.gravity = {0.0, -g};
+  };
+  const Response r = periodic_response(beam, weight, 0.0, 0.01, 200);
+  const double q = bar.mass_per_length() * g, expected = -5.0 * q * std::pow(0.5, 4) / (384.0 * bar.E * bar.I);
+  for (int k : {0, 100, 200}) {
+    const double w = displacement_at(beam, r.displacement.col(k), 0.25).y();
+    EXPECT_NEAR(w, expected, 1e-9 * std::abs(expected)) << "Hermite elements are nodally exact for a uniform load";
+  }
+  EXPECT_LT(r.periodicity_error, 1e-9);
+}
+
+TEST(ElasticResponse, PeriodicResponseToHarmonicBaseAccelerationMatchesTheFrequencyDomainSolution) {
+  const BeamModel beam = make_beam(bar, 0.5, 10, {BeamSupport::pinned, BeamSupport::sliding});
+  ModalWorkspace ws(beam);
+  analyze_modes(beam, FrameMotion{}, ws, false);
+  const double w1 = std::sqrt(ws.lambda(0)), forcing = 0.6 * w1, amplitude = 50.0, period = 2.0 * M_PI / forcing;
+  const MotionAt shaking = [&](double t, FrameMotion& f) {
+    f = FrameMotion{};
+    f.origin_acceleration = {0.0, amplitude * std::sin(forcing * t)};
+  };
+  const Response r = periodic_response(beam, shaking, 0.0, period, 4000);
+  // Frequency domain: (K - W^2 M) X = -[m_O] (0, A): d(t) = X sin(W t).
+  const Eigen::VectorXd x = (beam.stiffness - forcing * forcing * beam.mass)
+                                .lu()
+                                .solve(-beam.translation_load * Eigen::Vector2d(0.0, amplitude));
+  const double mid_amplitude = displacement_at(beam, x, 0.25).y();
+  double largest_error = 0.0;
+  for (int k = 0; k <= 4000; k += 50) {
+    const double expected = mid_amplitude * std::sin(forcing * r.t[k]);
+    largest_error = std::max(largest_error, std::abs(displacement_at(beam, r.displacement.col(k), 0.25).y() - expected));
+  }
+  EXPECT_LT(largest_error, 2e-5 * std::abs(mid_amplitude)) << "Newmark's error is O((W dt)^2)";
+  EXPECT_LT(r.periodicity_error, 1e-7);
+}
+
+TEST(ElasticResponse, FromRestUnderASuddenWeightOscillatesAboutTheStaticDeflection) {
+  const BeamModel beam = make_beam(bar, 0.5, 10, {BeamSupport::pinned, BeamSupport::sliding});
+  ModalWorkspace ws(beam);
+  analyze_modes(beam, FrameMotion{}, ws, false);
+  const double period = 2.0 * M_PI / std::sqrt(ws.lambda(0));
+  const MotionAt weight = [&](double, FrameMotion& f) {
+    f = FrameMotion{};
+    f.gravity = {0.0, -9.81};
+  };
+  const Response r = transient_response(beam, weight, 0.0, period, 2000);
+  const double q = bar.mass_per_length() * 9.81, static_w = -5.0 * q * std::pow(0.5, 4) / (384.0 * bar.E * bar.I);
+  // Mostly the first mode: w(T/2) ~ 2 w_static, back to ~0 at T (1.3 % of the load in higher modes).
+  EXPECT_NEAR(displacement_at(beam, r.displacement.col(1000), 0.25).y(), 2.0 * static_w, 0.03 * std::abs(static_w));
+  EXPECT_NEAR(displacement_at(beam, r.displacement.col(2000), 0.25).y(), 0.0, 0.03 * std::abs(static_w));
+}
+
+}  // namespace
+}  // namespace linkdyn::flex
