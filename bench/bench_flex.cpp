@@ -13,7 +13,7 @@ using namespace linkdyn;
 
 namespace {
 
-const std::string pump_example = std::string(LINKDYN_EXAMPLES_DIR) + "/seed004-pump-lever.yaml";
+const std::string pump_example = std::string(LINKDYN_EXAMPLES_DIR) + "/seed004-pump.yaml";
 
 flex::BeamModel lever() {
   return flex::make_beam({210e9, 7850.0, 1.5e-4, 3.125e-10}, 0.2256, 10,

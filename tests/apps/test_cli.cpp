@@ -314,7 +314,7 @@ TEST(Cli, SimulateByKaneRunsThePumpAndWritesItsColumns) {
 
 TEST(Cli, FlexWritesEigenvaluesAndSteadyResponseOfThePumpLeverWithoutNaN) {
   const std::string csv = ::testing::TempDir() + "/lever-eigen.csv", response = ::testing::TempDir() + "/lever-response.csv";
-  const CliRun r = run("flex " + linkdyn::test::example("seed004-pump-lever") + " --modes 2 --steps 36 --substeps 10 --csv " + csv +
+  const CliRun r = run("flex " + linkdyn::test::example("seed004-pump") + " --modes 2 --steps 36 --substeps 10 --csv " + csv +
                        " --response " + response);
   ASSERT_EQ(r.code, 0) << r.output;
   EXPECT_NE(r.output.find("elastic link 'lever'"), std::string::npos) << r.output;
@@ -339,7 +339,7 @@ TEST(Cli, FlexRefusesAModelWithoutElasticLinksOrWithBadSupports) {
   const CliRun none = run("flex " + linkdyn::test::example("seed001-fourbar"));
   EXPECT_EQ(none.code, 2) << none.output;
   EXPECT_NE(none.output.find("has no elastic link"), std::string::npos) << none.output;
-  std::string text = linkdyn::test::read_text(linkdyn::test::example("seed004-pump-lever"));
+  std::string text = linkdyn::test::read_text(linkdyn::test::example("seed004-pump"));
   text.replace(text.find("[pinned, sliding]"), 17, "[free, sliding]");
   const std::string path = write_temp("free-lever.yaml", text);
   const CliRun bad = run("flex " + path);
@@ -361,7 +361,7 @@ TEST(Cli, FlexOnAMechanismThatStopsAssemblingExitsWithCode3AndTheDriverValue) {
 
 TEST(Cli, FlexFromRestWithoutGyroscopicWritesJson) {
   const std::string json = ::testing::TempDir() + "/lever.json";
-  const CliRun r = run("flex " + linkdyn::test::example("seed004-pump-lever") + " --modes 1 --steps 24 --substeps 5 --from-rest --no-gyroscopic --json " + json);
+  const CliRun r = run("flex " + linkdyn::test::example("seed004-pump") + " --modes 1 --steps 24 --substeps 5 --from-rest --no-gyroscopic --json " + json);
   ASSERT_EQ(r.code, 0) << r.output;
   EXPECT_NE(r.output.find("from rest response"), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find("gyroscopic ["), std::string::npos) << r.output;
