@@ -81,7 +81,9 @@ void run(const MassOptions& o) {
   for (const auto& f : file.frames) frames.push_back(describe(body, f.name, f.pose));
   out["frames"] = frames;
   if (!o.json.empty()) {
-    std::ofstream(o.json) << out.dump(2) << "\n";
+    std::ofstream file(o.json);
+    file << out.dump(2) << "\n";
+    if (!file) throw InputError({o.json, 0}, "--json", "cannot write the file", "check the folder exists and is writable");
     fmt::print("wrote {}\n", o.json);
   }
 }

@@ -35,6 +35,11 @@ class States {
       const auto dot = c.rfind('.');
       if (c == "t") continue;
       const std::string joint = dot == std::string::npos ? c : c.substr(0, dot);
+      const std::string quantity = dot == std::string::npos ? "" : c.substr(dot + 1);
+      if (chain_.joint_index(joint) >= 0 && quantity != "q" && quantity != "qd" && quantity != "qdd" && quantity != "qddd" &&
+          quantity != "qdddd" && quantity != "tau")
+        throw InputError({path_, csv_.header_line}, "column '" + c + "'", "unknown quantity '" + quantity + "'",
+                         "name columns <joint>.q, .qd, .qdd, .qddd, .qdddd or .tau");
       if (chain_.joint_index(joint) < 0) {
         std::string names;
         for (const ChainJoint& j : chain_.spec.joints) names += (names.empty() ? "" : ", ") + j.name;

@@ -1,5 +1,6 @@
 #include "linkdyn/io/chain_file.hpp"
 
+#include <cctype>
 #include <filesystem>
 
 #include "io/yaml_reader.hpp"
@@ -298,7 +299,9 @@ class ChainReader {
 }  // namespace
 
 ChainSpec read_chain_file(const std::string& path) {
-  if (std::filesystem::path(path).extension() == ".urdf") return read_urdf(path);
+  std::string ext = std::filesystem::path(path).extension().string();
+  for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+  if (ext == ".urdf") return read_urdf(path);
   return ChainReader(path).read();
 }
 

@@ -55,8 +55,10 @@ CsvTable read_csv_table(const std::string& path) {
     result.row_lines.push_back(line_no);
     for (size_t k = 0; k < cells.size(); ++k) {
       double v = 0.0;
-      const auto [end, ec] = std::from_chars(cells[k].data(), cells[k].data() + cells[k].size(), v);
-      if (ec != std::errc() || end != cells[k].data() + cells[k].size() || !std::isfinite(v))
+      std::string_view cell = cells[k];
+      if (cell.size() > 1 && cell.front() == '+') cell.remove_prefix(1);  // from_chars takes no '+'
+      const auto [end, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), v);
+      if (ec != std::errc() || end != cell.data() + cell.size() || !std::isfinite(v))
         throw InputError({path, line_no}, "column '" + table.columns[k] + "'",
                          "'" + std::string(cells[k]) + "' is not a number", "write numbers in SI units");
       table.values.push_back(v);

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "linkdyn/io/chain_file.hpp"
@@ -54,6 +55,7 @@ class UrdfReader {
       for (const TiXmlElement* e = robot->FirstChildElement(); e; e = e->NextSiblingElement())
         if (const char* name = e->Attribute("name")) line_[std::string(e->Value()) + ":" + name] = e->Row();
     }
+    if (const TiXmlElement* robot = doc.FirstChildElement("robot")) check_joints(*robot);
     console_bridge::setLogLevel(console_bridge::CONSOLE_BRIDGE_LOG_NONE);
     model_ = urdf::parseURDF(xml);
     const urdf::ModelInterfaceSharedPtr& model = model_;
@@ -71,6 +73,36 @@ class UrdfReader {
   }
 
  private:
+  /// What urdfdom would refuse without saying where: checked here with the element's line.
+  void check_joints(const TiXmlElement& robot) const {
+    std::set<std::string> links;
+    for (const TiXmlElement* e = robot.FirstChildElement("link"); e; e = e->NextSiblingElement("link"))
+      if (const char* name = e->Attribute("name")) links.insert(name);
+    for (const TiXmlElement* j = robot.FirstChildElement("joint"); j; j = j->NextSiblingElement("joint")) {
+      const char* name = j->Attribute("name");
+      const std::string entity = name ? "joint '" + std::string(name) + "'" : "joint";
+      const SourceLocation at{path_, j->Row()};
+      if (!name) throw InputError(at, entity, "the joint has no name", "give name=\"...\"");
+      const char* type = j->Attribute("type");
+      if (!type) throw InputError(at, entity, "the joint has no type", "give type=\"revolute\", \"continuous\", \"prismatic\" or \"fixed\"");
+      for (const char* side : {"parent", "child"}) {
+        const TiXmlElement* e = j->FirstChildElement(side);
+        const char* link = e ? e->Attribute("link") : nullptr;
+        if (!link) throw InputError(at, entity, std::string("the joint has no <") + side + " link=...>", "name the link it joins");
+        if (!links.count(link))
+          throw InputError({path_, e->Row()}, entity, std::string("its ") + side + " link '" + link + "' is not defined",
+                           "add <link name=\"" + std::string(link) + "\"> or correct the name");
+      }
+      const std::string t = type;
+      if ((t == "revolute" || t == "prismatic")) {
+        const TiXmlElement* limit = j->FirstChildElement("limit");
+        if (!limit || !limit->Attribute("effort") || !limit->Attribute("velocity"))
+          throw InputError(at, entity, "a " + t + " joint needs <limit effort=... velocity=...> in URDF",
+                           "add the limit element, or use type=\"continuous\" for an unlimited revolute joint");
+      }
+    }
+  }
+
   SourceLocation where(const char* kind, const std::string& name) const {
     const auto it = line_.find(std::string(kind) + ":" + name);
     return {path_, it == line_.end() ? 0 : it->second};

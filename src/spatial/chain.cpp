@@ -44,6 +44,17 @@ Chain build_chain(ChainSpec spec) {
     if (!(b.mass >= 0.0) || !b.inertia_com.allFinite() || !b.com.allFinite())
       throw InputError(j.where, l.name.empty() ? j.name : l.name, "the link's mass properties are not valid numbers",
                        "give mass >= 0, a finite centre of mass and inertia");
+    if (b.mass == 0.0 && !b.inertia_com.isZero(0.0)) {
+      // A massless link may carry rotational inertia alone (a rotor, or the one identifiable
+      // component of a published model, like the PUMA's link 1): it must be positive
+      // semi-definite, so the kinetic energy cannot go negative.
+      const Vec3 m = principal_axes(b).moments;
+      if (m(0) < -1e-12 * m.cwiseAbs().sum())
+        throw InputError(j.where, l.name.empty() ? j.name : l.name,
+                         "the link has no mass and a negative principal moment of inertia (" + std::to_string(m(0)) +
+                             " kg m^2)",
+                         "give an inertia tensor with moments >= 0, in the link frame");
+    }
     if (b.mass > 0.0) {
       const std::string problem = physical_consistency_problem(b);
       if (!problem.empty())

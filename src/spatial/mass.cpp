@@ -38,7 +38,9 @@ Mat4 pseudo_inertia(const MassProperties& body) {
 MassProperties from_pseudo_inertia(const Mat4& J) {
   MassProperties b;
   b.mass = J(3, 3);
-  b.com = b.mass != 0.0 ? Vec3(J.topRightCorner<3, 1>() / b.mass) : Vec3::Zero();
+  // A mass that is only rounding (added and subtracted parts that cancel) has no centre.
+  const double scale = J.cwiseAbs().maxCoeff();
+  b.com = std::abs(b.mass) > 1e-12 * scale ? Vec3(J.topRightCorner<3, 1>() / b.mass) : Vec3::Zero();
   const Mat3 planar_com = J.topLeftCorner<3, 3>() - b.mass * b.com * b.com.transpose();
   b.inertia_com = planar_com.trace() * Mat3::Identity() - planar_com;
   return b;
@@ -133,7 +135,31 @@ double measure(const Primitive& p) {
   return 0.0;
 }
 
+namespace {
+/// Empty when the primitive's dimensions make a body, else what is wrong.
+std::string dimension_problem(const Primitive& p) {
+  switch (p.shape) {
+    case Shape::box: return p.size.minCoeff() > 0 ? "" : "a box edge is not positive";
+    case Shape::hollow_box:
+      return p.inner_size.minCoeff() > 0 && (p.size - p.inner_size).minCoeff() > 0 ? "" : "the cavity does not fit inside the box";
+    case Shape::cylinder: case Shape::cone: return p.radius > 0 && p.length > 0 ? "" : "radius and length must be positive";
+    case Shape::hollow_cylinder:
+      return p.inner_radius > 0 && p.inner_radius < p.radius && p.length > 0 ? "" : "need 0 < inner_radius < radius, length > 0";
+    case Shape::sphere: case Shape::disk: case Shape::ring: return p.radius > 0 ? "" : "the radius must be positive";
+    case Shape::hollow_sphere: return p.inner_radius > 0 && p.inner_radius < p.radius ? "" : "need 0 < inner_radius < radius";
+    case Shape::rod: return p.length > 0 ? "" : "the length must be positive";
+    case Shape::plate: return p.size.head<2>().minCoeff() > 0 ? "" : "a plate edge is not positive";
+    case Shape::point: return p.mass >= 0 ? "" : "a point needs its mass";
+  }
+  return "";
+}
+}  // namespace
+
 MassProperties primitive_mass_properties(const Primitive& p) {
+  const std::string problem = dimension_problem(p);
+  if (!problem.empty()) throw std::invalid_argument("primitive '" + p.name + "' (" + shape_name(p.shape) + "): " + problem);
+  if (!(p.mass >= 0.0) && !(p.density > 0.0))
+    throw std::invalid_argument("primitive '" + p.name + "': give a mass >= 0 or a density > 0");
   const double m = p.mass >= 0.0 ? p.mass : p.density * measure(p);
   const double r = p.radius, ri = p.inner_radius, L = p.length;
   MassProperties b;

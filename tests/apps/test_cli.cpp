@@ -270,6 +270,11 @@ TEST(CliRobot, BadStatesAndModelsExitWithCode2) {
   r = run("robot id " + model + " --states " + write_temp("bad-number.csv", "shoulder.q,elbow.q\n0,abc\n"));
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.output.find(":2: column 'elbow.q': 'abc' is not a number"), std::string::npos) << r.output;
+  r = run("robot id " + model + " --states " + write_temp("bad-quantity.csv", "shoulder.q,shoulder.qdot\n0,0\n"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("unknown quantity 'qdot'"), std::string::npos) << r.output;
+  r = run("robot mass-matrix " + model + " --states " + write_temp("plus.csv", "shoulder.q,elbow.q,wrist.q\n+0.5,-0.25,+1\n"));
+  EXPECT_EQ(r.code, 0) << r.output;
   r = run("robot id " + write_temp("tree.urdf", "<robot name=\"t\"><link name=\"b\"/>\n"
           "<joint name=\"a\" type=\"continuous\"><parent link=\"b\"/><child link=\"x\"/></joint><link name=\"x\"/>\n"
           "<joint name=\"c\" type=\"continuous\"><parent link=\"b\"/><child link=\"y\"/></joint><link name=\"y\"/></robot>\n") +

@@ -11,6 +11,7 @@
 #include "linkdyn/spatial/energy.hpp"
 #include "linkdyn/spatial/higher_order.hpp"
 #include "linkdyn/spatial/kinematics.hpp"
+#include "linkdyn/spatial/trace_dynamics.hpp"
 #include "spatial/spatial_test_support.hpp"
 
 using namespace linkdyn;
@@ -151,6 +152,61 @@ Eigen::MatrixXd trajectory(int n, double t) {
 }
 }  // namespace
 
+namespace {
+/// Best relative errors (over a step study) of dtau/dt and d2tau/dt2 from torque_derivatives
+/// against 8th-order central differences of tau(t) by recursive Newton-Euler, at t0.
+std::pair<double, double> torque_derivative_errors(const Chain& c, double t0) {
+  ChainData d(c);
+  DerivativeData dd(c);
+  torque_derivatives(c, d, dd, trajectory(c.dof, t0));
+  auto tau = [&](double t) {
+    const Eigen::MatrixXd Q = trajectory(c.dof, t);
+    return Eigen::VectorXd(inverse_dynamics(c, d, Q.col(0), Q.col(1), Q.col(2)));
+  };
+  EXPECT_LT((tau(t0) - dd.tau).cwiseAbs().maxCoeff(), 1e-10 * (1 + dd.tau.cwiseAbs().maxCoeff()));
+  const double c1[] = {4.0 / 5, -1.0 / 5, 4.0 / 105, -1.0 / 280};
+  const double c2[] = {8.0 / 5, -1.0 / 5, 8.0 / 315, -1.0 / 560};
+  double best1 = 1e300, best2 = 1e300;
+  for (double h : {1e-1, 5e-2, 2e-2, 1e-2, 5e-3, 2e-3}) {
+    Eigen::VectorXd d1 = Eigen::VectorXd::Zero(c.dof), d2 = -205.0 / 72 * tau(t0);
+    for (int k = 1; k <= 4; ++k) {
+      const Eigen::VectorXd plus = tau(t0 + k * h), minus = tau(t0 - k * h);
+      d1 += c1[k - 1] * (plus - minus);
+      d2 += c2[k - 1] * (plus + minus);
+    }
+    d1 /= h;
+    d2 /= h * h;
+    best1 = std::min(best1, (d1 - dd.dtau).cwiseAbs().maxCoeff() / dd.dtau.cwiseAbs().maxCoeff());
+    best2 = std::min(best2, (d2 - dd.ddtau).cwiseAbs().maxCoeff() / dd.ddtau.cwiseAbs().maxCoeff());
+  }
+  return {best1, best2};
+}
+
+/// A chain off every fast path: revolute and prismatic joints in turn on skew axes, rotated
+/// placements, products of inertia, a rotated end effector, friction and a load.
+ChainSpec skew_chain(bool load_in_base) {
+  ChainSpec s;
+  s.name = "skew";
+  const Vec3 axes[4] = {Vec3(1, 2, 3).normalized(), Vec3(0.3, -1, 0.2).normalized(), Vec3(0.5, 0.5, -1).normalized(),
+                        Vec3(-0.2, 0.7, 0.1).normalized()};
+  for (int i = 0; i < 4; ++i) {
+    ChainJoint j;
+    j.name = "j" + std::to_string(i);
+    j.type = i % 2 ? JointType::prismatic : JointType::revolute;
+    j.axis = axes[i];
+    j.placement = {rpy_rotation(Vec3(0.3 * i, -0.2, 0.5)), Vec3(0.2, 0.1 * i, 0.3)};
+    j.friction = {0.2, 0.05, 0.03};
+    MassProperties b{1.0 + i, Vec3(0.1, 0.05, -0.02), Vec3(0.02, 0.03, 0.04).asDiagonal()};
+    b.inertia_com(0, 1) = b.inertia_com(1, 0) = 0.003;
+    s.joints.push_back(j);
+    s.links.push_back({"l" + std::to_string(i), b});
+  }
+  s.end_effector = {rpy_rotation(Vec3(0.4, 1.1, -0.7)), Vec3(0.1, 0.2, 0.3)};
+  s.load = {Vec3(4, -3, -20), Vec3(0.5, -0.2, 0.3), load_in_base};
+  return s;
+}
+}  // namespace
+
 TEST_P(EveryRobotHigherOrder, TorqueDerivativesMatchHighOrderFiniteDifferences) {
   // With gravity, a load fixed in the base frame and in the tool frame, viscous and dry joint
   // friction: dtau/dt and d2tau/dt2 analytic vs 8th-order central differences of tau(t) from
@@ -159,34 +215,66 @@ TEST_P(EveryRobotHigherOrder, TorqueDerivativesMatchHighOrderFiniteDifferences) 
   for (ChainJoint& j : spec.joints) j.friction = {0.2, 0.04, 0.025};
   for (bool base : {true, false}) {
     spec.load = {Vec3(4.0, -3.0, -20.0), Vec3(0.5, -0.2, 0.3), base};
-    const Chain c = build_chain(spec);
-    ChainData d(c);
-    DerivativeData dd(c);
-    const double t0 = 0.37;
-    torque_derivatives(c, d, dd, trajectory(c.dof, t0));
-    auto tau = [&](double t) {
-      const Eigen::MatrixXd Q = trajectory(c.dof, t);
-      return Eigen::VectorXd(inverse_dynamics(c, d, Q.col(0), Q.col(1), Q.col(2)));
-    };
-    EXPECT_LT((tau(t0) - dd.tau).cwiseAbs().maxCoeff(), 1e-10 * (1 + dd.tau.cwiseAbs().maxCoeff()));
-    // 8th-order central stencils for the first and second derivatives.
-    const double c1[] = {4.0 / 5, -1.0 / 5, 4.0 / 105, -1.0 / 280};
-    const double c2[] = {8.0 / 5, -1.0 / 5, 8.0 / 315, -1.0 / 560};
-    double best1 = 1e300, best2 = 1e300;
-    for (double h : {1e-1, 5e-2, 2e-2, 1e-2, 5e-3, 2e-3}) {
-      Eigen::VectorXd d1 = Eigen::VectorXd::Zero(c.dof), d2 = -205.0 / 72 * tau(t0);
-      for (int k = 1; k <= 4; ++k) {
-        const Eigen::VectorXd plus = tau(t0 + k * h), minus = tau(t0 - k * h);
-        d1 += c1[k - 1] * (plus - minus);
-        d2 += c2[k - 1] * (plus + minus);
-      }
-      d1 /= h;
-      d2 /= h * h;
-      best1 = std::min(best1, (d1 - dd.dtau).cwiseAbs().maxCoeff() / dd.dtau.cwiseAbs().maxCoeff());
-      best2 = std::min(best2, (d2 - dd.ddtau).cwiseAbs().maxCoeff() / dd.ddtau.cwiseAbs().maxCoeff());
-    }
+    const auto [best1, best2] = torque_derivative_errors(build_chain(spec), 0.37);
     EXPECT_LT(best1, 1e-6) << (base ? "load in base frame" : "load in tool frame");
     EXPECT_LT(best2, 1e-6) << (base ? "load in base frame" : "load in tool frame");
     RecordProperty(base ? "dtau_rel_error_base_load" : "dtau_rel_error_tool_load", fmt::format("{:.2e} {:.2e}", best1, best2));
+  }
+}
+
+TEST(HigherOrder, SkewChainPassesEveryCheck) {
+  // The example robots have axes along x, y, z and unrotated tools; this chain has neither.
+  for (bool base : {true, false}) {
+    const Chain c = build_chain(skew_chain(base));
+    ChainData d(c);
+    const Eigen::MatrixXd Q = trajectory(c.dof, 0.37);
+    Terms frictionless;
+    frictionless.friction = false;
+    const Eigen::VectorXd trace = inverse_dynamics_trace(c, d, Q.col(0), Q.col(1), Q.col(2));
+    EXPECT_LT((inverse_dynamics(c, d, Q.col(0), Q.col(1), Q.col(2), frictionless) - trace).norm(), 1e-12 * trace.norm());
+    const Eigen::VectorXd tau = inverse_dynamics(c, d, Q.col(0), Q.col(1), Q.col(2));
+    for (ForwardMethod m : {ForwardMethod::articulated_body, ForwardMethod::mass_matrix_cholesky})
+      EXPECT_LT((forward_dynamics(c, d, Q.col(0), Q.col(1), tau, m) - Q.col(2)).norm(), 1e-10 * Q.col(2).norm());
+    const auto [best1, best2] = torque_derivative_errors(c, 0.37);
+    EXPECT_LT(best1, 1e-6);
+    EXPECT_LT(best2, 1e-6);
+  }
+}
+
+TEST_P(EveryRobotHigherOrder, AccelerationEnergiesMatchFiniteDifferencesOfTheTransforms) {
+  // E_A^(p) = 1/2 sum Tr(T^(p+1) J T^(p+1)T) [002 Eq. 92] with T^(p+1) by central differences
+  // (4th order) of the transforms from forward kinematics along the analytic trajectory: an
+  // independent path to the derivatives of Leibniz's rule, for p = 1, 2, 3.
+  const Chain c = robot(GetParam());
+  ChainData d(c);
+  const double t0 = 0.37;
+  auto transforms = [&](double t) {
+    forward_kinematics(c, d, trajectory(c.dof, t).col(0));
+    return d.transform;
+  };
+  // Stencils on offsets -3..3 for the 2nd, 3rd and 4th derivatives.
+  const double stencil[3][7] = {{0, -1.0 / 12, 4.0 / 3, -5.0 / 2, 4.0 / 3, -1.0 / 12, 0},
+                                {1.0 / 8, -1, 13.0 / 8, 0, -13.0 / 8, 1, -1.0 / 8},
+                                {-1.0 / 6, 2, -13.0 / 2, 28.0 / 3, -13.0 / 2, 2, -1.0 / 6}};
+  for (int p = 1; p <= 3; ++p) {
+    const double exact = acceleration_energy(c, trajectory(c.dof, t0), p);
+    double best = 1e300;
+    for (double h : {4e-2, 2e-2, 1e-2, 5e-3}) {
+      std::vector<Mat4> D(size_t(c.dof), Mat4::Zero());
+      for (int o = -3; o <= 3; ++o) {
+        const double w = stencil[p - 1][o + 3];
+        if (w == 0) continue;
+        const auto T = transforms(t0 + o * h);
+        for (int k = 0; k < c.dof; ++k) D[size_t(k)] += w * T[size_t(k)];
+      }
+      double E = 0;
+      for (int k = 0; k < c.dof; ++k) {
+        const Mat4 Dk = D[size_t(k)] / std::pow(h, p + 1);
+        E += 0.5 * (Dk * c.pseudo[size_t(k)]).cwiseProduct(Dk).sum();
+      }
+      best = std::min(best, std::abs(E - exact) / exact);
+    }
+    EXPECT_LT(best, 1e-6) << "p = " << p;
+    RecordProperty("E_A" + std::to_string(p) + "_rel_error", fmt::format("{:.2e}", best));
   }
 }

@@ -128,3 +128,15 @@ TEST(Mass, ConsistencyChecksRejectImpossibleBodies) {
   MassProperties bad{1.0, Vec3::Zero(), Vec3(1.0, 1.0, 3.0).asDiagonal()};
   EXPECT_NE(physical_consistency_problem(bad), "");
 }
+
+TEST(Mass, PrimitiveWithImpossibleDimensionsIsRefusedNotNaN) {
+  Primitive hb = make(Shape::hollow_box, 1000);
+  hb.size = hb.inner_size = Vec3(0.1, 0.1, 0.1);  // no material left
+  EXPECT_THROW(primitive_mass_properties(hb), std::invalid_argument);
+  Primitive tube = make(Shape::hollow_cylinder, 1000);
+  tube.radius = 0.01, tube.inner_radius = 0.02, tube.length = 0.1;
+  EXPECT_THROW(primitive_mass_properties(tube), std::invalid_argument);
+  Primitive none = make(Shape::sphere, -1.0);
+  none.radius = 0.1;
+  EXPECT_THROW(primitive_mass_properties(none), std::invalid_argument);
+}

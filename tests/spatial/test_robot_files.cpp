@@ -86,6 +86,18 @@ TEST(RobotFiles, NonSerialOrBrokenUrdfIsRefusedWithItsLine) {
   <link name="b"/>
 </robot>)", 5, "not a serial chain");
   expect_error("syntax.urdf", "<robot name=\"x\">\n  <link name=\"base\">\n</robot>\n", 3, "not valid XML");
+  expect_error("nolimit.urdf", R"(<robot name="n">
+  <link name="base"/>
+  <link name="a"/>
+  <joint name="j" type="revolute"><parent link="base"/><child link="a"/></joint>
+</robot>)", 4, "needs <limit");
+  expect_error("nochild.urdf", R"(<robot name="c">
+  <link name="base"/>
+  <joint name="j" type="continuous">
+    <parent link="base"/>
+    <child link="arm"/>
+  </joint>
+</robot>)", 5, "child link 'arm' is not defined");
   expect_error("floating.urdf", R"(<robot name="f">
   <link name="base"/>
   <joint name="free" type="floating"><parent link="base"/><child link="a"/></joint>
@@ -191,6 +203,8 @@ TEST(RobotFiles, YamlErrorsNameTheLineAndTheFix) {
   expect_error("axis.yaml", "robot:\n  joints:\n    - name: j1\n      axis: [0, 0, 0]\n      link: {mass: 1}\n", 3, "zero length");
   expect_error("inertia.yaml", "robot:\n  joints:\n    - name: j1\n      link: {mass: 1, inertia: {ixx: 1, iyy: 1, izz: 3}}\n", 3,
                "triangle inequality");
+  expect_error("massless.yaml", "robot:\n  joints:\n    - name: j1\n      link: {mass: 0, inertia: {ixx: -1}}\n", 3,
+               "negative principal moment");
   expect_error("friction.yaml", "robot:\n  joints:\n    - name: j1\n      friction: {coulomb: 0.1}\n      link: {mass: 1}\n", 3,
                "diameter");
 }
