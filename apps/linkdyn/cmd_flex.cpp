@@ -54,8 +54,10 @@ void print_link(const planar::Mechanism& m, const flex::ElasticLink& link) {
   }
 }
 
+/// `duration` is the cycle's when the grid spans one period, else 0 (no harmonics to compare).
 void print_cycle(const flex::ElasticLink& link, const Table& table, int modes, double duration) {
-  fmt::print("  along the cycle (cycle frequency {:.6g} Hz):\n", 1.0 / duration);
+  if (duration > 0.0) fmt::print("  along the cycle (cycle frequency {:.6g} Hz):\n", 1.0 / duration);
+  else fmt::print("  along the grid (not one period of the motion):\n");
   for (int k = 1; k <= modes; ++k) {
     const auto [lo, hi] = range_of(column_values(table, fmt::format("{}.f{}", link.name, k)));
     fmt::print("    f{} in [{:.6g}, {:.6g}] Hz", k, lo, hi);
@@ -65,9 +67,10 @@ void print_cycle(const flex::ElasticLink& link, const Table& table, int modes, d
       fmt::print(", gyroscopic [{:.6g}, {:.6g}] Hz", glo, ghi);
     }
     // The harmonics of the cycle that the band crosses (resonance risk when low and excited).
-    if (lo > 0.0) {
+    if (lo > 0.0 && duration > 0.0) {
       const double n_lo = std::ceil(lo * duration), n_hi = std::floor(hi * duration);
-      if (n_lo <= n_hi) fmt::print("; f / f_cycle in [{:.4g}, {:.4g}]: crosses harmonics {:g}..{:g}", lo * duration, hi * duration, n_lo, n_hi);
+      if (n_lo < n_hi) fmt::print("; f / f_cycle in [{:.4g}, {:.4g}]: crosses harmonics {:g}..{:g}", lo * duration, hi * duration, n_lo, n_hi);
+      else if (n_lo == n_hi) fmt::print("; f / f_cycle in [{:.4g}, {:.4g}]: crosses harmonic {:g}", lo * duration, hi * duration, n_lo);
       else fmt::print("; f / f_cycle in [{:.4g}, {:.4g}]: between harmonics {:g} and {:g}", lo * duration, hi * duration, n_hi, n_lo);
     }
     fmt::print("\n");
@@ -139,7 +142,7 @@ void run_flex(const FlexOptions& o) {
   nlohmann::ordered_json periodicity;
   for (const flex::ElasticLink& link : links) {
     print_link(m, link);
-    print_cycle(link, eigen, o.modes, grid.t_end - grid.t0);
+    print_cycle(link, eigen, o.modes, flex::periodicity_problem(m, grid).empty() ? grid.t_end - grid.t0 : 0.0);
     if (o.no_response) continue;
     double error = 0.0;
     flex::ResponseOptions ro{o.substeps, !o.from_rest, kinetostatics};

@@ -81,7 +81,7 @@ void solve_kane(const Mechanism& m, Workspace& ws, KaneWorkspace& kw) {
   kw.residual = kw.Q - kw.mass.cwiseProduct(kw.B);
   kw.h.noalias() = kw.A.transpose() * kw.residual;
   kw.ldlt.compute(kw.M);
-  if (kw.ldlt.info() != Eigen::Success || !(kw.ldlt.vectorD().minCoeff() > 0.0))
+  if (kw.ldlt.info() != Eigen::Success || !(kw.ldlt.vectorD().minCoeff() > 1e-12 * kw.ldlt.vectorD().maxCoeff()))
     throw AnalysisError(fmt::format("Kane's mass matrix A^T m A is singular at q = ({:.9g}{})", ws.q[0],
                                     ws.q.size() > 1 ? fmt::format(", {:.9g}", ws.q[1]) : std::string()));
   kw.qdd = kw.ldlt.solve(kw.h);

@@ -232,6 +232,9 @@ BeamModel make_beam(const BeamSection& section, double length, int elements,
   b.first_moment = restrict(f, b.free_dofs);
   for (int p = 0; p < 3; ++p) b.geometric[p] = restrict(geo[p], b.free_dofs);
   b.mass_factor.compute(b.mass);
+  if (b.mass_factor.info() != Eigen::Success || !b.mass.allFinite() || !b.stiffness.allFinite())
+    throw InputError(nowhere, "beam", "the section data give no usable mass or stiffness matrix (overflow or underflow)",
+                     "give E, rho, A and I in SI units (Pa, kg/m^3, m^2, m^4)");
   return b;
 }
 

@@ -45,6 +45,21 @@ std::vector<ElasticLink> make_elastic_links(const planar::Mechanism& m) {
             link.end_joints[end].push_back({static_cast<int>(j), side == 1 ? 1.0 : -1.0});
       }
     }
+    // A pair elsewhere on the body would load the beam between its ends: not modelled.
+    for (size_t j = 0; j < m.joints().size(); ++j) {
+      const planar::Joint& joint = m.joints()[j];
+      if (joint.type == JointType::gear) continue;
+      for (int side = 0; side < 2; ++side) {
+        if (joint.body[side] != s.body) continue;
+        const bool at_end = (joint.point[side] - s.point[0]).norm() <= tolerance ||
+                            (joint.point[side] - s.point[1]).norm() <= tolerance;
+        if (!at_end)
+          throw InputError(s.where, entity,
+                           "joint '" + joint.name + "' joins body '" + m.bodies()[s.body].name +
+                               "' between the link's ends; its force would not reach the beam",
+                           "make the elastic link a body whose pairs are at its two ends (from, to)");
+      }
+    }
     for (size_t k = 0; k < m.spec().loads.size(); ++k) {
       const planar::Load& load = m.spec().loads[k];
       if (load.at[0].body == s.body || (load.type != planar::LoadType::force && load.at[1].body == s.body))
@@ -136,8 +151,34 @@ Table eigen_cycle_table(const planar::Mechanism& m, const std::vector<ElasticLin
   return table;
 }
 
+std::string periodicity_problem(const planar::Mechanism& m, const planar::TimeGrid& grid) {
+  planar::Workspace a(m), b(m);
+  for (auto [ws, t] : {std::pair{&a, grid.t0}, std::pair{&b, grid.t_end}}) {
+    planar::set_drivers(m, *ws, t);
+    (void)planar::solve_kinematics(m, *ws);
+  }
+  for (size_t k = 0; k < m.drivers().size(); ++k) {
+    const planar::Driver& d = m.drivers()[k];
+    double dq = b.q[k] - a.q[k];
+    if (d.type == planar::DriverType::rotational) dq = std::remainder(dq, 2.0 * M_PI);  // whole turns repeat
+    const double scale = 1.0 + std::abs(a.qd[k]) + std::abs(b.qd[k]);
+    if (std::abs(dq) > 1e-6 * (1.0 + std::abs(a.q[k])) || std::abs(b.qd[k] - a.qd[k]) > 1e-6 * scale)
+      return fmt::format("driver '{}' goes from q = {:.6g}, qd = {:.6g} at t = {:.6g} s to q = {:.6g}, qd = {:.6g} at "
+                         "t = {:.6g} s",
+                         d.name, a.q[k], a.qd[k], grid.t0, b.q[k], b.qd[k], grid.t_end);
+  }
+  return {};
+}
+
 Table response_table(const planar::Mechanism& m, const ElasticLink& link, const planar::TimeGrid& grid,
                      const ResponseOptions& options, double* periodicity_error) {
+  if (options.periodic) {
+    const std::string problem = periodicity_problem(m, grid);
+    if (!problem.empty())
+      throw AnalysisError(fmt::format("{}: the analysis grid is not one period of the motion ({}): no steady periodic "
+                                      "response; give the analysis a duration of one cycle, or use --from-rest",
+                                      m.spec().where.file, problem));
+  }
   RigidMotion rigid(m, options.kinetostatics);
   const MotionAt motion_at = [&](double t, FrameMotion& out) {
     rigid.solve(t);
@@ -157,6 +198,11 @@ Table response_table(const planar::Mechanism& m, const ElasticLink& link, const 
   table.add_column(link.name + ".mid.u", "m");
   table.add_column(link.name + ".end.w", "m");
   table.add_column(link.name + ".axial_force.mid", "N");
+  // Every node's deflection: transverse w and axial u, nodes 0..n from the link's first end.
+  for (int node = 0; node <= link.beam.elements; ++node) {
+    table.add_column(fmt::format("{}.n{}.w", link.name, node), "m");
+    table.add_column(fmt::format("{}.n{}.u", link.name, node), "m");
+  }
   const double length = link.beam.length;
   FrameMotion motion;
   for (int step = 0; step <= grid.steps; ++step) {
@@ -170,6 +216,11 @@ Table response_table(const planar::Mechanism& m, const ElasticLink& link, const 
     table.values.push_back(mid.x());
     table.values.push_back(end.y());
     table.values.push_back(axial_force(link.beam, motion).at(0.5 * length));
+    for (int node = 0; node <= link.beam.elements; ++node) {
+      const Vec2 at = displacement_at(link.beam, d, length * node / link.beam.elements);
+      table.values.push_back(at.y());
+      table.values.push_back(at.x());
+    }
   }
   return table;
 }

@@ -709,7 +709,12 @@ class ModelParser {
         *values[k] = non_negative(n, keys[k], entity, Quantity::plain, true);
         if (!(*values[k] > 0.0)) in_.fail(n[keys[k]], entity, std::string(keys[k]) + " must be positive", std::string("give ") + keys[k] + " > 0 in " + units[k]);
       }
-      if (n["elements"]) e.elements = in_.integer(n["elements"], entity + ".elements", 1);
+      if (n["elements"]) {
+        e.elements = in_.integer(n["elements"], entity + ".elements", 1);
+        // Dense assembly: a few hundred elements are far beyond what a link's low modes need.
+        if (e.elements > 200)
+          in_.fail(n["elements"], entity, "more than 200 elements", "give elements <= 200 (10 give the first three modes to 0.1 %)");
+      }
       const YAML::Node supports = in_.required(n, "supports", entity, "give supports: [pinned, sliding] (clamped, pinned, sliding or free per end)");
       if (!supports.IsSequence() || supports.size() != 2)
         in_.fail(supports, entity, "supports must list the two ends", "write supports: [pinned, sliding]");

@@ -337,7 +337,28 @@ TEST(Cli, FlexWritesEigenvaluesAndSteadyResponseOfThePumpLeverWithoutNaN) {
     }
     EXPECT_EQ(rows, 37) << path;
     EXPECT_NE(header.find(path == csv ? "lever.f1,lever.fg1,lever.sigma1" : "lever.mid.w,lever.mid.u"), std::string::npos) << header;
+    if (path == response)
+      for (const char* node : {"lever.n0.w", "lever.n5.u", "lever.n10.w"}) EXPECT_NE(header.find(node), std::string::npos) << node;
   }
+}
+
+TEST(Cli, FlexRefusesInteriorPairsTooManyElementsAndAGridThatIsNotOnePeriod) {
+  const std::string pump = linkdyn::test::read_text(linkdyn::test::example("seed004-pump"));
+  // The pendulum carries pair C between D and E: its force would not reach a beam D-E.
+  std::string text = pump + "  pendulum_rod: {body: pendulum, from: D, to: E, E: 210e9, rho: 7850, A: 1e-4, I: 1e-9, supports: [pinned, sliding]}\n";
+  CliRun r = run("flex " + write_temp("pendulum-link.yaml", text) + " --no-response");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("joint 'C' joins body 'pendulum' between the link's ends"), std::string::npos) << r.output;
+  text = pump;
+  text.replace(text.find("elements: 10"), 12, "elements: 1500");
+  r = run("flex " + write_temp("many-elements.yaml", text));
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("more than 200 elements"), std::string::npos) << r.output;
+  // 0.3 s is not a turn at 140 rpm (0.4286 s): no steady periodic response, exit 3.
+  r = run("flex " + write_temp("short-grid.yaml", pump + "analysis: {start: 0, duration: 0.3, steps: 60}\n"));
+  EXPECT_EQ(r.code, 3) << r.output;
+  EXPECT_NE(r.output.find("not one period of the motion"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("driver 'alpha'"), std::string::npos) << r.output;
 }
 
 TEST(Cli, FlexRefusesAModelWithoutElasticLinksOrWithBadSupports) {

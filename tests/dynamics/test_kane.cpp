@@ -204,7 +204,7 @@ TEST(Kane, PartialVelocitiesAreTheVelocitiesPerUnitIndependentSpeed) {
   }
 }
 
-TEST(Kane, ReducedMethodRefusesTwoDofAndPairResistances) {
+TEST(Kane, ReducedMethodAndSteadyRegimeRefuseTwoDof) {
   const planar::Mechanism m = io::load_mechanism(test::example("seed004-pump"));
   const DynamicSystem system(m);
   SimulationOptions o = tight(0.1, 2);

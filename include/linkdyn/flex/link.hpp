@@ -69,6 +69,10 @@ struct ResponseOptions {
   planar::KinetostaticsOptions kinetostatics;
 };
 
+/// Empty when the grid spans one period of the drivers' motion (rotational coordinates modulo
+/// whole turns, and their speeds), else which driver does not repeat and how.
+std::string periodicity_problem(const planar::Mechanism& m, const planar::TimeGrid& grid);
+
 /// The response of one link along the grid: t, driver coordinates, <link>.mid.w and
 /// <link>.mid.u (deflection of the mid-span in the beam frame, m), <link>.end.w (at the second
 /// end), <link>.axial_force.mid (N). `periodicity_error` as in Response.
