@@ -1,5 +1,6 @@
 // Planar model files: YAML -> MechanismSpec. Format: docs/model-format.md.
 #include "linkdyn/io/model_file.hpp"
+#include "linkdyn/io/table_reader.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -589,55 +590,27 @@ class ModelParser {
   }
 
   /// Rows of a CSV file (path relative to the model) with the given header; the first column
-  /// strictly increasing; '#' lines are comments.
+  /// strictly increasing; '#' lines are comments (parsing by io::read_csv_table).
   std::vector<std::vector<double>> csv(const YAML::Node& f, const std::string& entity,
                                        const std::string& header_expected, std::string& file) {
     const std::filesystem::path rel = in_.text(f, entity + ".file");
     const std::filesystem::path full = rel.is_absolute() ? rel : std::filesystem::path(path_).parent_path() / rel;
     file = full.string();
-    std::ifstream in(full);
-    if (!in) in_.fail(f, entity, "cannot open '" + file + "'", "give a path relative to the model file");
-    const size_t width = static_cast<size_t>(std::count(header_expected.begin(), header_expected.end(), ',')) + 1;
+    if (!std::ifstream(full)) in_.fail(f, entity, "cannot open '" + file + "'", "give a path relative to the model file");
+    const CsvTable csv = read_csv_table(file);
+    const Table& t = csv.table;
+    std::string joined;
+    for (const std::string& c : t.columns) joined += (joined.empty() ? "" : ",") + c;
+    if (joined != header_expected)
+      throw InputError({file, csv.header_line}, "table", "the header is '" + joined + "'", "the first line must be " + header_expected);
     std::vector<std::vector<double>> rows;
-    std::string line;
-    int line_no = 0;
-    bool header = false;
-    while (std::getline(in, line)) {
-      ++line_no;
-      if (!line.empty() && line.back() == '\r') line.pop_back();
-      const size_t first = line.find_first_not_of(" \t");
-      if (first == std::string::npos || line[first] == '#') continue;
-      std::vector<std::string> cells;
-      std::stringstream ss(line);
-      std::string cell;
-      while (std::getline(ss, cell, ',')) cells.push_back(cell);
-      if (!header) {
-        header = true;
-        std::string joined;
-        for (auto& c : cells) {
-          c.erase(0, c.find_first_not_of(" \t"));
-          c.erase(c.find_last_not_of(" \t") + 1);
-          joined += (joined.empty() ? "" : ",") + c;
-        }
-        if (joined != header_expected)
-          throw InputError({file, line_no}, "table", "the header is '" + joined + "'", "the first line must be " + header_expected);
-        continue;
-      }
-      if (cells.size() != width)
-        throw InputError({file, line_no}, "table", "expected " + std::to_string(width) + " values, found " + std::to_string(cells.size()),
-                         "write " + header_expected + " on each line");
-      std::vector<double> v(width);
-      for (size_t k = 0; k < width; ++k) {
-        std::string problem;
-        const auto x = parse_quantity(cells[k], Quantity::plain, problem);
-        if (!x) throw InputError({file, line_no}, "table", problem, "write numbers in SI units");
-        v[k] = *x;
-      }
-      if (!rows.empty() && !(v[0] > rows.back()[0]))
-        throw InputError({file, line_no}, "table", "the first column does not increase", "sort the rows without repeats");
-      rows.push_back(std::move(v));
+    for (size_t r = 0; r < t.rows(); ++r) {
+      rows.emplace_back(t.values.begin() + std::ptrdiff_t(r * t.width()), t.values.begin() + std::ptrdiff_t((r + 1) * t.width()));
+      if (r > 0 && !(rows[r][0] > rows[r - 1][0]))
+        throw InputError({file, csv.row_lines[r]}, "table", "the first column does not increase", "sort the rows without repeats");
     }
-    if (rows.size() < 2) throw InputError({file, line_no}, "table", "fewer than two rows", "give at least two rows of " + header_expected);
+    if (rows.size() < 2)
+      throw InputError({file, csv.row_lines.back()}, "table", "fewer than two rows", "give at least two rows of " + header_expected);
     return rows;
   }
 
