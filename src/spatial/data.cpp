@@ -7,6 +7,7 @@ ChainData::ChainData(const Chain& chain) {
   local.resize(n);
   world.resize(n);
   joint_twist.assign(n, Mat4::Zero());
+  joint_screw.assign(n, Vec6::Zero());
   transform.assign(n, Mat4::Identity());
   v.assign(n, Vec6::Zero());
   a.assign(n, Vec6::Zero());

@@ -38,6 +38,7 @@ void inertia_times_derivatives(const RigidInertiaInWorld& I, const Derivs& v, co
   y[0] = I(u[0]);
   if (order == 0) return;
   Derivs w, z;
+  w.fill(Vec6::Zero());  // entries past `order` are never read; zeroed for the compiler's sake
   for (int j = 0; j < order; ++j) {
     Vec6 sum = u[size_t(j + 1)];
     for (int m = 0; m <= j; ++m) sum -= binomial[j][m] * cross_motion(v[size_t(m)], u[size_t(j - m)]);
@@ -71,10 +72,7 @@ void torque_derivatives(const Chain& chain, ChainData& data, DerivativeData& d, 
   for (int k = 0; k < n; ++k) {
     const auto K = size_t(k);
     const Pose& w = data.world[K];
-    const Vec3 axis = w.R * chain.joint(k).axis;
-    Vec6& s0 = d.screw[K][0];
-    if (chain.joint(k).type == JointType::revolute) s0 << axis, w.p.cross(axis);
-    else s0 << Vec3::Zero(), axis;
+    d.screw[K][0] = data.joint_screw[K];
     // The parent's twist derivatives (the base is at rest).
     std::array<Vec6, 4> parent;
     for (int r = 0; r < 4; ++r) parent[size_t(r)] = k == 0 ? Vec6(Vec6::Zero()) : d.twist[K - 1][size_t(r)];
@@ -93,14 +91,14 @@ void torque_derivatives(const Chain& chain, ChainData& data, DerivativeData& d, 
     // Momentum h = I v and the gravity wrench I g with their derivatives, by (I u)' = v x* (I u)
     // + I (u' - v x u), which follows from dI/dt = v x* I - I v x.
     const RigidInertiaInWorld inertia{chain, k, w};
-    Derivs momentum, gravity_force, twist;
-    for (int r = 0; r < 4; ++r) twist[size_t(r)] = d.twist[K][size_t(r)];
+    Derivs gravity_force;
+    const Derivs& twist = d.twist[K];
+    Derivs& momentum = d.momentum[K];
     inertia_times_derivatives(inertia, twist, twist, 3, momentum);
     Derivs g;
     g.fill(Vec6::Zero());
     g[0] = gravity;  // constant
     inertia_times_derivatives(inertia, twist, g, 2, gravity_force);
-    for (int r = 0; r < 4; ++r) d.momentum[K][size_t(r)] = momentum[size_t(r)];
     for (int r = 0; r < 3; ++r) d.force[K][size_t(r)] = momentum[size_t(r + 1)] - gravity_force[size_t(r)];
   }
   // The load on the end effector, at the base origin, and its derivatives.

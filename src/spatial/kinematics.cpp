@@ -74,16 +74,16 @@ void forward_kinematics(const Chain& chain, ChainData& data, const Eigen::Vector
     Pose& w = data.world[static_cast<size_t>(i)];
     w = parent * l;
     parent = w;
-    // World twist of joint i: its axis passes through link i's origin [002 Eqs. 121-122].
+    // World twist of joint i, [omega; v] at the base origin: its axis passes through link i's
+    // origin [002 Eqs. 121-122]; as a 4x4 matrix, the Uicker operator in the base frame.
     const Vec3 k = w.R * j.axis;
+    Vec6& screw = data.joint_screw[static_cast<size_t>(i)];
+    if (j.type == JointType::revolute) screw << k, w.p.cross(k);
+    else screw << Vec3::Zero(), k;
     Mat4& S = data.joint_twist[static_cast<size_t>(i)];
     S.setZero();
-    if (j.type == JointType::revolute) {
-      S.topLeftCorner<3, 3>() = skew(k);
-      S.topRightCorner<3, 1>() = w.p.cross(k);
-    } else {
-      S.topRightCorner<3, 1>() = k;
-    }
+    S.topLeftCorner<3, 3>() = skew(screw.head<3>());
+    S.topRightCorner<3, 1>() = screw.tail<3>();
     data.transform[static_cast<size_t>(i)] = w.matrix();
   }
   data.end_effector = parent * chain.spec.end_effector;

@@ -77,11 +77,5 @@ inline Mat6 motion_transform(const Pose& X) {
   return M;
 }
 
-/// Matrix of v x (motion cross product).
-inline Mat6 cross_motion_matrix(const Vec6& v) {
-  Mat6 M;
-  M << skew(v.head<3>()), Mat3::Zero(), skew(v.tail<3>()), skew(v.head<3>());
-  return M;
-}
 
 }  // namespace linkdyn::spatial::detail

@@ -19,6 +19,7 @@ struct ChainData {
   /// World twist of each joint as a 4x4 matrix (the Uicker operator carried to the base frame,
   /// d T_0k / d q_j = S_j T_0k [002 Eq. 71]).
   std::vector<Mat4> joint_twist;
+  std::vector<Vec6> joint_screw;  ///< the same as 6-vectors [omega; v] at the base origin
   std::vector<Mat4> transform;  ///< T_0k as 4x4
 
   // Spatial vectors [omega; v] in link frames (recursive algorithms).

@@ -12,7 +12,8 @@ namespace linkdyn::spatial {
 /// Workspace of the differentiated recursion (world-frame quantities and their derivatives).
 struct DerivativeData {
   explicit DerivativeData(const Chain& chain);
-  static constexpr int orders = 4;  ///< derivatives 0..3 of twists, screws and inertias
+  static constexpr int orders = 4;  ///< derivatives 0..3
+  /// Per link, at the base origin: joint screw, link twist, link momentum I v, joint wrench.
   std::vector<std::array<Vec6, orders>> screw, twist, momentum, force;
   std::array<Vec6, orders> load;
   Eigen::VectorXd tau, dtau, ddtau;
