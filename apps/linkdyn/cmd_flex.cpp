@@ -174,8 +174,7 @@ void run_flex(const FlexOptions& o) {
       }
       all = std::move(merged);
     }
-    io::write_csv(o.response_csv, all);
-    fmt::print("wrote {} ({} rows x {} columns)\n", o.response_csv, all.rows(), all.width());
+    write_table_files(all, o.response_csv, "", {});
   }
   std::vector<io::Plot> plots;
   for (size_t k = 0; k < links.size(); ++k)

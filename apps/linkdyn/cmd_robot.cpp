@@ -2,7 +2,6 @@
 // from URDF or YAML, one result row per state row.
 #include <fmt/core.h>
 
-#include <functional>
 #include <iostream>
 #include <memory>
 
@@ -88,30 +87,17 @@ std::string force_unit(const ChainJoint& j, int order) {
 
 void emit(const Chain& chain, const RobotOptions& o, const std::string& analysis, const Table& table) {
   if (o.csv.empty() && o.json.empty()) {
-    // No output file: the table on stdout as CSV.
-    for (size_t k = 0; k < table.width(); ++k) fmt::print("{}{}", k ? "," : "", table.columns[k]);
-    fmt::print("\n");
-    for (size_t r = 0; r < table.rows(); ++r) {
-      for (size_t k = 0; k < table.width(); ++k) fmt::print("{}{:.12g}", k ? "," : "", table.at(r, k));
-      fmt::print("\n");
-    }
+    io::write_csv(std::cout, table);  // no output file: the table on stdout
     return;
   }
-  if (!o.csv.empty()) {
-    io::write_csv(o.csv, table);
-    fmt::print("wrote {} ({} rows x {} columns)\n", o.csv, table.rows(), table.width());
-  }
-  if (!o.json.empty()) {
-    nlohmann::ordered_json meta;
-    meta["model"] = chain.spec.name;
-    meta["model_file"] = o.model;
-    meta["linkdyn_version"] = linkdyn::version;
-    meta["analysis"] = "robot " + analysis;
-    meta["dof"] = chain.dof;
-    meta["states"] = o.states;
-    io::write_json(o.json, table, meta.dump());
-    fmt::print("wrote {}\n", o.json);
-  }
+  nlohmann::ordered_json meta;
+  meta["model"] = chain.spec.name;
+  meta["model_file"] = o.model;
+  meta["linkdyn_version"] = linkdyn::version;
+  meta["analysis"] = "robot " + analysis;
+  meta["dof"] = chain.dof;
+  meta["states"] = o.states;
+  write_table_files(table, o.csv, o.json, meta);
 }
 
 Terms terms_of(const RobotOptions& o) {

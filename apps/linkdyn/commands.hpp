@@ -26,6 +26,9 @@ void add_flex_command(CLI::App& app);
 std::string driver_values(const planar::Mechanism& m, const std::vector<double>& q);
 /// Prints the sweep's intervals and events.
 void print_sweep_events(const planar::Mechanism& m, const planar::SweepSummary& summary);
+/// Writes the table as CSV and/or JSON with `metadata` (when the paths are given).
+void write_table_files(const Table& table, const std::string& csv, const std::string& json,
+                       const nlohmann::ordered_json& metadata);
 /// Writes the table as CSV and/or JSON (when the paths are given). The JSON metadata carries
 /// the model, version, analysis, structure, the sweep's intervals and events, and `extra`.
 void write_outputs(const planar::Mechanism& m, const std::string& model_file, const std::string& analysis,

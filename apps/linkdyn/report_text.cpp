@@ -50,14 +50,21 @@ planar::TimeGrid analysis_grid(const planar::Mechanism& m, int steps) {
   return grid;
 }
 
-void write_outputs(const planar::Mechanism& m, const std::string& model_file, const std::string& analysis,
-                   const Table& table, const planar::SweepSummary& sweep, const std::string& csv,
-                   const std::string& json, const nlohmann::ordered_json& extra) {
+void write_table_files(const Table& table, const std::string& csv, const std::string& json,
+                       const nlohmann::ordered_json& metadata) {
   if (!csv.empty()) {
     io::write_csv(csv, table);
     fmt::print("wrote {} ({} rows x {} columns)\n", csv, table.rows(), table.width());
   }
-  if (json.empty()) return;
+  if (!json.empty()) {
+    io::write_json(json, table, metadata.dump());
+    fmt::print("wrote {}\n", json);
+  }
+}
+
+void write_outputs(const planar::Mechanism& m, const std::string& model_file, const std::string& analysis,
+                   const Table& table, const planar::SweepSummary& sweep, const std::string& csv,
+                   const std::string& json, const nlohmann::ordered_json& extra) {
   nlohmann::ordered_json meta;
   meta["model"] = m.spec().name;
   meta["model_file"] = model_file;
@@ -75,8 +82,7 @@ void write_outputs(const planar::Mechanism& m, const std::string& model_file, co
                       {"message", e.message}});
   meta["events"] = events;
   for (const auto& [key, value] : extra.items()) meta[key] = value;
-  io::write_json(json, table, meta.dump());
-  fmt::print("wrote {}\n", json);
+  write_table_files(table, csv, json, meta);
 }
 
 void write_plots(const std::string& dir, const std::vector<io::Plot>& plots) {

@@ -19,6 +19,10 @@ std::ofstream open_output(const std::string& path) {
 
 void write_csv(const std::string& path, const Table& table) {
   std::ofstream out = open_output(path);
+  write_csv(out, table);
+}
+
+void write_csv(std::ostream& out, const Table& table) {
   for (size_t c = 0; c < table.width(); ++c) out << (c ? "," : "") << table.columns[c];
   out << '\n';
   std::string line;

@@ -1,5 +1,6 @@
 #pragma once
 // Writing result tables: CSV (header of column names) and JSON (arrays plus metadata).
+#include <ostream>
 #include <string>
 
 #include "linkdyn/core/table.hpp"
@@ -8,6 +9,7 @@ namespace linkdyn::io {
 
 /// CSV with a header row; missing values are empty cells. Numbers with 12 significant digits.
 void write_csv(const std::string& path, const Table& table);
+void write_csv(std::ostream& out, const Table& table);
 /// JSON object: {"metadata": <metadata_json>, "columns": [...], "units": {...}, "data":
 /// {column: [values]}}; missing values are null. `metadata_json` must be a JSON object text.
 void write_json(const std::string& path, const Table& table, const std::string& metadata_json);
