@@ -29,7 +29,7 @@ bool has_friction(const Chain& chain) {
 }
 
 /// Forward pass of the recursive algorithms: link velocities (and accelerations when qdd given).
-void velocities(const Chain& chain, ChainData& data, const Eigen::VectorXd& qd) {
+void velocities(const Chain& chain, ChainData& data, VectorIn qd) {
   for (int i = 0; i < chain.dof; ++i) {
     const auto k = static_cast<size_t>(i);
     const Vec6 vJ = chain.motion_subspace[k] * qd(i);
@@ -55,7 +55,7 @@ Vec6 load_wrench_on_last_link(const Chain& chain, const ChainData& data) {
   return w;
 }
 
-const Eigen::VectorXd& joint_friction(const Chain& chain, ChainData& data, const Eigen::VectorXd& qd) {
+const Eigen::VectorXd& joint_friction(const Chain& chain, ChainData& data, VectorIn qd) {
   for (int i = 0; i < chain.dof; ++i) {
     const ChainJoint& j = chain.joint(i);
     const JointFriction& fr = j.friction;
@@ -71,8 +71,8 @@ const Eigen::VectorXd& joint_friction(const Chain& chain, ChainData& data, const
   return data.friction;
 }
 
-const Eigen::VectorXd& inverse_dynamics(const Chain& chain, ChainData& data, const Eigen::VectorXd& q,
-                                        const Eigen::VectorXd& qd, const Eigen::VectorXd& qdd, Terms terms) {
+const Eigen::VectorXd& inverse_dynamics(const Chain& chain, ChainData& data, VectorIn q,
+                                        VectorIn qd, VectorIn qdd, Terms terms) {
   update_link_poses(chain, data, q);
   const Vec6 a0 = base_acceleration(chain, terms);
   for (int i = 0; i < chain.dof; ++i) {
@@ -99,7 +99,7 @@ const Eigen::VectorXd& inverse_dynamics(const Chain& chain, ChainData& data, con
   return data.tau;
 }
 
-const Eigen::MatrixXd& mass_matrix(const Chain& chain, ChainData& data, const Eigen::VectorXd& q) {
+const Eigen::MatrixXd& mass_matrix(const Chain& chain, ChainData& data, VectorIn q) {
   update_link_poses(chain, data, q);
   const int n = chain.dof;
   // Composite rigid bodies as (mass, first moment, inertia about the link origin) in link frames.
@@ -128,8 +128,8 @@ const Eigen::MatrixXd& mass_matrix(const Chain& chain, ChainData& data, const Ei
   return data.mass_matrix;
 }
 
-const Eigen::VectorXd& bias_forces(const Chain& chain, ChainData& data, const Eigen::VectorXd& q,
-                                   const Eigen::VectorXd& qd, Terms terms) {
+const Eigen::VectorXd& bias_forces(const Chain& chain, ChainData& data, VectorIn q,
+                                   VectorIn qd, Terms terms) {
   data.rhs.setZero();
   terms.friction = false;
   data.bias = inverse_dynamics(chain, data, q, qd, data.rhs, terms);
@@ -144,8 +144,8 @@ namespace {
 }
 
 /// Articulated-body algorithm (Featherstone): qdd for the driving forces `tau`. O(n).
-void articulated_body(const Chain& chain, ChainData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
-                      const Eigen::VectorXd& tau, const Terms& terms) {
+void articulated_body(const Chain& chain, ChainData& data, VectorIn q, VectorIn qd,
+                      VectorIn tau, const Terms& terms) {
   update_link_poses(chain, data, q);
   velocities(chain, data, qd);
   const int n = chain.dof;
@@ -179,8 +179,8 @@ void articulated_body(const Chain& chain, ChainData& data, const Eigen::VectorXd
   }
 }
 
-void frictionless_forward(const Chain& chain, ChainData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
-                          const Eigen::VectorXd& tau, ForwardMethod method, const Terms& terms) {
+void frictionless_forward(const Chain& chain, ChainData& data, VectorIn q, VectorIn qd,
+                          VectorIn tau, ForwardMethod method, const Terms& terms) {
   if (method == ForwardMethod::articulated_body) {
     articulated_body(chain, data, q, qd, tau, terms);
     return;
@@ -194,8 +194,8 @@ void frictionless_forward(const Chain& chain, ChainData& data, const Eigen::Vect
 }
 }  // namespace
 
-const Eigen::VectorXd& forward_dynamics(const Chain& chain, ChainData& data, const Eigen::VectorXd& q,
-                                        const Eigen::VectorXd& qd, const Eigen::VectorXd& tau, ForwardMethod method,
+const Eigen::VectorXd& forward_dynamics(const Chain& chain, ChainData& data, VectorIn q,
+                                        VectorIn qd, VectorIn tau, ForwardMethod method,
                                         Terms terms) {
   if (!terms.friction || !has_friction(chain)) {
     frictionless_forward(chain, data, q, qd, tau, method, terms);
@@ -223,7 +223,7 @@ const Eigen::VectorXd& forward_dynamics(const Chain& chain, ChainData& data, con
                                   chain.spec.name, max_iterations));
 }
 
-double kinetic_energy(const Chain& chain, ChainData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
+double kinetic_energy(const Chain& chain, ChainData& data, VectorIn q, VectorIn qd) {
   update_link_poses(chain, data, q);
   velocities(chain, data, qd);
   double T = 0.0;
@@ -234,7 +234,7 @@ double kinetic_energy(const Chain& chain, ChainData& data, const Eigen::VectorXd
   return T;
 }
 
-double potential_energy(const Chain& chain, ChainData& data, const Eigen::VectorXd& q) {
+double potential_energy(const Chain& chain, ChainData& data, VectorIn q) {
   forward_kinematics(chain, data, q);
   double V = 0.0;
   for (int i = 0; i < chain.dof; ++i) {

@@ -19,7 +19,7 @@ Mat4 joint_motion(const ChainJoint& joint, double q) {
   return E;
 }
 
-void update_link_poses(const Chain& chain, ChainData& data, const Eigen::VectorXd& q) {
+void update_link_poses(const Chain& chain, ChainData& data, VectorIn q) {
   for (int i = 0; i < chain.dof; ++i) {
     const ChainJoint& j = chain.joint(i);
     const Mat3& P = j.placement.R;
@@ -65,7 +65,7 @@ void update_link_poses(const Chain& chain, ChainData& data, const Eigen::VectorX
   }
 }
 
-void forward_kinematics(const Chain& chain, ChainData& data, const Eigen::VectorXd& q) {
+void forward_kinematics(const Chain& chain, ChainData& data, VectorIn q) {
   update_link_poses(chain, data, q);
   Pose parent;
   for (int i = 0; i < chain.dof; ++i) {
@@ -118,7 +118,7 @@ Eigen::Matrix<double, 3, Eigen::Dynamic> point_jacobian(const Chain& chain, cons
 }
 
 Eigen::Matrix<double, 6, Eigen::Dynamic> end_effector_jacobian_derivative(const Chain& chain, const ChainData& data,
-                                                                          const Eigen::VectorXd& qd) {
+                                                                          VectorIn qd) {
   const auto n = static_cast<size_t>(chain.dof);
   std::vector<Vec3> omega(n), origin_velocity(n);
   Vec3 w_prev = Vec3::Zero(), o_prev = Vec3::Zero(), v_prev = Vec3::Zero();

@@ -5,8 +5,8 @@
 
 namespace linkdyn::spatial {
 
-ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, const Eigen::VectorXd& q0,
-                                     const Eigen::VectorXd& qd0, const Eigen::VectorXd& tau,
+ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, VectorIn q0,
+                                     VectorIn qd0, VectorIn tau,
                                      const ChainSimulationOptions& o) {
   namespace odeint = boost::numeric::odeint;
   using State = std::vector<double>;

@@ -9,7 +9,7 @@ namespace {
 double trace_product(const Mat4& A, const Mat4& J, const Mat4& B) { return (A * J).cwiseProduct(B).sum(); }
 }  // namespace
 
-Eigen::MatrixXd mass_matrix_trace(const Chain& chain, ChainData& data, const Eigen::VectorXd& q) {
+Eigen::MatrixXd mass_matrix_trace(const Chain& chain, ChainData& data, VectorIn q) {
   forward_kinematics(chain, data, q);
   const int n = chain.dof;
   Eigen::MatrixXd M = Eigen::MatrixXd::Zero(n, n);
@@ -23,8 +23,8 @@ Eigen::MatrixXd mass_matrix_trace(const Chain& chain, ChainData& data, const Eig
   return M.selfadjointView<Eigen::Lower>();
 }
 
-Eigen::VectorXd velocity_terms_trace(const Chain& chain, ChainData& data, const Eigen::VectorXd& q,
-                                     const Eigen::VectorXd& qd) {
+Eigen::VectorXd velocity_terms_trace(const Chain& chain, ChainData& data, VectorIn q,
+                                     VectorIn qd) {
   forward_kinematics(chain, data, q);
   const int n = chain.dof;
   Eigen::VectorXd V = Eigen::VectorXd::Zero(n);
@@ -39,7 +39,7 @@ Eigen::VectorXd velocity_terms_trace(const Chain& chain, ChainData& data, const 
   return V;
 }
 
-Eigen::VectorXd gravity_forces_jacobian(const Chain& chain, ChainData& data, const Eigen::VectorXd& q) {
+Eigen::VectorXd gravity_forces_jacobian(const Chain& chain, ChainData& data, VectorIn q) {
   forward_kinematics(chain, data, q);
   const int n = chain.dof;
   Eigen::VectorXd Q = Eigen::VectorXd::Zero(n);
@@ -54,7 +54,7 @@ Eigen::VectorXd gravity_forces_jacobian(const Chain& chain, ChainData& data, con
   return Q;
 }
 
-Eigen::VectorXd load_forces_jacobian(const Chain& chain, ChainData& data, const Eigen::VectorXd& q) {
+Eigen::VectorXd load_forces_jacobian(const Chain& chain, ChainData& data, VectorIn q) {
   forward_kinematics(chain, data, q);
   end_effector_jacobian(chain, data);
   const EndEffectorLoad& L = chain.spec.load;
@@ -64,8 +64,8 @@ Eigen::VectorXd load_forces_jacobian(const Chain& chain, ChainData& data, const 
   return data.jacobian.transpose() * w;
 }
 
-Eigen::VectorXd inverse_dynamics_trace(const Chain& chain, ChainData& data, const Eigen::VectorXd& q,
-                                       const Eigen::VectorXd& qd, const Eigen::VectorXd& qdd) {
+Eigen::VectorXd inverse_dynamics_trace(const Chain& chain, ChainData& data, VectorIn q,
+                                       VectorIn qd, VectorIn qdd) {
   return mass_matrix_trace(chain, data, q) * qdd + velocity_terms_trace(chain, data, q, qd) +
          gravity_forces_jacobian(chain, data, q) - load_forces_jacobian(chain, data, q);
 }

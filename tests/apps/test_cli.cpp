@@ -259,6 +259,20 @@ TEST(CliRobot, MassMatrixEnergyAndJerkWriteTheirColumns) {
   EXPECT_NE(json.find("\"analysis\": \"robot jerk\""), std::string::npos);
 }
 
+TEST(CliRobot, SimulateWithoutFrictionKeepsKineticPlusPotentialEnergy) {
+  // The iiwa has no end-effector load: without its joint damping, gravity alone acts.
+  const std::string out = ::testing::TempDir() + "/iiwa-sim.csv";
+  const CliRun r = run("robot simulate " + robots + "iiwa14.urdf --states " + robots + "iiwa14-trajectory.csv" +
+                       " --no-friction --t-end 0.5 --steps 50 --csv " + out);
+  ASSERT_EQ(r.code, 0) << r.output;
+  const Csv sim = read_csv(out);
+  ASSERT_EQ(sim.rows.size(), 51u);
+  const size_t ke = size_t(sim.col("kinetic_energy")), pe = size_t(sim.col("potential_energy"));
+  const double e0 = sim.rows[0][ke] + sim.rows[0][pe];
+  for (const auto& row : sim.rows) EXPECT_NEAR(row[ke] + row[pe], e0, 1e-7 * std::abs(e0));
+  EXPECT_GE(sim.col("iiwa_joint_7.qdd"), 0);
+}
+
 TEST(CliRobot, BadStatesAndModelsExitWithCode2) {
   const std::string model = robots + "planar-3r.yaml";
   CliRun r = run("robot fd " + model + " --states " + robots + "planar-3r-trajectory.csv");
@@ -337,8 +351,9 @@ TEST(Cli, FlexWritesEigenvaluesAndSteadyResponseOfThePumpLeverWithoutNaN) {
     }
     EXPECT_EQ(rows, 37) << path;
     EXPECT_NE(header.find(path == csv ? "lever.f1,lever.fg1,lever.sigma1" : "lever.mid.w,lever.mid.u"), std::string::npos) << header;
-    if (path == response)
+    if (path == response) {
       for (const char* node : {"lever.n0.w", "lever.n5.u", "lever.n10.w"}) EXPECT_NE(header.find(node), std::string::npos) << node;
+    }
   }
 }
 

@@ -2,29 +2,19 @@
 // are sized (malloc counted in this test program only).
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-
+#include "allocation_counter.hpp"
 #include "linkdyn/flex/modal.hpp"
 #include "linkdyn/flex/response.hpp"
-
-namespace {
-long allocations = 0;
-}
-extern "C" void* __libc_malloc(size_t);
-extern "C" void* malloc(size_t n) {
-  ++allocations;
-  return __libc_malloc(n);
-}
 
 namespace linkdyn::flex {
 namespace {
 
 TEST(FlexAllocation, EigenAnalysisAndNewmarkStepsAllocateNothingPerCall) {
-  const long before_setup = allocations;
+  const long before_setup = test::heap_allocations();
   const BeamModel beam = make_beam({210e9, 7850.0, 1.2e-4, 3.6e-10}, 0.5, 10, {BeamSupport::pinned, BeamSupport::sliding});
   ModalWorkspace modal(beam);
   NewmarkWorkspace newmark(beam, 2 * beam.size() + 1);
-  EXPECT_GT(allocations, before_setup) << "the counter sees the set-up";
+  EXPECT_GT(test::heap_allocations(), before_setup) << "the counter sees the set-up";
   FrameMotion f;
   f.omega = 2.0;
   f.epsilon = 30.0;
@@ -32,13 +22,13 @@ TEST(FlexAllocation, EigenAnalysisAndNewmarkStepsAllocateNothingPerCall) {
   analyze_modes(beam, f, modal, true);  // first call may size internal buffers
   newmark_initialize(beam, f, newmark);
   newmark_step(beam, f, 1e-4, newmark);
-  const long before = allocations;
+  const long before = test::heap_allocations();
   for (int k = 0; k < 20; ++k) {
     f.omega += 0.1;
     analyze_modes(beam, f, modal, true);
     newmark_step(beam, f, 1e-4, newmark);
   }
-  EXPECT_EQ(allocations - before, 0);
+  EXPECT_EQ(test::heap_allocations() - before, 0);
 }
 
 }  // namespace

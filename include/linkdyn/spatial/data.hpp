@@ -9,6 +9,9 @@
 
 namespace linkdyn::spatial {
 
+/// Joint-space inputs (q, qd, qdd, tau): any contiguous vector, a matrix column too, without a copy.
+using VectorIn = const Eigen::Ref<const Eigen::VectorXd>&;
+
 struct ChainData {
   explicit ChainData(const Chain& chain);
 

@@ -20,34 +20,34 @@ struct Terms {
 /// Driving forces tau(q, qd, qdd) by recursive Newton-Euler; data.f[i] is then the wrench
 /// [n; f] that link i-1 exerts on link i through joint i, in link i's frame (the joint reaction
 /// plus the driving force). Result in data.tau.
-const Eigen::VectorXd& inverse_dynamics(const Chain& chain, ChainData& data, const Eigen::VectorXd& q,
-                                        const Eigen::VectorXd& qd, const Eigen::VectorXd& qdd, Terms terms = {});
+const Eigen::VectorXd& inverse_dynamics(const Chain& chain, ChainData& data, VectorIn q,
+                                        VectorIn qd, VectorIn qdd, Terms terms = {});
 
 /// Joint friction from the transmitted wrenches in data.f [002 Eq. 157]: viscous b qd plus
 /// mu |k x f| (prismatic) or mu d/2 |k x f| (revolute) against the velocity. At qd = 0 the dry
 /// part is zero (no stiction model: a joint at rest has no dry friction). Result in data.friction.
-const Eigen::VectorXd& joint_friction(const Chain& chain, ChainData& data, const Eigen::VectorXd& qd);
+const Eigen::VectorXd& joint_friction(const Chain& chain, ChainData& data, VectorIn qd);
 
 /// Mass matrix by the composite-rigid-body algorithm. Result in data.mass_matrix.
-const Eigen::MatrixXd& mass_matrix(const Chain& chain, ChainData& data, const Eigen::VectorXd& q);
+const Eigen::MatrixXd& mass_matrix(const Chain& chain, ChainData& data, VectorIn q);
 
 /// Bias forces h(q, qd) (Coriolis, centrifugal, gravity, load; no friction). Result in data.bias.
-const Eigen::VectorXd& bias_forces(const Chain& chain, ChainData& data, const Eigen::VectorXd& q,
-                                   const Eigen::VectorXd& qd, Terms terms = {});
+const Eigen::VectorXd& bias_forces(const Chain& chain, ChainData& data, VectorIn q,
+                                   VectorIn qd, Terms terms = {});
 
 enum class ForwardMethod { articulated_body, mass_matrix_cholesky };
 
 /// Accelerations qdd from the driving forces tau. Friction (if the chain has any and
 /// terms.friction) by successive approximations on the reactions it depends on; throws
 /// AnalysisError if they do not converge. Result in data.qdd.
-const Eigen::VectorXd& forward_dynamics(const Chain& chain, ChainData& data, const Eigen::VectorXd& q,
-                                        const Eigen::VectorXd& qd, const Eigen::VectorXd& tau,
+const Eigen::VectorXd& forward_dynamics(const Chain& chain, ChainData& data, VectorIn q,
+                                        VectorIn qd, VectorIn tau,
                                         ForwardMethod method = ForwardMethod::articulated_body, Terms terms = {});
 
 /// Kinetic energy 1/2 qd^T M qd (from the link velocities).
-double kinetic_energy(const Chain& chain, ChainData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
+double kinetic_energy(const Chain& chain, ChainData& data, VectorIn q, VectorIn qd);
 /// Potential energy of gravity, - sum m_k g . c_k.
-double potential_energy(const Chain& chain, ChainData& data, const Eigen::VectorXd& q);
+double potential_energy(const Chain& chain, ChainData& data, VectorIn q);
 
 /// The load's wrench [n; f] on the last link, in its frame, at its origin.
 Vec6 load_wrench_on_last_link(const Chain& chain, const ChainData& data);

@@ -10,10 +10,10 @@
 namespace linkdyn::spatial {
 
 /// Poses of the links in their parents' frames (data.local): all the recursive algorithms need.
-void update_link_poses(const Chain& chain, ChainData& data, const Eigen::VectorXd& q);
+void update_link_poses(const Chain& chain, ChainData& data, VectorIn q);
 
 /// Poses of all link frames and of the end effector, and the joints' world twists.
-void forward_kinematics(const Chain& chain, ChainData& data, const Eigen::VectorXd& q);
+void forward_kinematics(const Chain& chain, ChainData& data, VectorIn q);
 
 /// The 4x4 matrix of a joint motion: exp([k x] q) for a revolute joint, a slide by k q for a
 /// prismatic one, and its generator U (the Uicker operator in the joint frame) [002 Eqs. 71, 90].
@@ -28,7 +28,7 @@ Eigen::Matrix<double, 3, Eigen::Dynamic> point_jacobian(const Chain& chain, cons
                                                         const Vec3& point);
 /// Time derivative of the end-effector Jacobian at (q, qd); needs forward_kinematics at q.
 Eigen::Matrix<double, 6, Eigen::Dynamic> end_effector_jacobian_derivative(const Chain& chain, const ChainData& data,
-                                                                          const Eigen::VectorXd& qd);
+                                                                          VectorIn qd);
 
 /// The differential matrix A_{k j1 j2 ...} = d^r T_0k / (d q_j1 ... d q_jr) for any order r
 /// [002 Eqs. 71, 76, 80, 83]: S_a S_b ... T_0k with the indices sorted ascending, zero if any

@@ -23,8 +23,8 @@ struct ChainSimulationResult {
 
 /// Integrates M qdd + h + Q_fd = tau from (q0, qd0). The dry friction's sign change is stepped
 /// over by the error control (no event location; sgn(0) = 0).
-ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, const Eigen::VectorXd& q0,
-                                     const Eigen::VectorXd& qd0, const Eigen::VectorXd& tau,
+ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, VectorIn q0,
+                                     VectorIn qd0, VectorIn tau,
                                      const ChainSimulationOptions& options);
 
 }  // namespace linkdyn::spatial

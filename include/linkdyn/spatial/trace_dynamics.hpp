@@ -9,17 +9,17 @@
 namespace linkdyn::spatial {
 
 /// M_ij = sum_{k >= max(i,j)} Tr(A_ki J_k A_kj^T) [002 Eq. 94].
-Eigen::MatrixXd mass_matrix_trace(const Chain& chain, ChainData& data, const Eigen::VectorXd& q);
+Eigen::MatrixXd mass_matrix_trace(const Chain& chain, ChainData& data, VectorIn q);
 /// V_i = qd^T [sum_k Tr(A_ki J_k A_kjm^T)] qd [002 Eq. 96] (Coriolis and centrifugal terms).
-Eigen::VectorXd velocity_terms_trace(const Chain& chain, ChainData& data, const Eigen::VectorXd& q,
-                                     const Eigen::VectorXd& qd);
+Eigen::VectorXd velocity_terms_trace(const Chain& chain, ChainData& data, VectorIn q,
+                                     VectorIn qd);
 /// Generalized gravitational forces Q_g^i = sum_j M_j gbar^T d r_Cj / d q_i, gbar = -g: the
 /// driving forces that balance gravity [002 Eqs. 113-114, 125].
-Eigen::VectorXd gravity_forces_jacobian(const Chain& chain, ChainData& data, const Eigen::VectorXd& q);
+Eigen::VectorXd gravity_forces_jacobian(const Chain& chain, ChainData& data, VectorIn q);
 /// Generalized forces of the manipulated load, J^T w [002 Eqs. 130-132] (w on the end effector).
-Eigen::VectorXd load_forces_jacobian(const Chain& chain, ChainData& data, const Eigen::VectorXd& q);
+Eigen::VectorXd load_forces_jacobian(const Chain& chain, ChainData& data, VectorIn q);
 /// tau = M qdd + V + Q_g - J^T w from the trace forms (no friction) [002 Eqs. 150, 156].
-Eigen::VectorXd inverse_dynamics_trace(const Chain& chain, ChainData& data, const Eigen::VectorXd& q,
-                                       const Eigen::VectorXd& qd, const Eigen::VectorXd& qdd);
+Eigen::VectorXd inverse_dynamics_trace(const Chain& chain, ChainData& data, VectorIn q,
+                                       VectorIn qd, VectorIn qdd);
 
 }  // namespace linkdyn::spatial
