@@ -14,11 +14,10 @@ ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, Vector
   State y(size_t(2 * n));
   Eigen::Map<Eigen::VectorXd>(y.data(), n) = q0;
   Eigen::Map<Eigen::VectorXd>(y.data() + n, n) = qd0;
-  Eigen::VectorXd q(n), qd(n);
+  using ConstMap = Eigen::Map<const Eigen::VectorXd>;
   ChainSimulationResult result;
   auto rhs = [&](const State& x, State& dxdt, double) {
-    q = Eigen::Map<const Eigen::VectorXd>(x.data(), n);
-    qd = Eigen::Map<const Eigen::VectorXd>(x.data() + n, n);
+    const ConstMap q(x.data(), n), qd(x.data() + n, n);
     forward_dynamics(chain, data, q, qd, tau, o.method, o.terms);
     Eigen::Map<Eigen::VectorXd>(dxdt.data(), n) = qd;
     Eigen::Map<Eigen::VectorXd>(dxdt.data() + n, n) = data.qdd;
@@ -44,6 +43,7 @@ ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, Vector
     table.values.push_back(t);
     table.values.insert(table.values.end(), x.begin(), x.end());
     table.values.insert(table.values.end(), slope.begin() + n, slope.end());
+    const ConstMap q(x.data(), n), qd(x.data() + n, n);
     table.values.push_back(kinetic_energy(chain, data, q, qd));
     table.values.push_back(o.terms.gravity ? potential_energy(chain, data, q) : 0.0);
   };
