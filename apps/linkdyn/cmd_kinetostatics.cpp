@@ -37,6 +37,15 @@ void print_summary(const planar::Mechanism& m, const planar::KinetostaticsSummar
     fmt::print("{:<16} {:>16.6g} {:>14.6g} {:>12.6g}\n", m.joints()[k].name, s.friction_energy[k],
                s.max_reaction[k], s.max_reaction_t[k]);
   }
+  if (s.limit_rows > 0)
+    fmt::print("{} row(s) at a removable singular position: reactions and efforts there are their limits (column singular = 1)\n",
+               s.limit_rows);
+  if (!s.unbounded_t.empty()) {
+    fmt::print("warning: at {} singular position(s) the reactions grow without bound (the loads cannot be carried there;\n"
+               "  rows left out), at t =", s.unbounded_t.size());
+    for (size_t k = 0; k < s.unbounded_t.size() && k < 5; ++k) fmt::print(" {:.6g}", s.unbounded_t[k]);
+    fmt::print(" s\n");
+  }
   if (s.flagged > 0) {
     fmt::print("warning: {} position(s) near self-locking (the successive approximations do not converge; their\n"
                "  friction-dependent cells are empty), at t =", s.flagged);

@@ -28,6 +28,9 @@ void print_sweep_events(const planar::Mechanism& m, const planar::SweepSummary& 
     for (const auto& [a, b] : summary.intervals) fmt::print(" [{:.6g}, {:.6g}] s", a, b);
     fmt::print("\n");
   }
+  if (summary.limits > 0)
+    fmt::print("{} step(s) at a removable singular position (a bifurcation passed on the branch): rates there are their limits\n"
+               "  (column singular = 1)\n", summary.limits);
   for (const planar::SweepEvent& e : summary.events) {
     fmt::print("  t = {:.9g} s ({}): {}\n", e.t, driver_values(m, e.q), e.message);
   }

@@ -1,6 +1,7 @@
 // Kinematics streamed forward along the structural sequence [001 Fig. 3].
 #include "linkdyn/planar/kinematics.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -10,13 +11,53 @@
 
 namespace linkdyn::planar {
 
+PosePrediction predict_poses(const Workspace& ws) {
+  // The drivers moved from the solved state by dq; along their path q(s) = q + qd s + qdd s^2/2
+  // the step s that best matches dq (least squares on the velocity; for one driver the root of
+  // the quadratic nearest to it).
+  PosePrediction p;
+  const SolvedState& solved = ws.solved;
+  if (solved.level < SolvedState::velocities) return p;
+  const bool with_acceleration = solved.level >= SolvedState::accelerations;
+  double qd2 = 0.0, qd_dq = 0.0, qdd2 = 0.0, qdd_dq = 0.0;
+  for (size_t d = 0; d < ws.q.size(); ++d) {
+    const double dq = ws.q[d] - solved.q[d];
+    qd2 += solved.qd[d] * solved.qd[d];
+    qd_dq += solved.qd[d] * dq;
+    if (with_acceleration) qdd2 += solved.qdd[d] * solved.qdd[d], qdd_dq += solved.qdd[d] * dq;
+  }
+  if (qd2 > 0.0) {
+    p.s = qd_dq / qd2;
+    p.order = with_acceleration ? 2 : 1;
+    if (with_acceleration && ws.q.size() == 1 && solved.qdd[0] != 0.0) {
+      // qdd s^2 / 2 + qd s - dq = 0.
+      const double a = 0.5 * solved.qdd[0], b = solved.qd[0], c = -(ws.q[0] - solved.q[0]);
+      const double disc = b * b - 4.0 * a * c;
+      if (disc >= 0.0) {
+        const double root = std::sqrt(disc);
+        const double s1 = (-b + root) / (2.0 * a), s2 = (-b - root) / (2.0 * a);
+        p.s = std::abs(s1 - p.s) <= std::abs(s2 - p.s) ? s1 : s2;
+      }
+    }
+  } else if (with_acceleration && qdd2 > 0.0 && qdd_dq > 0.0) {
+    // From rest: dq = qdd s^2 / 2.
+    p.s = std::sqrt(2.0 * qdd_dq / qdd2);
+    p.order = 2;
+  }
+  return p;
+}
+
 KinematicStatus solve_positions(const Mechanism& m, Workspace& ws) {
+  ws.prediction = predict_poses(ws);
+  ws.solved.level = SolvedState::nothing;
   const auto& groups = m.groups();
   for (size_t g = 0; g < groups.size(); ++g) {
     if (!groups[g]->solve_position(m, ws, static_cast<int>(g))) {
       return {KinematicFailure::cannot_close, static_cast<int>(g)};
     }
   }
+  std::copy(ws.q.begin(), ws.q.end(), ws.solved.q.begin());
+  ws.solved.level = SolvedState::positions;
   return {};
 }
 
@@ -24,16 +65,21 @@ KinematicStatus solve_velocities(const Mechanism& m, Workspace& ws) {
   const auto& groups = m.groups();
   for (size_t g = 0; g < groups.size(); ++g) {
     if (ws.group[g].conditioning < ws.singular_tolerance) {
+      ws.solved.level = std::min(ws.solved.level, SolvedState::positions);
       return {KinematicFailure::singular, static_cast<int>(g)};
     }
     groups[g]->solve_velocity(m, ws, static_cast<int>(g));
   }
+  std::copy(ws.qd.begin(), ws.qd.end(), ws.solved.qd.begin());
+  if (ws.solved.level >= SolvedState::positions) ws.solved.level = SolvedState::velocities;
   return {};
 }
 
 void solve_accelerations(const Mechanism& m, Workspace& ws) {
   const auto& groups = m.groups();
   for (size_t g = 0; g < groups.size(); ++g) groups[g]->solve_acceleration(m, ws, static_cast<int>(g));
+  std::copy(ws.qdd.begin(), ws.qdd.end(), ws.solved.qdd.begin());
+  if (ws.solved.level >= SolvedState::velocities) ws.solved.level = SolvedState::accelerations;
 }
 
 KinematicStatus solve_kinematics(const Mechanism& m, Workspace& ws) {
@@ -43,6 +89,13 @@ KinematicStatus solve_kinematics(const Mechanism& m, Workspace& ws) {
   if (!status.ok()) return status;
   solve_accelerations(m, ws);
   return status;
+}
+
+bool near_singular(const Mechanism& m, const Workspace& ws) {
+  const auto& groups = m.groups();
+  for (size_t g = 0; g < groups.size(); ++g)
+    if (ws.group[g].conditioning < std::max(ws.singular_tolerance, groups[g]->near_singular_conditioning())) return true;
+  return false;
 }
 
 double constraint_residual(const Mechanism& m, const Workspace& ws) {

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "linkdyn/planar/groups/group.hpp"
+#include "linkdyn/planar/singular.hpp"
 
 namespace linkdyn::planar {
 namespace {
@@ -138,6 +139,58 @@ KinetostaticsStatus solve_kinetostatics(const Mechanism& m, Workspace& ws, doubl
   }
   status.self_locking = !status.converged;
   return status;
+}
+
+}  // namespace linkdyn::planar
+
+namespace linkdyn::planar {
+
+bool solve_kinetostatics_as_limits(const Mechanism& m, Workspace& ws, double t, const KinetostaticsOptions& options,
+                                   SingularLimit& limits, KinetostaticsStatus& status) {
+  // Per joint: force x, y, moment, normal, lambda 0, 1, friction effort; per driver: effort with
+  // and without friction; all forces (moments divided by the mechanism's size), one kind.
+  const size_t nj = m.joints().size(), nd = m.drivers().size();
+  const double L = limits.length_scale();
+  std::vector<double> scale;
+  scale.reserve(7 * nj + 2 * nd);
+  for (const Joint& j : m.joints()) {
+    const double lambda0 = j.type == JointType::revolute ? 1.0 : L, effort = j.type == JointType::prismatic ? 1.0 : L;
+    scale.insert(scale.end(), {1.0, 1.0, L, 1.0, lambda0, 1.0, effort});
+  }
+  for (const Driver& d : m.drivers()) {
+    const double s = d.type == DriverType::rotational ? L : 1.0;
+    scale.insert(scale.end(), {s, s});
+  }
+  const std::vector<int> kinds(scale.size(), 0);
+  int iterations = 0;
+  bool locking = false;
+  Eigen::VectorXd limit;
+  const bool ok = limits.evaluate(m, ws, kinds, [&](Workspace& s, Eigen::Ref<Eigen::VectorXd> out) {
+    const KinetostaticsStatus st = solve_kinetostatics(m, s, t, options);
+    iterations = std::max(iterations, st.iterations);
+    locking = locking || st.self_locking;
+    for (size_t k = 0; k < nj; ++k) {
+      const JointReaction& r = s.reaction[k];
+      out.segment<7>(7 * k) << r.force.x(), r.force.y(), r.moment, r.normal, r.lambda(0), r.lambda(1), s.friction_effort[k];
+    }
+    for (size_t d = 0; d < nd; ++d) out.segment<2>(7 * nj + 2 * d) << s.effort[d], s.effort_frictionless[d];
+    for (size_t c = 0; c < scale.size(); ++c) out(static_cast<Eigen::Index>(c)) /= scale[c];
+  }, limit);
+  if (!ok) return false;
+  for (size_t c = 0; c < scale.size(); ++c) limit(static_cast<Eigen::Index>(c)) *= scale[c];
+  for (size_t k = 0; k < nj; ++k) {
+    JointReaction& r = ws.reaction[k];
+    r.force = limit.segment<2>(7 * k);
+    r.moment = limit(7 * k + 2), r.normal = limit(7 * k + 3);
+    r.lambda = limit.segment<2>(7 * k + 4);
+    ws.friction_effort[k] = limit(7 * k + 6);
+  }
+  for (size_t d = 0; d < nd; ++d) ws.effort[d] = limit(7 * nj + 2 * d), ws.effort_frictionless[d] = limit(7 * nj + 2 * d + 1);
+  status = {};
+  status.iterations = iterations;
+  status.self_locking = locking;
+  status.converged = !locking;
+  return true;
 }
 
 }  // namespace linkdyn::planar

@@ -41,6 +41,7 @@ Table kinetostatics_table(const Mechanism& m, const TimeGrid& grid, const Kineto
   table.add_column("efficiency", "1");
   table.add_column("iterations", "1");
   table.add_column("self_locking", "1");
+  table.add_column("singular", "1");
 
   KinetostaticsSummary sum;
   const size_t n_joints = m.joints().size();
@@ -58,12 +59,16 @@ Table kinetostatics_table(const Mechanism& m, const TimeGrid& grid, const Kineto
   double t_prev = 0, p_drive_prev = 0, p_useful_prev = 0, p_friction_prev = 0;
   long total_iterations = 0;
 
+  SingularLimit limits(m);
   sum.sweep = sweep_kinematics(m, ws, grid, [&](int, double t, StepStatus step) {
-    if (step != StepStatus::ok) {
+    KinetostaticsStatus status;
+    if (step == StepStatus::ok) {
+      status = solve_kinetostatics(m, ws, t, options);
+    } else if (step != StepStatus::limit || !solve_kinetostatics_as_limits(m, ws, t, options, limits, status)) {
+      if (step == StepStatus::limit) sum.unbounded_t.push_back(t);
       have_prev = false;  // no integration across a gap or a dead point
       return;
     }
-    const KinetostaticsStatus status = solve_kinetostatics(m, ws, t, options);
     // Near self-locking the reactions with friction are not defined: their cells stay empty.
     const bool valid = !status.self_locking;
     size_t c = 0;
@@ -95,6 +100,7 @@ Table kinetostatics_table(const Mechanism& m, const TimeGrid& grid, const Kineto
     put(p_drive > 0.0 ? 1.0 - p_friction / p_drive : Table::missing);
     row[c++] = status.iterations;
     row[c++] = status.self_locking ? 1.0 : 0.0;
+    row[c++] = step == StepStatus::limit ? 1.0 : 0.0;
     table.values.insert(table.values.end(), row.begin(), row.end());
     if (!valid) {
       ++sum.flagged;
@@ -104,6 +110,7 @@ Table kinetostatics_table(const Mechanism& m, const TimeGrid& grid, const Kineto
     }
 
     ++sum.rows;
+    if (step == StepStatus::limit) ++sum.limit_rows;
     total_iterations += status.iterations;
     sum.max_iterations = std::max(sum.max_iterations, status.iterations);
     if (have_prev) {
@@ -119,7 +126,7 @@ Table kinetostatics_table(const Mechanism& m, const TimeGrid& grid, const Kineto
     t_prev = t, p_drive_prev = p_drive, p_useful_prev = p_useful, p_friction_prev = p_friction;
     friction_prev = friction;
     activity_prev = activity;
-  });
+  }, limits);
   sum.mean_driver_power = sum.duration > 0.0 ? sum.driver_work / sum.duration : 0.0;
   sum.mean_iterations = sum.rows > 0 ? static_cast<double>(total_iterations) / sum.rows : 0.0;
   if (summary) *summary = std::move(sum);

@@ -17,11 +17,9 @@ namespace {
 
 /// Bisection between a time where the mechanism assembles (with the tracked state `ok`) and
 /// one where it does not.
-double refine_limit(const Mechanism& m, const Workspace& ws, const std::vector<BodyState>& ok_bodies,
-                    const std::vector<GroupState>& ok_groups, double t_ok, double t_bad) {
+double refine_limit(const Mechanism& m, const Workspace& ws, const TrackingState& ok, double t_ok, double t_bad) {
   Workspace probe = ws;
-  probe.body = ok_bodies;
-  probe.group = ok_groups;
+  ok.restore(probe);
   for (int it = 0; it < 60 && std::abs(t_bad - t_ok) > 1e-13 * (1.0 + std::abs(t_ok)); ++it) {
     const double mid = 0.5 * (t_ok + t_bad);
     Workspace trial = probe;
@@ -40,13 +38,20 @@ double refine_limit(const Mechanism& m, const Workspace& ws, const std::vector<B
 
 SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid& grid,
                               const std::function<void(int, double, StepStatus)>& on_step) {
+  SingularLimit limits(m);
+  return sweep_kinematics(m, ws, grid, on_step, limits);
+}
+
+SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid& grid,
+                              const std::function<void(int, double, StepStatus)>& on_step,
+                              SingularLimit& limits) {
   SweepSummary summary;
   ws.reset_tracking();
+  limits.anchor.valid = false;
   bool inside = false;
   double t_prev = grid.t0, t_absent = grid.t0;
   // The last assembled state, for refining an assembly limit (copied without allocating).
-  std::vector<BodyState> last_bodies = ws.body;
-  std::vector<GroupState> last_groups = ws.group;
+  TrackingState last(ws);
   for (int k = 0; k <= grid.steps; ++k) {
     const double t = grid.time(k);
     set_drivers(m, ws, t);
@@ -56,7 +61,7 @@ SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid&
       status = StepStatus::absent;
       if (k == 0) summary.starts_assembled = false;
       if (inside) {
-        const double t_limit = refine_limit(m, ws, last_bodies, last_groups, t_prev, t);
+        const double t_limit = refine_limit(m, ws, last, t_prev, t);
         Workspace at_limit = ws;
         set_drivers(m, at_limit, t_limit);
         summary.intervals.back().second = t_prev;
@@ -68,11 +73,12 @@ SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid&
       inside = false;
       t_absent = t;
       ws.reset_tracking();
+      limits.anchor.valid = false;
       ++summary.absent;
     } else {
       if (!inside) {
         if (k > 0) {
-          const double t_limit = refine_limit(m, ws, ws.body, ws.group, t, t_absent);
+          const double t_limit = refine_limit(m, ws, TrackingState(ws), t, t_absent);
           Workspace at_limit = ws;
           set_drivers(m, at_limit, t_limit);
           summary.events.push_back({SweepEvent::assembly_limit, t_limit, at_limit.q,
@@ -82,16 +88,21 @@ SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid&
       }
       inside = true;
       summary.intervals.back().second = t;
-      ks = solve_velocities(m, ws);
-      if (!ks.ok()) {
+      // At or near a singular position the rates are taken from both sides; where they have
+      // no common limit the position is solved directly if it can be (approaching an assembly
+      // limit), else it is a dead point.
+      if (near_singular(m, ws) && solve_rates_as_limits(m, ws, limits)) {
+        status = StepStatus::limit;
+        ++summary.limits;
+      } else if ((ks = solve_velocities(m, ws)).ok()) {
+        solve_accelerations(m, ws);
+        limits.anchor.save(ws);
+      } else {
         status = StepStatus::singular;
         ++summary.singular;
         summary.events.push_back({SweepEvent::singular, t, ws.q, describe(m, ws, ks)});
-      } else {
-        solve_accelerations(m, ws);
       }
-      last_bodies = ws.body;
-      last_groups = ws.group;
+      last.save(ws);
       t_prev = t;
     }
     ++summary.steps;
@@ -130,6 +141,7 @@ Table kinematics_table(const Mechanism& m, const TimeGrid& grid, SweepSummary* s
   for (const OutputPoint& p : m.output_points()) add_point(p.label, p.body, p.local);
   for (size_t b = 1; b < bodies.size(); ++b)
     add_point(bodies[b].name + ".com", static_cast<int>(b), bodies[b].com);
+  table.add_column("singular", "1");
   std::vector<int> transmission_groups;
   for (size_t g = 0; g < m.groups().size(); ++g) {
     const Group& grp = *m.groups()[g];
@@ -145,7 +157,7 @@ Table kinematics_table(const Mechanism& m, const TimeGrid& grid, SweepSummary* s
   table.values.reserve(static_cast<size_t>(grid.steps + 1) * table.width());
   SweepSummary result = sweep_kinematics(m, ws, grid, [&](int, double t, StepStatus status) {
     if (status == StepStatus::absent) return;
-    const bool rates = status == StepStatus::ok;
+    const bool rates = status != StepStatus::singular;
     const double none = Table::missing;
     size_t c = 0;
     row[c++] = t;
@@ -163,6 +175,7 @@ Table kinematics_table(const Mechanism& m, const TimeGrid& grid, SweepSummary* s
       const Vec2 a = rates ? s.acceleration(p.local) : Vec2(none, none);
       for (double value : {x.x(), x.y(), v.x(), v.y(), a.x(), a.y()}) row[c++] = value;
     }
+    row[c++] = status == StepStatus::ok ? 0.0 : status == StepStatus::limit ? 1.0 : 2.0;
     for (int g : transmission_groups) row[c++] = *m.groups()[g]->transmission_angle(m, ws);
     table.values.insert(table.values.end(), row.begin(), row.end());
   });

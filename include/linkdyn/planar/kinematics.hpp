@@ -16,7 +16,12 @@ struct KinematicStatus {
   bool ok() const { return failure == KinematicFailure::none; }
 };
 
+/// The prediction of the poses at ws.q from the solved state in ws (see PosePrediction).
+PosePrediction predict_poses(const Workspace& ws);
+
 /// Positions of every body from ws.q. Fails with cannot_close when a group has no solution.
+/// Each group keeps its assembly mode: the one nearest to the pose predicted from the last
+/// solved state (predict_poses), so that a branch is followed through a bifurcation.
 KinematicStatus solve_positions(const Mechanism& m, Workspace& ws);
 /// Velocities from ws.qd (after positions). Fails with singular at a dead point, where the
 /// velocities are not defined; nothing is divided by a vanishing determinant.
@@ -25,6 +30,11 @@ KinematicStatus solve_velocities(const Mechanism& m, Workspace& ws);
 void solve_accelerations(const Mechanism& m, Workspace& ws);
 /// All three in order.
 KinematicStatus solve_kinematics(const Mechanism& m, Workspace& ws);
+
+/// True when a group is at or near a singular position (its conditioning below its
+/// near-singular band or the workspace's singular tolerance): the rates and reactions there are
+/// better taken as limits from both sides (singular.hpp).
+bool near_singular(const Mechanism& m, const Workspace& ws);
 
 /// Largest residual of every joint's constraint equations at the current positions, in m
 /// (rad for angular equations).

@@ -58,6 +58,13 @@ double driver_power(const Mechanism& m, const Workspace& ws);
 KinetostaticsStatus solve_kinetostatics(const Mechanism& m, Workspace& ws, double t,
                                         const KinetostaticsOptions& options = {});
 
+/// Kinetostatics at a removable singular position (the rates in ws are limits): the reactions,
+/// efforts and friction as their limits from regular states on both sides (SingularLimit).
+/// False where they have none: the reactions grow without bound there (the loads cannot be
+/// carried at that position).
+bool solve_kinetostatics_as_limits(const Mechanism& m, Workspace& ws, double t, const KinetostaticsOptions& options,
+                                   SingularLimit& limits, KinetostaticsStatus& status);
+
 struct KinetostaticsSummary {
   SweepSummary sweep;
   double duration = 0.0;
@@ -69,6 +76,8 @@ struct KinetostaticsSummary {
   std::vector<double> max_reaction;     ///< per joint: largest |F| (N) ...
   std::vector<double> max_reaction_t;   ///< ... and when
   int rows = 0;     ///< rows solved (converged)
+  int limit_rows = 0;  ///< of which at a removable singular position (values as limits)
+  std::vector<double> unbounded_t;  ///< singular positions where the reactions have no limit
   int flagged = 0;  ///< rows near self-locking (not converged): friction-dependent cells empty
   int max_iterations = 0;
   double mean_iterations = 0.0;
@@ -98,7 +107,8 @@ void put_reaction(const Joint& j, const JointReaction& r, Put&& put) {
 /// point): t, driver coordinates, efforts (with and without friction), per pair Fx, Fy, F
 /// (prismatic: N and M too; gear: torque) and friction power, friction.power, driver.power,
 /// efficiency (1 - friction power / driver power, while the drivers deliver power), iterations,
-/// self_locking. On a row near self-locking the values that depend on friction are missing.
+/// self_locking, singular (1 where the values are limits at a removable singular position). On
+/// a row near self-locking the values that depend on friction are missing.
 Table kinetostatics_table(const Mechanism& m, const TimeGrid& grid, const KinetostaticsOptions& options,
                           KinetostaticsSummary* summary = nullptr);
 

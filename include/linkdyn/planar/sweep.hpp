@@ -7,10 +7,13 @@
 
 #include "linkdyn/core/table.hpp"
 #include "linkdyn/planar/kinematics.hpp"
+#include "linkdyn/planar/singular.hpp"
 
 namespace linkdyn::planar {
 
-enum class StepStatus { ok, singular, absent };
+/// ok: regular; limit: a removable singular position, the rates in the workspace are their
+/// limits there; singular: a dead point, no rates; absent: the mechanism does not assemble.
+enum class StepStatus { ok, limit, singular, absent };
 
 /// Something that happened along a sweep, at time t with the drivers at q.
 struct SweepEvent {
@@ -22,6 +25,7 @@ struct SweepEvent {
 
 struct SweepSummary {
   int steps = 0, absent = 0, singular = 0;
+  int limits = 0;  ///< removable singular positions (rates as limits)
   /// Time intervals [t_begin, t_end] (on the grid) where the mechanism exists.
   std::vector<std::pair<double, double>> intervals;
   std::vector<SweepEvent> events;
@@ -32,14 +36,23 @@ struct SweepSummary {
 void set_drivers(const Mechanism& m, Workspace& ws, double t);
 
 /// Walks the grid: drivers, positions, velocities, accelerations at each time; calls `on_step`
-/// with the step index, time and status. Assembly modes are tracked from step to step; where
-/// the mechanism stops existing the limit is refined by bisection and reported.
+/// with the step index, time and status. Assembly modes are tracked from step to step (through
+/// bifurcations, by predicting each pose from the last step's rates); where the mechanism
+/// stops existing the limit is refined by bisection and reported. At a singular position the
+/// rates are their limits along the branch when they exist (status limit), else the step is a
+/// dead point (status singular). `limits` keeps the last regular state, for the caller's own
+/// limits at such steps (kinetostatics).
+SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid& grid,
+                              const std::function<void(int, double, StepStatus)>& on_step,
+                              SingularLimit& limits);
 SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid& grid,
                               const std::function<void(int, double, StepStatus)>& on_step);
 
 /// The kinematics table of a sweep: t, driver coordinates, then per body angle, omega, alpha;
 /// per named point and centre of mass x, y, vx, vy, ax, ay; transmission angles. Rows where
-/// the mechanism does not exist are left out.
+/// the mechanism does not exist are left out. The column `singular` flags the rows at a
+/// singular position: 1 where the rates are limits along the branch, 2 at a dead point (rates
+/// left empty).
 Table kinematics_table(const Mechanism& m, const TimeGrid& grid, SweepSummary* summary = nullptr,
                        double singular_tolerance = default_singular_tolerance);
 

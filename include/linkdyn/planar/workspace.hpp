@@ -27,6 +27,34 @@ struct BodyState {
   }
 };
 
+/// How far the body states in a workspace have been solved, and for which driver state: the
+/// next position solve predicts every body's pose from them.
+struct SolvedState {
+  enum Level { nothing = 0, positions = 1, velocities = 2, accelerations = 3 };
+  Level level = nothing;
+  std::vector<double> q, qd, qdd;  ///< the drivers' state the bodies were solved for
+};
+
+/// The step along the drivers' path from the solved state to the new coordinates, used to
+/// predict each body's pose by Taylor's formula, pose + rate s + accel s^2 / 2 (order 2), or
+/// pose + rate s (order 1); order 0: no prediction (the previous pose itself). Groups choose
+/// the assembly mode nearest to the predicted pose, which keeps them on their branch through a
+/// bifurcation (where both modes meet, only the prediction tells them apart).
+struct PosePrediction {
+  int order = 0;
+  double s = 0.0;
+  /// The predicted pose of a body from its last solved state.
+  BodyState of(const BodyState& b) const {
+    BodyState p = b;
+    if (order >= 1) {
+      const double h = order >= 2 ? 0.5 * s * s : 0.0;
+      p.r = b.r + s * b.v + h * b.a;
+      p.set_angle(b.theta + s * b.omega + h * b.alpha);
+    }
+    return p;
+  }
+};
+
 /// A generalized force on a body: (Fx, Fy, moment about the body frame's origin).
 using Wrench = Eigen::Vector3d;
 
@@ -49,11 +77,12 @@ struct GroupState {
   double conditioning = 1.0;  ///< 0 at a singular (dead) position, ~1 far from it
 };
 
-/// Newton buffers of a generic group, sized once.
+/// Newton buffers of a group's closure equations (generic groups, dyads' fallback), sized once.
 struct GenericScratch {
   Eigen::MatrixXd jacobian;
   Eigen::VectorXd residual, step, unknowns;
   Eigen::PartialPivLU<Eigen::MatrixXd> lu;
+  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;  ///< least-norm steps where singular
 };
 
 /// Conditioning below which a group is at a dead point (the sine of the transmission angle for
@@ -67,6 +96,8 @@ class Workspace {
   std::vector<BodyState> body;
   std::vector<GroupState> group;
   std::vector<GenericScratch> scratch;  ///< per group; sized only for generic groups
+  SolvedState solved;          ///< what `body` holds (set by the kinematic solves)
+  PosePrediction prediction;   ///< set by solve_positions for the groups
 
   // Kinetostatics (see kinetostatics.hpp).
   std::vector<Wrench> applied;        ///< external loads, gravity and force elements per body

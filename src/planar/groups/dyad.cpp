@@ -9,7 +9,7 @@
 namespace linkdyn::planar {
 
 Dyad::Dyad(const Mechanism& m, int i, int j, int joint_i, int joint_ij, int joint_j)
-    : Group({i, j}, {joint_i, joint_ij, joint_j}) {
+    : Group({i, j}, {joint_i, joint_ij, joint_j}), closure_(m, {i, j}, {joint_i, joint_ij, joint_j}) {
   double scale = 0.0;
   for (int k = 0; k < 3; ++k) {
     const Joint& jt = m.joints()[joints_[k]];
@@ -47,8 +47,10 @@ Line Dyad::origin_line(const Joint& jt, const BodyState& known, int known_index,
 int Dyad::choose(const Mechanism& m, const Workspace& ws, int self, const Candidates& cs) const {
   if (cs.count == 1) return 0;
   if (ws.group[self].tracked) {
-    // Continue the tracked assembly mode: the candidate nearest to the previous position.
-    const BodyState &bi = ws.body[i()], &bj = ws.body[j()];
+    // Continue the tracked assembly mode: the candidate nearest to the pose predicted along
+    // the drivers' path (at a bifurcation both modes meet; only the prediction tells which
+    // one continues the motion).
+    const BodyState bi = ws.prediction.of(ws.body[i()]), bj = ws.prediction.of(ws.body[j()]);
     double best = std::numeric_limits<double>::infinity();
     int pick = ws.group[self].branch;
     for (int k = 0; k < 2; ++k) {
@@ -83,7 +85,17 @@ bool Dyad::solve_position(const Mechanism& m, Workspace& ws, int self) const {
   const Candidates cs = candidates(m, ws);
   GroupState& state = ws.group[self];
   state.conditioning = cs.conditioning;
-  if (cs.count == 0) return false;
+  if (cs.count == 0) {
+    // The closed form fails where it degenerates (e.g. both outer pins at one point, a
+    // parallelogram's crank on the rocker's pivot): while tracking, Newton's method from the
+    // predicted pose finds the solution that continues the branch, if there is one.
+    if (!state.tracked) return false;
+    closure_.predict(ws);
+    GenericScratch& s = ws.scratch[self];
+    if (!closure_.newton(m, ws, s)) return false;
+    state.conditioning = 0.0;  // degenerate: rates only as limits
+    return true;
+  }
   const int k = choose(m, ws, self, cs);
   state.branch = k;
   state.tracked = true;

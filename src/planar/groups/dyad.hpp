@@ -7,6 +7,7 @@
 // multiples by Cramer's rule.
 #include <array>
 
+#include "planar/groups/closure.hpp"
 #include "planar/groups/group_types.hpp"
 
 namespace linkdyn::planar {
@@ -20,6 +21,11 @@ class Dyad : public Group {
   void solve_acceleration(const Mechanism& m, Workspace& ws, int self) const final;
   void solve_reactions(const Mechanism& m, Workspace& ws, int self) const final;
   int label_joint() const override { return joints_[1]; }
+  /// Within about half a degree of a dead point or bifurcation (sine of the transmission angle
+  /// below 1e-2) the closed-form rates carry rounding errors above 1e-9.
+  double near_singular_conditioning() const override { return 1e-2; }
+  /// Newton buffers for the degenerate positions where the closed form has no answer.
+  int newton_unknowns() const override { return 6; }
 
  protected:
   /// A candidate position: rotations (cos, sin) and origins of bodies i and j.
@@ -58,6 +64,7 @@ class Dyad : public Group {
   int choose(const Mechanism& m, const Workspace& ws, int self, const Candidates& cs) const;
   void solve_rates(const Mechanism& m, Workspace& ws, bool acceleration) const;
   double scale_ = 1.0;  ///< characteristic length for comparing candidates
+  GroupClosure closure_;  ///< the dyad's equations, for degenerate positions
   std::array<Vec2, 3> offset_rotation_;  ///< rotation by each prismatic joint's angle offset
 };
 

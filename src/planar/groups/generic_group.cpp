@@ -5,22 +5,18 @@
 #include <limits>
 
 #include "planar/constraints.hpp"
+#include "planar/groups/closure.hpp"
 #include "planar/groups/group_types.hpp"
 
 namespace linkdyn::planar {
 namespace {
 
-constexpr int max_iterations = 60;
 constexpr int max_starts = 96;
 
 class GenericGroup final : public Group {
  public:
   GenericGroup(const Mechanism& m, std::vector<int> bodies, std::vector<int> joints)
-      : Group(std::move(bodies), std::move(joints)) {
-    double scale = 0.0;
-    for (int jn : joints_)
-      for (const Vec2& p : m.joints()[jn].point) scale = std::max(scale, p.norm());
-    scale_ = std::max(scale, 1e-3);
+      : Group(std::move(bodies), std::move(joints)), closure_(m, bodies_, joints_) {
     for (int jn : joints_)
       letters_ += m.joints()[jn].type == JointType::prismatic ? 'P'
                   : m.joints()[jn].type == JointType::gear    ? 'G'
@@ -36,15 +32,17 @@ class GenericGroup final : public Group {
     GroupState& state = ws.group[self];
     GenericScratch& s = ws.scratch[self];
     if (state.tracked) {
-      if (newton(m, ws, s)) {
-        state.conditioning = conditioning(s);
+      // Continue the branch: Newton from the predicted poses.
+      closure_.predict(ws);
+      if (closure_.newton(m, ws, s)) {
+        state.conditioning = GroupClosure::conditioning(s);
         return true;
       }
       state.tracked = false;  // lost: look for an assembly again from the hints
     }
     if (!search(m, ws, s)) return false;
     state.tracked = true;
-    state.conditioning = conditioning(s);
+    state.conditioning = GroupClosure::conditioning(s);
     return true;
   }
 
@@ -64,75 +62,6 @@ class GenericGroup final : public Group {
  private:
   int column(int body) const { return group_column(bodies_, body); }
 
-  /// Residual and Jacobian of the group's equations at the workspace poses; max |residual|.
-  double evaluate(const Mechanism& m, const Workspace& ws, GenericScratch& s) const {
-    JointRows rows;
-    s.jacobian.setZero();
-    int row = 0;
-    double worst = 0.0;
-    for (int jn : joints_) {
-      const Joint& jt = m.joints()[jn];
-      joint_rows(jt, ws, false, rows);
-      for (int r = 0; r < rows.count; ++r) {
-        // Angular equations are scaled to lengths so that one tolerance serves all rows.
-        const double weight = (jt.type == JointType::revolute || r == 1) ? 1.0 : scale_;
-        s.residual(row + r) = weight * rows.phi(r);
-        worst = std::max(worst, std::abs(s.residual(row + r)));
-        for (int side = 0; side < 2; ++side) {
-          const int col = column(jt.body[side]);
-          if (col >= 0) s.jacobian.block(row + r, col, 1, 3) = weight * rows.jac[side].row(r);
-        }
-      }
-      row += rows.count;
-    }
-    return worst;
-  }
-
-  void apply(Workspace& ws, const Eigen::VectorXd& x) const {
-    for (size_t k = 0; k < bodies_.size(); ++k) {
-      BodyState& b = ws.body[bodies_[k]];
-      b.r = Vec2(x(3 * k), x(3 * k + 1));
-      b.set_angle(x(3 * k + 2));
-    }
-  }
-  void gather(const Workspace& ws, Eigen::VectorXd& x) const {
-    for (size_t k = 0; k < bodies_.size(); ++k) {
-      const BodyState& b = ws.body[bodies_[k]];
-      x.segment<3>(3 * k) << b.r.x(), b.r.y(), b.theta;
-    }
-  }
-
-  /// Damped Newton from the poses in the workspace; true when the equations close.
-  bool newton(const Mechanism& m, Workspace& ws, GenericScratch& s) const {
-    const double tol = 1e-13 * (1.0 + scale_);
-    gather(ws, s.unknowns);
-    double norm = evaluate(m, ws, s);
-    for (int it = 0; it < max_iterations; ++it) {
-      s.lu.compute(s.jacobian);
-      s.step = s.lu.solve(s.residual);
-      if (!s.step.allFinite()) return false;
-      double lambda = 1.0;
-      bool improved = false;
-      for (int half = 0; half < 30; ++half, lambda *= 0.5) {
-        s.unknowns -= lambda * s.step;
-        apply(ws, s.unknowns);
-        const double trial = evaluate(m, ws, s);
-        if (trial < norm || trial <= tol) {
-          improved = true;
-          norm = trial;
-          break;
-        }
-        s.unknowns += lambda * s.step;
-      }
-      if (!improved) break;
-      if (norm <= tol && lambda * s.step.lpNorm<Eigen::Infinity>() < 1e-9 * (1.0 + scale_)) {
-        return true;
-      }
-    }
-    apply(ws, s.unknowns);
-    return evaluate(m, ws, s) <= tol;
-  }
-
   /// Assembly from scratch: deterministic starts, every distinct solution kept; the model's
   /// hint (a joint near a point) picks among them, else the first found.
   bool search(const Mechanism& m, Workspace& ws, GenericScratch& s) const {
@@ -149,7 +78,7 @@ class GenericGroup final : public Group {
     double best_score = std::numeric_limits<double>::infinity();
     for (int start = 0; start < max_starts; ++start) {
       seed(m, ws, start);
-      if (!newton(m, ws, s)) continue;
+      if (!closure_.newton(m, ws, s)) continue;
       double score = 0.0;
       for (const auto& [h, anchor] : hints)
         score += (ws.body[anchor.first].position(anchor.second) - *h->near).squaredNorm();
@@ -161,8 +90,8 @@ class GenericGroup final : public Group {
     }
     if (best.size() == 0) return false;
     for (size_t k = 0; k < bodies_.size(); ++k) best(3 * k + 2) = wrap_angle(best(3 * k + 2));
-    apply(ws, best);
-    evaluate(m, ws, s);
+    closure_.apply(ws, best);
+    closure_.evaluate(m, ws, s);
     return true;
   }
 
@@ -195,12 +124,6 @@ class GenericGroup final : public Group {
     }
   }
 
-  /// Reciprocal condition estimate of the (length-scaled) Jacobian.
-  double conditioning(GenericScratch& s) const {
-    s.lu.compute(s.jacobian);
-    return s.lu.rcond();
-  }
-
   int classify(const Mechanism& m) const {
     // Assur's class: a link with three inner pairs makes class III; otherwise the size of the
     // closed contour of inner pairs.
@@ -218,7 +141,7 @@ class GenericGroup final : public Group {
     return max_inner >= 3 ? 3 : n;
   }
 
-  double scale_ = 1.0;
+  GroupClosure closure_;
   std::string letters_;
   int assur_class_ = 3;
 };

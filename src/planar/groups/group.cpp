@@ -32,6 +32,9 @@ Workspace::Workspace(const Mechanism& mechanism)
       reaction_previous(mechanism.joints().size()),
       effort(mechanism.drivers().size(), 0.0),
       effort_frictionless(mechanism.drivers().size(), 0.0) {
+  solved.q.assign(q.size(), 0.0);
+  solved.qd.assign(q.size(), 0.0);
+  solved.qdd.assign(q.size(), 0.0);
   for (size_t g = 0; g < mechanism.groups().size(); ++g) {
     const auto n = static_cast<Eigen::Index>(mechanism.groups()[g]->newton_unknowns());
     if (n > 0) {
@@ -40,12 +43,14 @@ Workspace::Workspace(const Mechanism& mechanism)
       scratch[g].step.setZero(n);
       scratch[g].unknowns.setZero(n);
       scratch[g].lu = Eigen::PartialPivLU<Eigen::MatrixXd>(n);
+      scratch[g].cod = Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>(n, n);
     }
   }
 }
 
 void Workspace::reset_tracking() {
   for (auto& g : group) g.tracked = false;
+  solved.level = SolvedState::nothing;
 }
 
 }  // namespace linkdyn::planar

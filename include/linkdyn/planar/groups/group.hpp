@@ -36,6 +36,10 @@ class Group {
   virtual std::optional<double> transmission_angle(const Mechanism&, const Workspace&) const {
     return std::nullopt;
   }
+  /// Conditioning below which the group's rates lose accuracy (their rounding errors grow as the
+  /// inverse cube of the conditioning): values there are better taken from both sides
+  /// (SingularLimit). 0: the group has no such band (its conditioning is not a geometric sine).
+  virtual double near_singular_conditioning() const { return 0.0; }
   /// Size of the Newton buffers the group needs in the workspace (0 for closed forms).
   virtual int newton_unknowns() const { return 0; }
   /// The joint that names the group in outputs (a dyad's inner joint).

@@ -1,0 +1,106 @@
+// Damped Newton's method on a group's loop-closure equations.
+#include "planar/groups/closure.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "planar/constraints.hpp"
+
+namespace linkdyn::planar {
+
+namespace {
+constexpr int max_iterations = 60;
+}
+
+GroupClosure::GroupClosure(const Mechanism& m, std::vector<int> bodies, std::vector<int> joints)
+    : bodies_(std::move(bodies)), joints_(std::move(joints)) {
+  double scale = 0.0;
+  for (int jn : joints_)
+    for (const Vec2& p : m.joints()[jn].point) scale = std::max(scale, p.norm());
+  scale_ = std::max(scale, 1e-3);
+}
+
+int GroupClosure::column(int body) const { return group_column(bodies_, body); }
+
+double GroupClosure::evaluate(const Mechanism& m, const Workspace& ws, GenericScratch& s) const {
+  JointRows rows;
+  s.jacobian.setZero();
+  int row = 0;
+  double worst = 0.0;
+  for (int jn : joints_) {
+    const Joint& jt = m.joints()[jn];
+    joint_rows(jt, ws, false, rows);
+    for (int r = 0; r < rows.count; ++r) {
+      // Angular equations are scaled to lengths so that one tolerance serves all rows.
+      const double weight = (jt.type == JointType::revolute || r == 1) ? 1.0 : scale_;
+      s.residual(row + r) = weight * rows.phi(r);
+      worst = std::max(worst, std::abs(s.residual(row + r)));
+      for (int side = 0; side < 2; ++side) {
+        const int col = column(jt.body[side]);
+        if (col >= 0) s.jacobian.block(row + r, col, 1, 3) = weight * rows.jac[side].row(r);
+      }
+    }
+    row += rows.count;
+  }
+  return worst;
+}
+
+void GroupClosure::apply(Workspace& ws, const Eigen::VectorXd& x) const {
+  for (size_t k = 0; k < bodies_.size(); ++k) {
+    BodyState& b = ws.body[bodies_[k]];
+    b.r = Vec2(x(3 * k), x(3 * k + 1));
+    b.set_angle(x(3 * k + 2));
+  }
+}
+
+void GroupClosure::gather(const Workspace& ws, Eigen::VectorXd& x) const {
+  for (size_t k = 0; k < bodies_.size(); ++k) {
+    const BodyState& b = ws.body[bodies_[k]];
+    x.segment<3>(3 * k) << b.r.x(), b.r.y(), b.theta;
+  }
+}
+
+void GroupClosure::predict(Workspace& ws) const {
+  for (int b : bodies_) ws.body[b] = ws.prediction.of(ws.body[b]);
+}
+
+bool GroupClosure::newton(const Mechanism& m, Workspace& ws, GenericScratch& s) const {
+  const double tol = 1e-13 * (1.0 + scale_);
+  gather(ws, s.unknowns);
+  double norm = evaluate(m, ws, s);
+  for (int it = 0; it < max_iterations; ++it) {
+    s.lu.compute(s.jacobian);
+    if (s.lu.rcond() > 1e-12) {
+      s.step = s.lu.solve(s.residual);
+    } else {
+      // Singular Jacobian (a degenerate position): the least-norm step.
+      s.cod.compute(s.jacobian);
+      s.step = s.cod.solve(s.residual);
+    }
+    if (!s.step.allFinite()) return false;
+    double lambda = 1.0;
+    bool improved = false;
+    for (int half = 0; half < 30; ++half, lambda *= 0.5) {
+      s.unknowns -= lambda * s.step;
+      apply(ws, s.unknowns);
+      const double trial = evaluate(m, ws, s);
+      if (trial < norm || trial <= tol) {
+        improved = true;
+        norm = trial;
+        break;
+      }
+      s.unknowns += lambda * s.step;
+    }
+    if (!improved) break;
+    if (norm <= tol && lambda * s.step.lpNorm<Eigen::Infinity>() < 1e-9 * (1.0 + scale_)) return true;
+  }
+  apply(ws, s.unknowns);
+  return evaluate(m, ws, s) <= tol;
+}
+
+double GroupClosure::conditioning(GenericScratch& s) {
+  s.lu.compute(s.jacobian);
+  return s.lu.rcond();
+}
+
+}  // namespace linkdyn::planar
