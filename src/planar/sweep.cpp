@@ -42,7 +42,7 @@ SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid&
                               const std::function<void(int, double, StepStatus)>& on_step) {
   SweepSummary summary;
   ws.reset_tracking();
-  bool inside = false;
+  bool inside = false, assembled_once = false;
   double t_prev = grid.t0, t_absent = grid.t0;
   // The last assembled state, for refining an assembly limit (copied without allocating).
   std::vector<BodyState> last_bodies = ws.body;
@@ -80,6 +80,8 @@ SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid&
         }
         summary.intervals.emplace_back(t, t);
       }
+      if (!assembled_once) check_compound_pins(m, ws);
+      assembled_once = true;
       inside = true;
       summary.intervals.back().second = t;
       ks = solve_velocities(m, ws);
