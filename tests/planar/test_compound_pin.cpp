@@ -573,3 +573,28 @@ TEST(CompoundPin, OnePointPerPinInTheKinematicsTable) {
   EXPECT_EQ(named_k, 1);
   for (const OutputPoint& p : m.output_points()) EXPECT_EQ(p.label.find(".K"), std::string::npos) << p.label;
 }
+
+TEST(CompoundPin, CoincidenceGuardPassesEveryAssemblyAndNamesTheJointAndPointsOtherwise) {
+  // No model reaches the guard's error: the pin's pairs form a tree over its members, so the
+  // groups that place them make the points coincide. Here it is checked on an assembled
+  // workspace, and on one whose rod is moved off the pin by hand.
+  const Mechanism m = io::load_mechanism(test::example("toggle-press"));
+  Workspace ws(m);
+  for (double t : sample_times(m, 24)) {
+    set_drivers(m, ws, t);
+    ASSERT_TRUE(solve_positions(m, ws).ok());
+    EXPECT_NO_THROW(check_compound_pins(m, ws));
+  }
+  ws.body[m.spec().find_body("rod")].r.x() += 1e-3;
+  try {
+    check_compound_pins(m, ws);
+    FAIL() << "a rod 1 mm off the pin passed";
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    const std::string text = test::read_text(test::example("toggle-press"));
+    const auto at = text.find("\n  K: {type: revolute");
+    EXPECT_EQ(e.where().line, 2 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n')) << msg;
+    for (const char* f : {"toggle-press.yaml", "joint 'K'", "upper.K and rod.K", "do not coincide", "0.001 m apart"})
+      EXPECT_NE(msg.find(f), std::string::npos) << "'" << f << "' not in: " << msg;
+  }
+}
