@@ -208,7 +208,7 @@ struct MechanismSpec {
   SourceLocation where;  ///< the model file
   std::vector<Body> bodies;  ///< bodies[0] is the ground
   std::vector<Joint> joints;  ///< two-body pairs
-  std::vector<CompoundPin> pins;  ///< revolute joints of three or more bodies
+  std::vector<CompoundPin> pins;  ///< revolute joints of three or more bodies (names unique among joints and pins)
   std::vector<Driver> drivers;
   std::vector<Load> loads;
   Vec2 gravity = Vec2::Zero();
