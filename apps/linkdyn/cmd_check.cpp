@@ -21,8 +21,11 @@ void run_check(const CheckOptions& o) {
   fmt::print("bodies:");
   for (size_t b = 0; b < m.bodies().size(); ++b) fmt::print(" {}={}", b, m.bodies()[b].name);
   int counts[3] = {0, 0, 0};
-  for (const planar::Joint& j : m.joints()) ++counts[static_cast<int>(j.type)];
-  fmt::print("\njoints: {} revolute, {} prismatic, {} gear\n", counts[0], counts[1], counts[2]);
+  for (const planar::Joint& j : m.spec().joints) ++counts[static_cast<int>(j.type)];
+  fmt::print("\njoints: {} revolute, {} prismatic, {} gear", counts[0], counts[1], counts[2]);
+  for (const planar::CompoundPin& pin : m.pins())
+    fmt::print(", compound {} ({} bodies, {} revolute pairs)", pin.name, pin.bodies.size(), pin.bodies.size() - 1);
+  fmt::print("\n");
   fmt::print("degrees of freedom: {} (Gruebler-Kutzbach), drivers: {}\n", m.dof(), m.drivers().size());
   fmt::print("structural sequence: {}\n", m.structure_string());
 
@@ -31,6 +34,7 @@ void run_check(const CheckOptions& o) {
   planar::Workspace ws(m);
   planar::set_drivers(m, ws, grid.t0);
   planar::solve_positions(m, ws);
+  planar::check_compound_pins(m, ws);
   fmt::print("assembly at t = {:g} s ({}):\n", grid.t0, driver_values(m, ws.q));
   for (size_t b = 1; b < m.bodies().size(); ++b)
     fmt::print("  {:<16} angle {:>11.5f} deg\n", m.bodies()[b].name, ws.body[b].theta * 180.0 / M_PI);

@@ -32,11 +32,14 @@ void print_summary(const planar::Mechanism& m, const planar::KinetostaticsSummar
     fmt::print("cycle efficiency useful / driving work [001 Eq. 1]: {:.6f} (useful work {:.6g} J)\n",
                s.useful_work / s.driver_work, s.useful_work);
   fmt::print("{:<16} {:>16} {:>14} {:>12}\n", "pair", "friction loss J", "max |F| N", "at t s");
-  for (size_t k = 0; k < m.joints().size(); ++k) {
+  for (size_t k = 0; k < m.spec().joints.size(); ++k) {
     if (m.joints()[k].type == planar::JointType::gear) continue;
     fmt::print("{:<16} {:>16.6g} {:>14.6g} {:>12.6g}\n", m.joints()[k].name, s.friction_energy[k],
                s.max_reaction[k], s.max_reaction_t[k]);
   }
+  for (size_t p = 0; p < m.pins().size(); ++p)  // max |F|: the largest force on a member
+    fmt::print("{:<16} {:>16.6g} {:>14.6g} {:>12.6g}\n", m.pins()[p].name, s.pin_friction_energy[p], s.pin_max_force[p],
+               s.pin_max_force_t[p]);
   if (s.limit_rows > 0)
     fmt::print("{} row(s) at a removable singular position: reactions and efforts there are their limits (column singular = 1)\n",
                s.limit_rows);
@@ -84,9 +87,12 @@ void run_kinetostatics(KinetostaticsCliOptions o) {
                       {"useful_work", summary.useful_work}, {"friction_work", summary.friction_work},
                       {"mean_iterations", summary.mean_iterations}, {"self_locking_rows", summary.flagged}};
   nlohmann::ordered_json pairs = nlohmann::ordered_json::object();
-  for (size_t k = 0; k < m.joints().size(); ++k)
+  for (size_t k = 0; k < m.spec().joints.size(); ++k)
     pairs[m.joints()[k].name] = {{"friction_energy", summary.friction_energy[k]}, {"max_force", summary.max_reaction[k]},
                                  {"max_force_t", summary.max_reaction_t[k]}};
+  for (size_t p = 0; p < m.pins().size(); ++p)
+    pairs[m.pins()[p].name] = {{"friction_energy", summary.pin_friction_energy[p]}, {"max_force", summary.pin_max_force[p]},
+                               {"max_force_t", summary.pin_max_force_t[p]}};
   extra["pairs"] = pairs;
   write_outputs(m, o.model, "kinetostatics", table, summary.sweep, o.csv, o.json, extra);
   write_plots(o.plot_dir, io::kinetostatics_plots(m, table));

@@ -418,8 +418,9 @@ class KaneEvaluator final : public PlacedEvaluator {
   }
   void reactions(std::vector<double>& out) override {
     out.clear();
-    for (size_t k = 0; k < m_.joints().size(); ++k)
-      planar::put_reaction(m_.joints()[k], ws_.reaction[k], [&](double v) { out.push_back(v); });
+    auto put = [&](double v) { out.push_back(v); };
+    for (size_t k = 0; k < m_.spec().joints.size(); ++k) planar::put_reaction(m_.joints()[k], ws_.reaction[k], put);
+    for (size_t p = 0; p < m_.pins().size(); ++p) planar::put_pin_reaction(m_, ws_, static_cast<int>(p), put);
   }
 
  private:
@@ -493,8 +494,10 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
   }
   for (const auto& a : m.spec().constraint_actions)
     table.add_column(a.name, a.kind == planar::ConstraintAction::pair_moment ? "N m" : "N");
-  if (o.method == Method::kane)
-    for (const planar::Joint& j : m.joints()) planar::add_reaction_columns(j, table);
+  if (o.method == Method::kane) {
+    for (const planar::Joint& j : m.spec().joints) planar::add_reaction_columns(j, table);
+    for (const planar::CompoundPin& pin : m.pins()) planar::add_pin_reaction_columns(m, pin, table);
+  }
   table.values.reserve(static_cast<size_t>(o.steps + 1) * table.width());
 
   auto system_fn = [&](const State& x, State& dxdt, double t) { eval->rhs(t, x, dxdt); };

@@ -132,12 +132,17 @@ class ModelParser {
                [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
       const YAML::Node& j = value;
       in_.require_map(j, entity);
+      if (spec_.find_pin(name) >= 0) in_.fail(key, entity, "is defined twice", "give each joint its own name");
       Joint joint;
       joint.name = name;
       joint.where = in_.where(key);
       const YAML::Node type = in_.required(j, "type", entity, "give type: revolute, prismatic or gear");
       const std::string t = in_.text(type, entity + ".type");
       const YAML::Node bodies = in_.required(j, "bodies", entity, "give bodies: [first, second]");
+      if ((t == "revolute" || t == "R") && bodies.IsSequence() && bodies.size() != 2) {
+        compound_pin(name, entity, key, j, bodies);
+        return;
+      }
       if (!bodies.IsSequence() || bodies.size() != 2)
         in_.fail(bodies, entity, "'bodies' must list two bodies", "write bodies: [ground, crank]");
       joint.body = {body_ref(bodies[0], entity), body_ref(bodies[1], entity)};
@@ -179,18 +184,64 @@ class ModelParser {
       }
       spec_.joints.push_back(std::move(joint));
         });
-    // A geared wheel must turn on a ground pivot.
+    // A geared wheel must turn on a ground pivot (a two-body joint or a compound ground pin).
     for (const Joint& g : spec_.joints) {
       if (g.type != JointType::gear) continue;
       const int wheel = g.body[1];
       const bool pivoted = std::any_of(spec_.joints.begin(), spec_.joints.end(), [&](const Joint& o) {
         return o.type == JointType::revolute && o.connects(wheel) && o.other(wheel) == 0;
+      }) || std::any_of(spec_.pins.begin(), spec_.pins.end(), [&](const CompoundPin& p) {
+        return p.member(wheel) >= 0 && p.member(0) >= 0;
       });
       if (!pivoted)
         throw InputError(g.where, "joint '" + g.name + "'",
                          "the geared wheel '" + spec_.bodies[wheel].name + "' has no revolute joint to the ground",
                          "pin the wheel (the second body of a gear) to a ground point");
     }
+  }
+
+  /// A revolute joint of three or more bodies at one pin (docs/model-format.md, Joints).
+  void compound_pin(const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& j,
+                    const YAML::Node& bodies) {
+    in_.allow_only(j, entity, {"type", "bodies", "at", "points", "friction"});
+    if (bodies.size() < 2)
+      in_.fail(bodies, entity, bodies.size() == 0 ? "'bodies' lists no body" : "'bodies' lists one body: a joint joins two bodies or more",
+               "name every body the pin joins: bodies: [crank, coupler], or three or more at one pin: bodies: [rod, upper, lower]");
+    CompoundPin pin;
+    pin.name = name;
+    pin.where = in_.where(key);
+    for (const auto& b : bodies) {
+      const int body = body_ref(b, entity);
+      if (pin.member(body) >= 0)
+        in_.fail(b, entity, "lists body '" + spec_.bodies[body].name + "' twice", "list each body the pin joins once");
+      pin.bodies.push_back(body);
+    }
+    pin.friction = revolute_friction_.coefficient;
+    pin.pin_radius = revolute_friction_.size;
+    if (j["friction"]) pair_friction(j["friction"], entity, true, pin.friction, pin.pin_radius);
+    pin.point_names.assign(pin.bodies.size(), j["at"] ? in_.text(j["at"], entity + ".at") : name);
+    if (const YAML::Node pts = j["points"]) {
+      if (!pts.IsSequence() || pts.size() != pin.bodies.size())
+        in_.fail(pts, entity,
+                 "'points' names " + std::to_string(pts.IsSequence() ? pts.size() : 1) + " point(s) for " +
+                     std::to_string(pin.bodies.size()) + " bodies",
+                 "name one point of each body, in the order of 'bodies'");
+      for (size_t k = 0; k < pts.size(); ++k) pin.point_names[k] = in_.text(pts[k], entity);
+    }
+    const YAML::Node at = j["points"] ? j["points"] : (j["at"] ? j["at"] : key);
+    for (size_t k = 0; k < pin.bodies.size(); ++k)
+      pin.points.push_back(point_ref(pin.bodies[k], pin.point_names[k], at, entity));
+    spec_.pins.push_back(std::move(pin));
+  }
+
+  /// Refuses a compound pin where an element needs a two-body joint.
+  void need_two_body_joint(const YAML::Node& node, const std::string& entity, const std::string& what) {
+    const int p = spec_.find_pin(node.Scalar());
+    if (p >= 0)
+      in_.fail(node, entity,
+               "'" + node.Scalar() + "' is a compound joint of " + std::to_string(spec_.pins[p].bodies.size()) +
+                   " bodies, and " + what + " acts between two bodies",
+               "name a two-body joint");
   }
 
   struct PairFriction {
@@ -271,6 +322,7 @@ class ModelParser {
       };
       auto revolute_joint = [&]() {
         const YAML::Node jn = in_.required(l, "joint", entity, "name the revolute joint it acts in");
+        need_two_body_joint(jn, entity, "a torsional spring or damper");
         load.joint = spec_.find_joint(in_.text(jn, entity + ".joint"));
         if (load.joint < 0 || spec_.joints[load.joint].type != JointType::revolute)
           in_.fail(jn, entity, "'" + jn.Scalar() + "' is not a revolute joint", "name a revolute joint defined under 'joints'");
@@ -334,6 +386,7 @@ class ModelParser {
       if (t == "resistance" && n["joint"]) {
         // A Coulomb-viscous force along a prismatic pair, on its second body (the slider).
         const YAML::Node jn = n["joint"];
+        need_two_body_joint(jn, entity, "a resistance in a pair");
         a.joint = spec_.find_joint(in_.text(jn, entity + ".joint"));
         if (a.joint < 0 || spec_.joints[a.joint].type != JointType::prismatic)
           in_.fail(jn, entity, "'" + jn.Scalar() + "' is not a prismatic joint", "name a prismatic joint defined under 'joints'");
@@ -403,6 +456,7 @@ class ModelParser {
       a.where = in_.where(key);
       in_.allow_only(value, entity, {"joint", "along", "direction", "component"});
       const YAML::Node jn = in_.required(value, "joint", entity, "name the joint whose reaction it follows");
+      need_two_body_joint(jn, entity, "a constraint action follows the reaction that");
       a.joint = spec_.find_joint(in_.text(jn, entity + ".joint"));
       if (a.joint < 0) in_.fail(jn, entity, "unknown joint '" + jn.Scalar() + "'", "name a joint defined under 'joints'");
       const Joint& j = spec_.joints[a.joint];
@@ -480,7 +534,7 @@ class ModelParser {
     each_named(node, "drivers", spec_.drivers, "driver",
                [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
       const YAML::Node& d = value;
-      in_.allow_only(d, entity, {"type", "joint", "law"});
+      in_.allow_only(d, entity, {"type", "joint", "body", "law"});
       Driver drv;
       drv.name = name;
       drv.where = in_.where(key);
@@ -491,19 +545,52 @@ class ModelParser {
       else in_.fail(type, entity, "unknown driver type '" + t + "'", "use rotational or linear");
       const YAML::Node jn = in_.required(d, "joint", entity, "name the joint it drives");
       drv.joint = spec_.find_joint(in_.text(jn, entity + ".joint"));
-      if (drv.joint < 0) in_.fail(jn, entity, "unknown joint '" + jn.Scalar() + "'", "name a joint defined under 'joints'");
-      const Joint& j = spec_.joints[drv.joint];
-      if (drv.type == DriverType::rotational &&
-          (j.type != JointType::revolute || (j.body[0] != 0 && j.body[1] != 0)))
-        in_.fail(jn, entity, "joint '" + j.name + "' is not a revolute joint to the ground",
-                 "a rotational driver turns a body about a ground pivot: name that revolute joint");
-      if (drv.type == DriverType::linear && (j.type != JointType::prismatic || j.body[0] != 0))
-        in_.fail(jn, entity, "joint '" + j.name + "' is not a prismatic joint guided by the ground",
-                 "a linear driver moves a slider along a ground guide: name a prismatic joint with bodies: [ground, slider]");
+      drv.pin = spec_.find_pin(jn.Scalar());
+      if (drv.joint < 0 && drv.pin < 0) in_.fail(jn, entity, "unknown joint '" + jn.Scalar() + "'", "name a joint defined under 'joints'");
+      if (drv.pin >= 0) {
+        pin_driver(d, jn, entity, drv);
+      } else {
+        if (d["body"])
+          in_.fail(d["body"], entity, "'body' names the driven member of a compound joint, and '" + jn.Scalar() + "' joins two bodies",
+                   "remove 'body': the driver turns the joint's moving body");
+        two_body_driver(jn, entity, drv);
+      }
       drv.law = law(in_.required(d, "law", entity, "give a motion law, e.g. law: {type: constant_speed, speed: 10}"),
                     entity + ".law", drv.type);
       spec_.drivers.push_back(std::move(drv));
         });
+  }
+
+  /// A rotational driver on a compound ground pin turns the member named by `body`.
+  void pin_driver(const YAML::Node& d, const YAML::Node& jn, const std::string& entity, Driver& drv) {
+    const CompoundPin& p = spec_.pins[drv.pin];
+    std::string moving;
+    for (int b : p.bodies)
+      if (b != 0) moving += (moving.empty() ? "" : ", ") + spec_.bodies[b].name;
+    if (drv.type != DriverType::rotational)
+      in_.fail(jn, entity, "joint '" + p.name + "' is a compound revolute joint, not a prismatic joint guided by the ground",
+               "a linear driver moves a slider along a ground guide: name a prismatic joint with bodies: [ground, slider]");
+    if (p.member(0) < 0)
+      in_.fail(jn, entity, "joint '" + p.name + "' does not include the ground",
+               "a rotational driver turns a body about a ground pivot: name a joint whose bodies include the ground");
+    const YAML::Node body = d["body"];
+    if (!body)
+      in_.fail(jn, entity, "joint '" + p.name + "' joins several bodies at a ground pin: which one does the driver turn?",
+               "add body: one of " + moving);
+    drv.pin_body = body_ref(body, entity);
+    if (drv.pin_body == 0 || p.member(drv.pin_body) < 0)
+      in_.fail(body, entity, "'" + body.Scalar() + "' is not a moving body of joint '" + p.name + "'", "give body: one of " + moving);
+  }
+
+  void two_body_driver(const YAML::Node& jn, const std::string& entity, const Driver& drv) {
+    const Joint& j = spec_.joints[drv.joint];
+    if (drv.type == DriverType::rotational &&
+        (j.type != JointType::revolute || (j.body[0] != 0 && j.body[1] != 0)))
+      in_.fail(jn, entity, "joint '" + j.name + "' is not a revolute joint to the ground",
+               "a rotational driver turns a body about a ground pivot: name that revolute joint");
+    if (drv.type == DriverType::linear && (j.type != JointType::prismatic || j.body[0] != 0))
+      in_.fail(jn, entity, "joint '" + j.name + "' is not a prismatic joint guided by the ground",
+               "a linear driver moves a slider along a ground guide: name a prismatic joint with bodies: [ground, slider]");
   }
 
   MotionLaw law(const YAML::Node& l, const std::string& entity, DriverType kind) {
@@ -626,6 +713,10 @@ class ModelParser {
         // A joint stands for its point on either body (the second one first).
         const Joint& jt = spec_.joints[jn];
         h.anchors = {{jt.body[1], jt.point[1]}, {jt.body[0], jt.point[0]}};
+      } else if (const int pin = spec_.find_pin(name); pin >= 0) {
+        // A compound pin stands for its point on each member.
+        const CompoundPin& p = spec_.pins[pin];
+        for (size_t k = 0; k < p.bodies.size(); ++k) h.anchors.emplace_back(p.bodies[k], p.points[k]);
       } else if (const auto dot = name.find('.'); dot != std::string::npos) {
         const int b = spec_.find_body(name.substr(0, dot));
         if (b <= 0) in_.fail(kv.first, entity, "unknown body '" + name.substr(0, dot) + "'", "write body.point with a moving body");

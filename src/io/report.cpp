@@ -152,10 +152,14 @@ std::vector<Plot> kinetostatics_plots(const Mechanism& m, const Table& table) {
                                  {{d.name + effort, "with friction"}, {d.name + effort + "_frictionless", "frictionless"}}));
   }
   std::vector<std::pair<std::string, std::string>> reactions, friction;
-  for (const planar::Joint& j : m.joints()) {
+  for (const planar::Joint& j : m.spec().joints) {
     if (j.type == planar::JointType::gear) continue;
     reactions.emplace_back(j.name + ".F", j.name);
     if (j.friction > 0.0) friction.emplace_back(j.name + ".friction_power", j.name);
+  }
+  for (const planar::CompoundPin& pin : m.pins()) {  // the force on each member
+    for (int b : pin.bodies) reactions.emplace_back(pin.name + "." + m.bodies()[b].name + ".F", pin.name + " on " + m.bodies()[b].name);
+    if (pin.friction > 0.0) friction.emplace_back(pin.name + ".friction_power", pin.name);
   }
   plots.push_back(columns_plot(table, x, "kinetostatics-reactions", "Pair reactions |F|", "force (N)", reactions));
   if (!friction.empty()) {
@@ -317,10 +321,13 @@ std::string planar_report_html(const Mechanism& m, const planar::TimeGrid& grid,
                            ksum.mean_driver_power, ksum.driver_work, ksum.friction_work);
     if (ksum.has_useful_loads && ksum.driver_work > 0)
       summary += fmt::format("cycle efficiency (useful / driving work): {:.4f}\n", ksum.useful_work / ksum.driver_work);
-    for (size_t k = 0; k < m.joints().size(); ++k)
+    for (size_t k = 0; k < m.spec().joints.size(); ++k)
       if (m.joints()[k].type != planar::JointType::gear)
         summary += fmt::format("pair {}: max |F| {:.6g} N at t = {:.6g} s, friction loss {:.6g} J\n", m.joints()[k].name,
                                ksum.max_reaction[k], ksum.max_reaction_t[k], ksum.friction_energy[k]);
+    for (size_t p = 0; p < m.pins().size(); ++p)
+      summary += fmt::format("compound pin {}: max |F| on a member {:.6g} N at t = {:.6g} s, friction loss {:.6g} J\n",
+                             m.pins()[p].name, ksum.pin_max_force[p], ksum.pin_max_force_t[p], ksum.pin_friction_energy[p]);
     if (ksum.flagged > 0) summary += fmt::format("{} position(s) near self-locking\n", ksum.flagged);
   }
 

@@ -44,6 +44,12 @@ PosePrediction predict_poses(const Workspace& ws) {
     p.s = std::sqrt(2.0 * qdd_dq / qdd2);
     p.order = 2;
   }
+  // Taylor's formula holds for small steps only: a step that turns a body by more than about
+  // 30 degrees (a jump back by a whole period, a restart) is predicted by the last pose.
+  for (const BodyState& b : ws.body) {
+    const double turn = p.s * b.omega + (p.order >= 2 ? 0.5 * p.s * p.s * b.alpha : 0.0);
+    if (!(std::abs(turn) <= 0.5)) return {};
+  }
   return p;
 }
 
@@ -106,6 +112,26 @@ double constraint_residual(const Mechanism& m, const Workspace& ws) {
     for (int r = 0; r < rows.count; ++r) worst = std::max(worst, std::abs(rows.phi(r)));
   }
   return worst;
+}
+
+void check_compound_pins(const Mechanism& m, const Workspace& ws) {
+  if (m.pins().empty()) return;
+  double size = 0.0;  // the mechanism's size: its largest point coordinate
+  for (const Body& b : m.bodies())
+    for (const NamedPoint& p : b.points) size = std::max(size, p.local.norm());
+  const double tolerance = 1e-9 * std::max(size, 1e-3);
+  for (const CompoundPin& pin : m.pins()) {
+    const Vec2 first = ws.body[pin.bodies[0]].position(pin.points[0]);
+    for (size_t k = 1; k < pin.bodies.size(); ++k) {
+      const double gap = (ws.body[pin.bodies[k]].position(pin.points[k]) - first).norm();
+      if (!(gap <= tolerance))
+        throw InputError(pin.where, "joint '" + pin.name + "'",
+                         fmt::format("its points {}.{} and {}.{} do not coincide at the assembly ({:.3g} m apart)",
+                                     m.bodies()[pin.bodies[0]].name, pin.point_names[0],
+                                     m.bodies()[pin.bodies[k]].name, pin.point_names[k], gap),
+                         "give each body's point at the pin so that they meet when the mechanism is assembled");
+    }
+  }
 }
 
 std::string describe(const Mechanism& m, const Workspace& ws, const KinematicStatus& status) {

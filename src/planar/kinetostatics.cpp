@@ -29,6 +29,8 @@ double slider_normal_load(const Joint& j, const JointReaction& r) {
 bool has_friction(const Mechanism& m) {
   return std::any_of(m.joints().begin(), m.joints().end(), [](const Joint& j) {
     return j.friction > 0.0 && (j.type == JointType::prismatic || j.pin_radius > 0.0);
+  }) || std::any_of(m.pins().begin(), m.pins().end(), [](const CompoundPin& p) {
+    return p.friction > 0.0 && p.pin_radius > 0.0;
   });
 }
 
@@ -90,7 +92,54 @@ void update_friction(const Mechanism& m, Workspace& ws) {
       add_guide_force(j, ws, point, force, ws.friction_load);
     }
   }
+  for (size_t p = 0; p < m.pins().size(); ++p) {
+    // The pin is fixed in its first member; each other member b turns on it in a bearing:
+    // M_b = -sgn(omega_b - omega_first) f' r |F_b| on b, -M_b on the first [001 Eqs. 8-9].
+    const CompoundPin& pin = m.pins()[p];
+    std::vector<double>& moments = ws.pin_friction_effort[p];
+    std::fill(moments.begin(), moments.end(), 0.0);
+    if (pin.friction <= 0.0) continue;
+    const int first = pin.bodies[0];
+    for (size_t k = 1; k < pin.bodies.size(); ++k) {
+      const int b = pin.bodies[k];
+      const double moment = -sign(ws.body[b].omega - ws.body[first].omega) * pin.friction * pin.pin_radius *
+                            pin_force(m, ws, static_cast<int>(p), static_cast<int>(k)).norm();
+      moments[k] = moment;
+      moments[0] -= moment;
+      ws.friction_load[b](2) += moment;
+      ws.friction_load[first](2) -= moment;
+    }
+  }
   ws.friction_load[0].setZero();
+}
+
+Vec2 pin_force(const Mechanism& m, const Workspace& ws, int pin, int member) {
+  // The pair force on body[1] is the stored reaction, on body[0] its opposite.
+  const int body = m.pins()[pin].bodies[member];
+  Vec2 force = Vec2::Zero();
+  for (size_t k = m.spec().joints.size(); k < m.joints().size(); ++k) {
+    const Joint& j = m.joints()[k];
+    if (j.pin != pin) continue;
+    if (j.body[1] == body) force += ws.reaction[k].force;
+    else if (j.body[0] == body) force -= ws.reaction[k].force;
+  }
+  return force;
+}
+
+double pin_friction_power(const Mechanism& m, const Workspace& ws, int pin) {
+  const CompoundPin& p = m.pins()[pin];
+  const double omega_first = ws.body[p.bodies[0]].omega;
+  double power = 0.0;
+  for (size_t k = 1; k < p.bodies.size(); ++k)
+    power -= ws.pin_friction_effort[pin][k] * (ws.body[p.bodies[k]].omega - omega_first);
+  return power;
+}
+
+double total_friction_power(const Mechanism& m, const Workspace& ws) {
+  double power = 0.0;
+  for (size_t k = 0; k < m.joints().size(); ++k) power += friction_power(m, ws, static_cast<int>(k));
+  for (size_t p = 0; p < m.pins().size(); ++p) power += pin_friction_power(m, ws, static_cast<int>(p));
+  return power;
 }
 
 double friction_power(const Mechanism& m, const Workspace& ws, int joint) {
@@ -117,6 +166,7 @@ KinetostaticsStatus solve_kinetostatics(const Mechanism& m, Workspace& ws, doubl
   evaluate_loads(m, ws, t);
   for (Wrench& w : ws.friction_load) w.setZero();
   std::fill(ws.friction_effort.begin(), ws.friction_effort.end(), 0.0);
+  for (std::vector<double>& moments : ws.pin_friction_effort) std::fill(moments.begin(), moments.end(), 0.0);
   solve_reactions(m, ws);
   ws.effort_frictionless = ws.effort;
   if (!options.friction || !has_friction(m)) return status;

@@ -21,6 +21,15 @@ void add_reaction_columns(const Joint& j, Table& table) {
   }
 }
 
+void add_pin_reaction_columns(const Mechanism& m, const CompoundPin& pin, Table& table) {
+  for (int b : pin.bodies) {
+    const std::string prefix = pin.name + "." + m.bodies()[b].name;
+    table.add_column(prefix + ".Fx", "N");
+    table.add_column(prefix + ".Fy", "N");
+    table.add_column(prefix + ".F", "N");
+  }
+}
+
 Table kinetostatics_table(const Mechanism& m, const TimeGrid& grid, const KinetostaticsOptions& options,
                           KinetostaticsSummary* summary) {
   Table table;
@@ -32,9 +41,13 @@ Table kinetostatics_table(const Mechanism& m, const TimeGrid& grid, const Kineto
     table.add_column(d.name + (rot ? ".torque" : ".force"), rot ? "N m" : "N");
     table.add_column(d.name + (rot ? ".torque_frictionless" : ".force_frictionless"), rot ? "N m" : "N");
   }
-  for (const Joint& j : m.joints()) {
+  for (const Joint& j : m.spec().joints) {  // the pins' own pairs are reported per pin
     add_reaction_columns(j, table);
     if (j.type != JointType::gear) table.add_column(j.name + ".friction_power", "W");
+  }
+  for (const CompoundPin& pin : m.pins()) {
+    add_pin_reaction_columns(m, pin, table);
+    table.add_column(pin.name + ".friction_power", "W");
   }
   table.add_column("friction.power", "W");
   table.add_column("driver.power", "W");
@@ -51,6 +64,11 @@ Table kinetostatics_table(const Mechanism& m, const TimeGrid& grid, const Kineto
   std::vector<double> activity(n_loads), activity_prev(n_loads);
   sum.max_reaction.assign(n_joints, 0.0);
   sum.max_reaction_t.assign(n_joints, grid.t0);
+  const size_t n_pins = m.pins().size();
+  sum.pin_friction_energy.assign(n_pins, 0.0);
+  sum.pin_max_force.assign(n_pins, 0.0);
+  sum.pin_max_force_t.assign(n_pins, grid.t0);
+  std::vector<double> pin_friction(n_pins), pin_friction_prev(n_pins);
   sum.has_useful_loads = std::any_of(m.spec().loads.begin(), m.spec().loads.end(), [](const Load& l) { return l.useful; });
   std::vector<double> row(table.width()), friction(n_joints), friction_prev(n_joints);
   table.values.reserve(static_cast<size_t>(grid.steps + 1) * table.width());
@@ -84,12 +102,22 @@ Table kinetostatics_table(const Mechanism& m, const TimeGrid& grid, const Kineto
       const Joint& j = m.joints()[k];
       const JointReaction& r = ws.reaction[k];
       friction[k] = 0.0;
-      put_reaction(j, r, put);
+      if (j.pin < 0) put_reaction(j, r, put);
       if (j.type == JointType::gear) continue;
       friction[k] = friction_power(m, ws, static_cast<int>(k));
-      put(friction[k]);
+      if (j.pin < 0) put(friction[k]);
       p_friction += friction[k];
       if (valid && r.force.norm() > sum.max_reaction[k]) sum.max_reaction[k] = r.force.norm(), sum.max_reaction_t[k] = t;
+    }
+    for (size_t p = 0; p < n_pins; ++p) {
+      put_pin_reaction(m, ws, static_cast<int>(p), put);
+      pin_friction[p] = pin_friction_power(m, ws, static_cast<int>(p));
+      put(pin_friction[p]);
+      p_friction += pin_friction[p];
+      for (size_t k = 0; valid && k < m.pins()[p].bodies.size(); ++k) {
+        const double F = pin_force(m, ws, static_cast<int>(p), static_cast<int>(k)).norm();
+        if (F > sum.pin_max_force[p]) sum.pin_max_force[p] = F, sum.pin_max_force_t[p] = t;
+      }
     }
     const double p_drive = driver_power(m, ws);
     const double p_useful = load_power(m, ws, t, true);
@@ -119,12 +147,14 @@ Table kinetostatics_table(const Mechanism& m, const TimeGrid& grid, const Kineto
       sum.useful_work -= 0.5 * h * (p_useful + p_useful_prev);
       sum.friction_work += 0.5 * h * (p_friction + p_friction_prev);
       for (size_t k = 0; k < n_joints; ++k) sum.friction_energy[k] += 0.5 * h * (friction[k] + friction_prev[k]);
+      for (size_t p = 0; p < n_pins; ++p) sum.pin_friction_energy[p] += 0.5 * h * (pin_friction[p] + pin_friction_prev[p]);
       for (size_t k = 0; k < n_loads; ++k) sum.load_activity[k] += 0.5 * h * (activity[k] + activity_prev[k]);
       sum.duration += h;
     }
     have_prev = true;
     t_prev = t, p_drive_prev = p_drive, p_useful_prev = p_useful, p_friction_prev = p_friction;
     friction_prev = friction;
+    pin_friction_prev = pin_friction;
     activity_prev = activity;
   }, limits);
   sum.mean_driver_power = sum.duration > 0.0 ? sum.driver_work / sum.duration : 0.0;

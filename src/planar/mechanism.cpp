@@ -28,6 +28,18 @@ int MechanismSpec::find_joint(const std::string& joint_name) const {
   return -1;
 }
 
+int MechanismSpec::find_pin(const std::string& pin_name) const {
+  for (size_t k = 0; k < pins.size(); ++k)
+    if (pins[k].name == pin_name) return static_cast<int>(k);
+  return -1;
+}
+
+int CompoundPin::member(int body) const {
+  for (size_t k = 0; k < bodies.size(); ++k)
+    if (bodies[k] == body) return static_cast<int>(k);
+  return -1;
+}
+
 Mechanism::Mechanism(Mechanism&&) noexcept = default;
 Mechanism& Mechanism::operator=(Mechanism&&) noexcept = default;
 Mechanism::~Mechanism() = default;
@@ -48,7 +60,7 @@ std::string Mechanism::structure_string() const {
     std::vector<int> shown;
     if (g->assur_class() == 1) {
       // A first-class mechanism shows the body it moves and what it moves against.
-      const Joint& jt = spec_.joints[g->joints().back()];
+      const Joint& jt = joints_[g->joints().back()];
       shown = {jt.other(g->bodies()[0]), g->bodies()[0]};
     } else {
       shown = g->bodies();
@@ -79,7 +91,9 @@ void check_spec(const MechanismSpec& spec) {
       throw InputError(body.where, entity, "moment of inertia must be zero or positive",
                        "give inertia >= 0 in kg m^2 about the centre of mass");
     const bool used = std::any_of(spec.joints.begin(), spec.joints.end(),
-                                  [b](const Joint& j) { return j.connects(b); });
+                                  [b](const Joint& j) { return j.connects(b); }) ||
+                      std::any_of(spec.pins.begin(), spec.pins.end(),
+                                  [b](const CompoundPin& p) { return p.member(b) >= 0; });
     if (!used)
       throw InputError(body.where, entity, "is connected to nothing",
                        "join it to another body with a joint, or remove it");
@@ -96,23 +110,68 @@ void check_spec(const MechanismSpec& spec) {
     if (j.type == JointType::gear && !(std::isfinite(j.ratio) && j.ratio != 0.0))
       throw InputError(j.where, entity, "gear ratio must be finite and non-zero", "give a ratio");
   }
-  // Zero-length links: two pins of one body at the same place.
+  for (const CompoundPin& p : spec.pins) {
+    const std::string entity = "joint '" + p.name + "'";
+    if (p.bodies.size() < 3 || p.points.size() != p.bodies.size() || p.point_names.size() != p.bodies.size())
+      throw InputError(p.where, entity, "a compound pin needs three or more bodies, one point in each",
+                       "list the bodies and one point per body");
+    for (size_t k = 0; k < p.bodies.size(); ++k) {
+      if (p.bodies[k] < 0 || p.bodies[k] >= n_bodies)
+        throw InputError(p.where, entity, "refers to a body that does not exist", "name defined bodies");
+      if (p.member(p.bodies[k]) != static_cast<int>(k))
+        throw InputError(p.where, entity, "lists body '" + spec.bodies[p.bodies[k]].name + "' twice",
+                         "list each body once");
+    }
+  }
+  // Zero-length links: two pins of one body at the same place. A pin is a two-body joint, or
+  // a compound pin (partner -1 - its index).
+  struct BodyPin {
+    const std::string* name;
+    const SourceLocation* where;
+    Vec2 local;
+    int partner;
+  };
   for (int b = 1; b < n_bodies; ++b) {
-    std::vector<std::pair<const Joint*, Vec2>> pins;
+    std::vector<BodyPin> pins;
     for (const Joint& j : spec.joints)
       if (j.type == JointType::revolute && j.connects(b))
-        pins.emplace_back(&j, j.body[0] == b ? j.point[0] : j.point[1]);
+        pins.push_back({&j.name, &j.where, j.body[0] == b ? j.point[0] : j.point[1], j.other(b)});
+    for (size_t p = 0; p < spec.pins.size(); ++p)
+      if (const int k = spec.pins[p].member(b); k >= 0)
+        pins.push_back({&spec.pins[p].name, &spec.pins[p].where, spec.pins[p].points[k], -1 - static_cast<int>(p)});
     for (size_t x = 0; x < pins.size(); ++x)
       for (size_t y = x + 1; y < pins.size(); ++y)
-        if ((pins[x].second - pins[y].second).norm() < 1e-12 &&
-            pins[x].first->other(b) != pins[y].first->other(b))
-          throw InputError(pins[y].first->where, "body '" + spec.bodies[b].name + "'",
-                           "joints '" + pins[x].first->name + "' and '" + pins[y].first->name +
+        if ((pins[x].local - pins[y].local).norm() < 1e-12 && pins[x].partner != pins[y].partner) {
+          // The bodies the two joints join: one compound joint would join them all at this pin.
+          std::vector<int> joined{b};
+          for (const BodyPin* q : {&pins[x], &pins[y]}) {
+            const std::vector<int> members =
+                q->partner >= 0 ? std::vector<int>{q->partner} : spec.pins[-1 - q->partner].bodies;
+            for (int o : members)
+              if (std::find(joined.begin(), joined.end(), o) == joined.end()) joined.push_back(o);
+          }
+          std::string names;
+          for (int o : joined) names += (names.empty() ? "" : ", ") + spec.bodies[o].name;
+          throw InputError(*pins[y].where, "body '" + spec.bodies[b].name + "'",
+                           "joints '" + *pins[x].name + "' and '" + *pins[y].name +
                                "' sit at the same point: a link of zero length",
-                           "give the body's pins distinct coordinates");
+                           "give the body's pins distinct coordinates, or, if it is one pin joining "
+                           "several bodies, write one compound joint: bodies: [" + names + "]");
+        }
   }
   for (const Driver& d : spec.drivers) {
     const std::string entity = "driver '" + d.name + "'";
+    if (d.pin >= 0) {
+      // A driver on a compound pin turns one member about a ground pin.
+      const CompoundPin* p = d.pin < static_cast<int>(spec.pins.size()) ? &spec.pins[d.pin] : nullptr;
+      if (!p || d.type != DriverType::rotational || p->member(0) < 0)
+        throw InputError(d.where, entity, "a driver on a compound joint needs a rotational driver and a joint that includes the ground",
+                         "name a joint whose bodies include the ground");
+      if (d.pin_body <= 0 || p->member(d.pin_body) < 0)
+        throw InputError(d.where, entity, "joint '" + p->name + "' joins several bodies, and 'body' names none of its moving ones",
+                         "give body: one of the joint's moving bodies, the one the driver turns");
+      continue;
+    }
     if (d.joint < 0 || d.joint >= static_cast<int>(spec.joints.size()))
       throw InputError(d.where, entity, "refers to a joint that does not exist", "name a defined joint");
     const Joint& j = spec.joints[d.joint];
@@ -156,15 +215,23 @@ std::vector<OutputPoint> output_points(const MechanismSpec& spec) {
         while (component[x] != x) x = component[x];
         return x;
       };
-      for (const Joint& j : spec.joints) {
-        if (j.type != JointType::revolute || j.point_name[0] != p.name || j.point_name[1] != p.name)
-          continue;
-        const auto a = std::find(carriers.begin(), carriers.end(), j.body[0]);
-        const auto c = std::find(carriers.begin(), carriers.end(), j.body[1]);
+      auto join = [&](int body_a, int body_c) {
+        const auto a = std::find(carriers.begin(), carriers.end(), body_a);
+        const auto c = std::find(carriers.begin(), carriers.end(), body_c);
         if (a != carriers.end() && c != carriers.end())
           component[root(static_cast<int>(a - carriers.begin()))] =
               root(static_cast<int>(c - carriers.begin()));
+      };
+      for (const Joint& j : spec.joints) {
+        if (j.type != JointType::revolute || j.point_name[0] != p.name || j.point_name[1] != p.name)
+          continue;
+        join(j.body[0], j.body[1]);
       }
+      // A compound pin joins every member whose point there has this name.
+      for (const CompoundPin& pin : spec.pins)
+        for (size_t x = 0; x < pin.bodies.size(); ++x)
+          for (size_t y = x + 1; y < pin.bodies.size(); ++y)
+            if (pin.point_names[x] == p.name && pin.point_names[y] == p.name) join(pin.bodies[x], pin.bodies[y]);
       const int mine = root(static_cast<int>(std::find(carriers.begin(), carriers.end(), b) - carriers.begin()));
       bool all_one = true, first_of_mine = true;
       for (size_t k = 0; k < carriers.size(); ++k) {
@@ -184,9 +251,10 @@ Mechanism compile(MechanismSpec spec, const CompileOptions& options) {
   check_spec(spec);
   Mechanism m;
   m.spec_ = std::move(spec);
+  m.joints_ = m.spec_.joints;  // the pins' pairs are appended by the structure finder
   m.dof_ = gruebler_dof(m.spec_);
   m.output_points_ = output_points(m.spec_);
-  m.groups_ = find_structure(m, options.force_generic);
+  m.groups_ = find_structure(m, m.joints_, m.spec_.drivers, options.force_generic);
   return m;
 }
 

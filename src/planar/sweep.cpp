@@ -48,7 +48,7 @@ SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid&
   SweepSummary summary;
   ws.reset_tracking();
   limits.anchor.valid = false;
-  bool inside = false;
+  bool inside = false, assembled_once = false;
   double t_prev = grid.t0, t_absent = grid.t0;
   // The last assembled state, for refining an assembly limit (copied without allocating).
   TrackingState last(ws);
@@ -86,6 +86,8 @@ SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid&
         }
         summary.intervals.emplace_back(t, t);
       }
+      if (!assembled_once) check_compound_pins(m, ws);
+      assembled_once = true;
       inside = true;
       summary.intervals.back().second = t;
       // At or near a singular position the rates are taken from both sides; where they have

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <fstream>
@@ -411,4 +412,59 @@ TEST(Cli, FlexFromRestWithoutGyroscopicWritesJson) {
   EXPECT_NE(j.str().find("\"analysis\": \"flex\""), std::string::npos);
   EXPECT_NE(j.str().find("\"lever.lambda1\""), std::string::npos);
   EXPECT_EQ(j.str().find("lever.fg1"), std::string::npos);
+}
+
+TEST(Cli, TogglePressWithACompoundPinRunsEveryAnalysis) {
+  const std::string model = linkdyn::test::example("toggle-press"), dir = ::testing::TempDir();
+  const CliRun check = run("check " + model);
+  ASSERT_EQ(check.code, 0) << check.output;
+  EXPECT_NE(check.output.find("compound K (3 bodies, 2 revolute pairs)"), std::string::npos) << check.output;
+  EXPECT_NE(check.output.find("structural sequence: R_I(0,1) -> RRR_II(2,3) -> RRP_II(4,5)"), std::string::npos) << check.output;
+  EXPECT_EQ(run("kinematics " + model + " --csv " + dir + "/toggle-kin.csv").code, 0);
+  const std::string kin = linkdyn::test::read_text(dir + "/toggle-kin.csv");
+  EXPECT_NE(kin.find(",K.x,K.y,"), std::string::npos) << "the knuckle listed once";
+  EXPECT_EQ(kin.find("rod.K.x"), std::string::npos);
+
+  const CliRun k = run("kinetostatics " + model + " --csv " + dir + "/toggle-kst.csv --plot " + dir + "/toggle-plots");
+  ASSERT_EQ(k.code, 0) << k.output;
+  EXPECT_NE(k.output.find("cycle efficiency useful / driving work"), std::string::npos) << k.output;
+  EXPECT_NE(k.output.find("\nK "), std::string::npos) << "the pin in the summary: " << k.output;
+  const std::string kst = linkdyn::test::read_text(dir + "/toggle-kst.csv");
+  EXPECT_NE(kst.find("guide.friction_power,K.upper.Fx,K.upper.Fy,K.upper.F,K.lower.Fx,K.lower.Fy,K.lower.F,K.rod.Fx,K.rod.Fy,"
+                     "K.rod.F,K.friction_power,friction.power"),
+            std::string::npos);
+  EXPECT_EQ(kst.find("nan"), std::string::npos);
+  const std::string reactions = linkdyn::test::read_text(dir + "/toggle-plots/kinetostatics-reactions.svg");
+  EXPECT_NE(reactions.find("K on rod"), std::string::npos) << "each member's force plotted";
+
+  const CliRun reduce = run("reduce " + model + " --points 90");
+  EXPECT_EQ(reduce.code, 0) << reduce.output;
+  for (const char* method : {"reduced", "full", "kane"}) {
+    const CliRun sim = run("simulate " + model + " --method " + method + " --t-end 0.5 --steps 25 --csv " + dir + "/toggle-sim.csv");
+    EXPECT_EQ(sim.code, 0) << method << ": " << sim.output;
+  }
+  EXPECT_NE(linkdyn::test::read_text(dir + "/toggle-sim.csv").find("K.rod.Fx,K.rod.Fy,K.rod.F"), std::string::npos) << "Kane's pin columns";
+  const CliRun flex = run("flex " + model + " --steps 24 --modes 2 --csv " + dir + "/toggle-flex.csv");
+  EXPECT_EQ(flex.code, 0) << flex.output;
+  EXPECT_NE(flex.output.find("elastic link 'upper_link'"), std::string::npos) << flex.output;
+  const CliRun report = run("report " + model + " -o " + dir + "/toggle.html");
+  ASSERT_EQ(report.code, 0) << report.output;
+  const std::string html = linkdyn::test::read_text(dir + "/toggle.html");
+  EXPECT_NE(html.find("compound pin K: max |F| on a member"), std::string::npos);
+  EXPECT_NE(html.find("K on lower"), std::string::npos);
+}
+
+TEST(Cli, BadCompoundPinExitsWithCode2NamingFileLineJointAndFix) {
+  std::string text = linkdyn::test::read_text(linkdyn::test::example("toggle-press"));
+  text.replace(text.find("bodies: [upper, lower, rod]"), 27, "bodies: [upper, lower, upper]");
+  const std::string path = write_temp("toggle-twice.yaml", text);
+  const size_t at = text.find("\n  K: {type: revolute");
+  const auto line = 2 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n');
+  for (const char* command : {"check", "kinetostatics"}) {
+    const CliRun r = run(std::string(command) + " " + path);
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find(path + ":" + std::to_string(line) + ": joint 'K': lists body 'upper' twice; list each body the pin joins once"),
+              std::string::npos)
+        << r.output;
+  }
 }

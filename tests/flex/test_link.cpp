@@ -135,6 +135,33 @@ TEST(ElasticLinkCoupling, KinetostaticEndForcesBalanceTheBeamsDistributedInertia
   EXPECT_GT(largest, 50.0) << "the check is not trivial";
 }
 
+TEST(ElasticLinkCoupling, EndAtACompoundPinCarriesThePinsForceOnTheLink) {
+  // The toggle press's upper link ends at the frame pin O and at the knuckle K, a pin of three
+  // bodies: the force at K is the one the pin exerts on the link, the sum of its pairs'.
+  const planar::Mechanism m = io::load_mechanism(std::string(LINKDYN_EXAMPLES_DIR) + "/toggle-press.yaml");
+  const std::vector<ElasticLink> links = make_elastic_links(m);
+  ASSERT_EQ(links.size(), 1u);
+  const ElasticLink& link = links[0];
+  const int upper = m.spec().find_body("upper"), knuckle = m.spec().find_pin("K");
+  EXPECT_EQ(link.end_joints[1].size(), 2u) << "both pairs of the pin that hold the link";
+  RigidMotion rigid(m, {});
+  double largest = 0.0;
+  for (int k = 0; k < 48; ++k) {
+    rigid.solve((k + 0.37) / 48.0);
+    const planar::Workspace& ws = rigid.workspace();
+    FrameMotion f;
+    frame_motion(m, ws, link, f);
+    const Vec2 axis = rotate(link.axis, ws.body[upper].c, ws.body[upper].s);
+    const Vec2 at_k = planar::pin_force(m, ws, knuckle, m.pins()[knuckle].member(upper));
+    const Vec2 at_o = ws.reaction[m.spec().find_joint("O")].force;  // ground on upper
+    const Vec2 expected_k(axis.dot(at_k), cross(axis, at_k)), expected_o(axis.dot(at_o), cross(axis, at_o));
+    EXPECT_LT((f.end_force[1] - expected_k).norm(), 1e-12 * at_k.norm()) << "step " << k;
+    EXPECT_LT((f.end_force[0] - expected_o).norm(), 1e-12 * at_o.norm()) << "step " << k;
+    largest = std::max(largest, at_k.norm());
+  }
+  EXPECT_GT(largest, 5e4);  // through the forming
+}
+
 /// A crank of one uniform bar turning at Omega, clamped at its pivot: E I = rho A = L = 1 so
 /// that gamma = Omega; nearly inextensible (L / r = 1000).
 std::string spinning_crank(double omega) {

@@ -31,7 +31,7 @@ check() {  # NAME HTML
   esac
 }
 
-for model in seed001-fourbar class3-triad pump-2dof non-grashof-fourbar offset-slider-crank; do
+for model in seed001-fourbar class3-triad pump-2dof non-grashof-fourbar offset-slider-crank toggle-press; do
   "$linkdyn" report "$examples/$model.yaml" -o "$work/$model.html" >/dev/null
   check "$model" "$work/$model.html"
 done

@@ -202,3 +202,134 @@ TEST(ModelErrors, PairResistanceWithANegativeForce) {
                                      "    points: {D: [0, 0], C: [3, 0]}", "    points: {C: [0, 0]}");
   expect_error(slider + "actuators:\n  rub: {type: resistance, joint: D, F0: -5}\n", 29, {"actuator 'rub'", "F0 is negative"});
 }
+
+namespace {
+
+// A valid mechanism with a compound pin: the crank's tip B carries a coupler (to a rocker) and
+// a connecting rod (to a slider). Each test below breaks one thing in it.
+const std::string compound = R"(name: compound
+ground:
+  A: [0, 0]
+  D: [0.30, 0.05]
+  G: [0, -0.10]
+bodies:
+  crank: {mass: 1, points: {A: [0, 0], B: [0.06, 0]}}
+  coupler: {mass: 1, points: {B: [0, 0], C: [0.25, 0]}}
+  rocker: {mass: 1, points: {D: [0, 0], C: [0.15, 0]}}
+  rod: {mass: 1, points: {B: [0, 0], P: [0.22, 0]}}
+  slider: {mass: 1, points: {P: [0, 0]}}
+joints:
+  A: {type: revolute, bodies: [ground, crank]}
+  B: {type: revolute, bodies: [crank, coupler, rod]}
+  C: {type: revolute, bodies: [coupler, rocker]}
+  D: {type: revolute, bodies: [ground, rocker]}
+  P: {type: revolute, bodies: [rod, slider]}
+  slide: {type: prismatic, bodies: [ground, slider], guide: {point: G, direction: 180 deg}, slider_point: P}
+drivers:
+  motor:
+    type: rotational
+    joint: A
+    law: {type: constant_speed, speed: 1}
+assembly:
+  C: {near: [0.30, 0.20]}
+)";
+
+// The same with the crank and the rocker on one ground pin A (the rocker's pivot D removed, so the
+// driver's lines move up by one).
+std::string ground_pin() {
+  return replace(replace(compound, "  A: {type: revolute, bodies: [ground, crank]}", "  A: {type: revolute, bodies: [ground, crank, rocker], points: [A, A, D]}"),
+                 "  D: {type: revolute, bodies: [ground, rocker]}\n", "");
+}
+
+}  // namespace
+
+TEST(ModelErrors, TheCompoundBaseModelIsValid) {
+  const planar::Mechanism m = planar::compile(io::parse_planar_model(compound, "ok.yaml"));
+  EXPECT_EQ(m.structure_string(), "R_I(0,1) -> RRR_II(2,3) -> RRP_II(4,5)");
+  ASSERT_EQ(m.pins().size(), 1u);
+  EXPECT_EQ(m.pins()[0].bodies.size(), 3u);
+}
+
+TEST(ModelErrors, CompoundPinListingABodyTwice) {
+  expect_error(replace(compound, "bodies: [crank, coupler, rod]", "bodies: [crank, coupler, crank]"), 14,
+               {"joint 'B'", "lists body 'crank' twice", "list each body the pin joins once"});
+}
+
+TEST(ModelErrors, JointWithOneBody) {
+  expect_error(replace(compound, "bodies: [crank, coupler, rod]", "bodies: [crank]"), 14,
+               {"joint 'B'", "'bodies' lists one body", "bodies: [crank, coupler]", "three or more at one pin"});
+}
+
+TEST(ModelErrors, CompoundPinWithAPointCountUnlikeItsBodies) {
+  expect_error(replace(compound, "bodies: [crank, coupler, rod]}", "bodies: [crank, coupler, rod], points: [B, B]}"), 14,
+               {"joint 'B'", "'points' names 2 point(s) for 3 bodies", "one point of each body, in the order of 'bodies'"});
+}
+
+TEST(ModelErrors, CompoundPinWithAnUnknownBody) {
+  expect_error(replace(compound, "bodies: [crank, coupler, rod]", "bodies: [crank, coupler, rdo]"), 14,
+               {"joint 'B'", "unknown body 'rdo'", "defined under 'bodies'"});
+}
+
+TEST(ModelErrors, CompoundPinAtAPointAMemberLacks) {
+  expect_error(replace(compound, "rod: {mass: 1, points: {B: [0, 0], P: [0.22, 0]}}", "rod: {mass: 1, points: {Q: [0, 0], P: [0.22, 0]}}"), 14,
+               {"joint 'B'", "body 'rod' has no point 'B'", "bodies.rod.points"});
+}
+
+TEST(ModelErrors, CompoundPinNamedLikeAnotherJoint) {
+  expect_error(replace(compound, "  C: {type: revolute, bodies: [coupler, rocker]}", "  B: {type: revolute, bodies: [coupler, rocker]}"), 15,
+               {"joint 'B'", "defined twice"});
+}
+
+TEST(ModelErrors, TwoJointsAtOnePointSuggestACompoundJoint) {
+  // The rod pinned to the coupler's B instead of sharing the pin: a link of zero length.
+  const std::string split = replace(compound, "  B: {type: revolute, bodies: [crank, coupler, rod]}",
+                                    "  B: {type: revolute, bodies: [crank, coupler]}\n  B2: {type: revolute, bodies: [coupler, rod], at: B}");
+  expect_error(split, 15, {"body 'coupler'", "joints 'B' and 'B2' sit at the same point", "distinct coordinates",
+                           "write one compound joint: bodies: [coupler, crank, rod]"});
+}
+
+TEST(ModelErrors, TorsionalSpringInACompoundPin) {
+  expect_error(compound + "loads:\n  s: {type: torsional_spring, joint: B, stiffness: 2}\n", 27,
+               {"load 's'", "'B' is a compound joint of 3 bodies", "torsional spring or damper", "name a two-body joint"});
+}
+
+TEST(ModelErrors, ConstraintActionInACompoundPin) {
+  expect_error(compound + "constraint_actions:\n  pin_x: {joint: B, direction: 0 deg}\n", 27,
+               {"constraint action 'pin_x'", "'B' is a compound joint of 3 bodies", "name a two-body joint"});
+}
+
+TEST(ModelErrors, PairResistanceInACompoundPin) {
+  expect_error(compound + "actuators:\n  rub: {type: resistance, joint: B, F0: 5}\n", 27,
+               {"actuator 'rub'", "'B' is a compound joint of 3 bodies", "name a two-body joint"});
+}
+
+TEST(ModelErrors, DriverOnAGroundPinWithoutTheBodyItTurns) {
+  expect_error(ground_pin(), 21, {"driver 'motor'", "joint 'A' joins several bodies at a ground pin", "add body: one of crank, rocker"});
+}
+
+TEST(ModelErrors, DriverOnAGroundPinTurningABodyNotOnIt) {
+  expect_error(replace(ground_pin(), "    joint: A\n", "    joint: A\n    body: coupler\n"), 22,
+               {"driver 'motor'", "'coupler' is not a moving body of joint 'A'", "give body: one of crank, rocker"});
+}
+
+TEST(ModelErrors, DriverOnACompoundPinOffTheGround) {
+  expect_error(replace(compound, "    joint: A\n", "    joint: B\n    body: crank\n"), 22,
+               {"driver 'motor'", "joint 'B' does not include the ground", "name a joint whose bodies include the ground"});
+}
+
+TEST(ModelErrors, LinearDriverOnACompoundPin) {
+  expect_error(replace(replace(ground_pin(), "    joint: A\n", "    joint: A\n    body: crank\n"), "type: rotational", "type: linear"), 21,
+               {"driver 'motor'", "compound revolute joint, not a prismatic joint", "name a prismatic joint"});
+}
+
+TEST(ModelErrors, DriverBodyOnATwoBodyJoint) {
+  expect_error(replace(compound, "    joint: A\n", "    joint: A\n    body: crank\n"), 23,
+               {"driver 'motor'", "'body' names the driven member of a compound joint", "remove 'body'"});
+}
+
+TEST(ModelErrors, DriverOnAGroundPinIsValidWithItsBody) {
+  const planar::Mechanism m =
+      planar::compile(io::parse_planar_model(replace(ground_pin(), "    joint: A\n", "    joint: A\n    body: crank\n"), "ok.yaml"));
+  EXPECT_EQ(m.dof(), 1);
+  EXPECT_EQ(m.joints()[m.drivers()[0].joint].body[1], m.spec().find_body("crank"));
+}

@@ -40,6 +40,12 @@ bool near_singular(const Mechanism& m, const Workspace& ws);
 /// (rad for angular equations).
 double constraint_residual(const Mechanism& m, const Workspace& ws);
 
+/// Guard after an assembly: the members' points of every compound pin coincide within 1e-9 of
+/// the mechanism's size, else InputError naming the joint and the two points. The pairs that
+/// the structure finder materialises for a pin form a tree over all its members, so an
+/// assembled mechanism always passes; the check stays as a guard of that invariant.
+void check_compound_pins(const Mechanism& m, const Workspace& ws);
+
 /// A one-line description of a failure: which group, why, at which driver values.
 std::string describe(const Mechanism& m, const Workspace& ws, const KinematicStatus& status);
 

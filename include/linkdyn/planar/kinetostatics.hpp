@@ -46,11 +46,22 @@ void add_guide_force(const Joint& j, const Workspace& ws, const Vec2& point, dou
 void solve_reactions(const Mechanism& m, Workspace& ws);
 /// Friction loads from the current reactions and relative velocities, into ws.friction_load:
 /// revolute M_f = -sgn(omega_rel) f' r |F| [001 Eqs. 9-11, 16]; prismatic F_f = -sgn(v_rel)
-/// f |N| (short slider) or f (|N1| + |N2|) for a slider of length b carried at its ends. At
-/// zero relative velocity the friction is zero.
+/// f |N| (short slider) or f (|N1| + |N2|) for a slider of length b carried at its ends; a
+/// compound pin, fixed in its first member, M_b = -sgn(omega_b - omega_first) f' r |F_b| on each
+/// other member b (F_b = pin_force) and -M_b on the first. At zero relative velocity the
+/// friction is zero.
 void update_friction(const Mechanism& m, Workspace& ws);
 /// Friction power lost in a pair (W, >= 0), of the friction applied in the last walk.
 double friction_power(const Mechanism& m, const Workspace& ws, int joint);
+/// The force that compound pin `pin` exerts on its member `member` (index in the listed
+/// order): the sum of the reactions of the pin's pairs on that body. They sum to zero over the
+/// members (the pin is massless).
+Vec2 pin_force(const Mechanism& m, const Workspace& ws, int pin, int member);
+/// Friction power lost in a compound pin (W, >= 0): sum over the members b after the first of
+/// -M_b (omega_b - omega_first), of the friction applied in the last walk.
+double pin_friction_power(const Mechanism& m, const Workspace& ws, int pin);
+/// Friction power lost in every pair and compound pin (W).
+double total_friction_power(const Mechanism& m, const Workspace& ws);
 /// Sum of the drivers' powers (W).
 double driver_power(const Mechanism& m, const Workspace& ws);
 
@@ -71,10 +82,13 @@ struct KinetostaticsSummary {
   double mean_driver_power = 0.0;
   double driver_work = 0.0, useful_work = 0.0, friction_work = 0.0;  ///< over the sweep (J)
   bool has_useful_loads = false;
-  std::vector<double> friction_energy;  ///< per joint (J)
+  std::vector<double> friction_energy;  ///< per pair of m.joints() (J)
   std::vector<double> load_activity;    ///< per load: integral of |power| (J); 0 if it does no work
-  std::vector<double> max_reaction;     ///< per joint: largest |F| (N) ...
+  std::vector<double> max_reaction;     ///< per pair of m.joints(): largest |F| (N) ...
   std::vector<double> max_reaction_t;   ///< ... and when
+  std::vector<double> pin_friction_energy;  ///< per compound pin (J)
+  std::vector<double> pin_max_force;        ///< per compound pin: largest |F| on a member (N) ...
+  std::vector<double> pin_max_force_t;      ///< ... and when
   int rows = 0;     ///< rows solved (converged)
   int limit_rows = 0;  ///< of which at a removable singular position (values as limits)
   std::vector<double> unbounded_t;  ///< singular positions where the reactions have no limit
@@ -103,9 +117,24 @@ void put_reaction(const Joint& j, const JointReaction& r, Put&& put) {
   }
 }
 
+/// A compound pin's reaction columns: per member, in the listed order, `<pin>.<body>.Fx`,
+/// `.Fy`, `.F` (the force the pin exerts on that body).
+void add_pin_reaction_columns(const Mechanism& m, const CompoundPin& pin, Table& table);
+/// The values of those columns, in the same order, through put(value).
+template <class Put>
+void put_pin_reaction(const Mechanism& m, const Workspace& ws, int pin, Put&& put) {
+  for (size_t k = 0; k < m.pins()[pin].bodies.size(); ++k) {
+    const Vec2 F = pin_force(m, ws, pin, static_cast<int>(k));
+    put(F.x());
+    put(F.y());
+    put(F.norm());
+  }
+}
+
 /// The kinetostatics table of a sweep (rows where the mechanism is assembled and not at a dead
-/// point): t, driver coordinates, efforts (with and without friction), per pair Fx, Fy, F
-/// (prismatic: N and M too; gear: torque) and friction power, friction.power, driver.power,
+/// point): t, driver coordinates, efforts (with and without friction), per joint of the model
+/// Fx, Fy, F (prismatic: N and M too; gear: torque) and friction power, per compound pin its
+/// members' forces and friction power, friction.power, driver.power,
 /// efficiency (1 - friction power / driver power, while the drivers deliver power), iterations,
 /// self_locking, singular (1 where the values are limits at a removable singular position). On
 /// a row near self-locking the values that depend on friction are missing.

@@ -58,9 +58,28 @@ struct Joint {
   double pin_radius = 0.0;
   double slider_length = 0.0;
   SourceLocation where;
+  /// A pair materialised from a compound pin (a revolute pair named like the pin, without
+  /// friction of its own): the pin's index in MechanismSpec::pins; -1 for a model's joint.
+  int pin = -1;
   int constraint_count() const { return type == JointType::gear ? 1 : 2; }
   bool connects(int b) const { return body[0] == b || body[1] == b; }
   int other(int b) const { return body[0] == b ? body[1] : body[0]; }
+};
+
+/// A revolute joint of k >= 3 bodies at one pin (a compound hinge). It counts as k - 1
+/// revolute pairs; the compiled mechanism materialises them as binary pairs (Joint::pin) that
+/// form a tree over the members. The pin is a massless part fixed in the first listed body:
+/// Coulomb friction acts in the bearing of every other member (docs/model-format.md).
+struct CompoundPin {
+  std::string name;
+  std::vector<int> bodies;               ///< the members, in the listed order
+  std::vector<Vec2> points;              ///< the pin in each member's frame
+  std::vector<std::string> point_names;  ///< names of those points in the model
+  double friction = 0.0;                 ///< f' [001 Eq. 8]
+  double pin_radius = 0.0;               ///< r
+  SourceLocation where;
+  /// Index of `body` among the members, or -1.
+  int member(int body) const;
 };
 
 enum class DriverType { rotational, linear };
@@ -70,7 +89,12 @@ enum class DriverType { rotational, linear };
 struct Driver {
   std::string name;
   DriverType type = DriverType::rotational;
+  /// The driven pair, an index into Mechanism::joints(). For a driver on a compound ground pin
+  /// the model gives `pin` and `pin_body` (the member it turns) and compile sets `joint` to the
+  /// pair (ground, pin_body) it materialises first.
   int joint = -1;
+  int pin = -1;
+  int pin_body = -1;
   MotionLaw law = ConstantSpeedLaw{};
   SourceLocation where;
 };
@@ -183,7 +207,8 @@ struct MechanismSpec {
   std::string name;
   SourceLocation where;  ///< the model file
   std::vector<Body> bodies;  ///< bodies[0] is the ground
-  std::vector<Joint> joints;
+  std::vector<Joint> joints;  ///< two-body pairs
+  std::vector<CompoundPin> pins;  ///< revolute joints of three or more bodies (names unique among joints and pins)
   std::vector<Driver> drivers;
   std::vector<Load> loads;
   Vec2 gravity = Vec2::Zero();
@@ -199,6 +224,7 @@ struct MechanismSpec {
 
   int find_body(const std::string& body_name) const;
   int find_joint(const std::string& joint_name) const;
+  int find_pin(const std::string& pin_name) const;
 };
 
 /// Where an output point lives: a named point of a moving body and its column label.
@@ -220,7 +246,10 @@ class Mechanism {
  public:
   const MechanismSpec& spec() const { return spec_; }
   const std::vector<Body>& bodies() const { return spec_.bodies; }
-  const std::vector<Joint>& joints() const { return spec_.joints; }
+  /// Every binary pair: the model's joints first, in order (their indices are the spec's), then
+  /// the pairs materialised for the compound pins (Joint::pin >= 0).
+  const std::vector<Joint>& joints() const { return joints_; }
+  const std::vector<CompoundPin>& pins() const { return spec_.pins; }
   const std::vector<Driver>& drivers() const { return spec_.drivers; }
   int dof() const { return dof_; }
   const std::vector<std::unique_ptr<Group>>& groups() const { return groups_; }
@@ -239,6 +268,7 @@ class Mechanism {
   friend Mechanism compile(MechanismSpec spec, const CompileOptions& options);
   Mechanism() = default;
   MechanismSpec spec_;
+  std::vector<Joint> joints_;
   int dof_ = 0;
   std::vector<std::unique_ptr<Group>> groups_;
   std::vector<OutputPoint> output_points_;

@@ -105,8 +105,12 @@ class Workspace {
   /// Per joint, the friction applied in the last walk: a revolute pair's moment on its second
   /// body, a prismatic pair's force along the guide on its second body.
   std::vector<double> friction_effort;
+  /// Per compound pin, per member (listed order), the friction moment applied in the last walk:
+  /// M_b in the bearing of each member after the first, and -sum M_b on the first, which
+  /// carries the pin.
+  std::vector<std::vector<double>> pin_friction_effort;
   std::vector<Wrench> load;           ///< the backward walk's running load per body
-  std::vector<JointReaction> reaction;  ///< per joint
+  std::vector<JointReaction> reaction;  ///< per pair of Mechanism::joints()
   std::vector<JointReaction> reaction_previous;  ///< the previous friction iteration's
   std::vector<double> effort;         ///< driver torque (N m) or force (N), per driver
   std::vector<double> effort_frictionless;

@@ -35,6 +35,7 @@ Workspace::Workspace(const Mechanism& mechanism)
   solved.q.assign(q.size(), 0.0);
   solved.qd.assign(q.size(), 0.0);
   solved.qdd.assign(q.size(), 0.0);
+  for (const CompoundPin& pin : mechanism.pins()) pin_friction_effort.emplace_back(pin.bodies.size(), 0.0);
   for (size_t g = 0; g < mechanism.groups().size(); ++g) {
     const auto n = static_cast<Eigen::Index>(mechanism.groups()[g]->newton_unknowns());
     if (n > 0) {

@@ -1,0 +1,123 @@
+// Compound pins in the dynamics: the reduced parameters of the toggle press both ways, its
+// simulation by the reduced method, the full constrained model and Kane's equations, and Kane's
+// per-member pin reactions against the kinetostatic walk at the same motion.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "linkdyn/dynamics/direct.hpp"
+#include "linkdyn/dynamics/kane.hpp"
+#include "linkdyn/dynamics/reduced.hpp"
+#include "test_support.hpp"
+
+using namespace linkdyn;
+using namespace linkdyn::dynamics;
+
+namespace {
+
+SimulationOptions tight(Method method, double t_end, int steps) {
+  SimulationOptions o;
+  o.method = method;
+  o.t_end = t_end;
+  o.steps = steps;
+  o.rel_tol = 1e-12, o.abs_tol = 1e-12;
+  return o;
+}
+
+/// Largest difference of column `c` of two tables of the same shape.
+double largest_difference(const Table& a, const Table& b, size_t c) {
+  double worst = 0.0;
+  for (size_t r = 0; r < a.rows(); ++r) worst = std::max(worst, std::abs(a.at(r, c) - b.at(r, c)));
+  return worst;
+}
+
+}  // namespace
+
+TEST(CompoundPinDynamics, TogglePressReducedInertiaFromEnergyAndFromKinetostaticsAgree) {
+  const planar::Mechanism m = io::load_mechanism(test::example("toggle-press"));
+  const ReducedTable t = tabulate_reduced_parameters(m, 360);
+  double worst_m = 0.0, worst_dm = 0.0, largest_m = 0.0;
+  for (size_t k = 0; k < t.q.size(); ++k) {
+    worst_m = std::max(worst_m, std::abs(t.m[k] - t.m_kinetostatic[k]) / t.m[k]);
+    worst_dm = std::max(worst_dm, std::abs(t.dm[k] - t.dm_kinetostatic[k]) / t.m[k]);
+    largest_m = std::max(largest_m, t.m[k]);
+  }
+  EXPECT_LT(worst_m, 1e-12);
+  EXPECT_LT(worst_dm, 1e-12);
+  EXPECT_GT(largest_m, 0.04);  // the ram's 40 kg count through the toggle
+}
+
+TEST(CompoundPinDynamics, TogglePressSimulatedByReducedFullAndKaneAgree) {
+  // The DC motor drives the press for 0.9 s (the crank stays within the forming table's turn),
+  // with the forming load and without it.
+  for (const bool forming : {true, false}) {
+    SCOPED_TRACE(forming ? "with the forming load" : "without the forming load");
+    planar::MechanismSpec spec = io::read_planar_model(test::example("toggle-press"));
+    if (!forming) spec.loads.clear();
+    const planar::Mechanism m = planar::compile(spec);
+    const DynamicSystem system(m);
+    const SimulationResult kane = simulate(system, tight(Method::kane, 0.9, 90));
+    const SimulationResult full = simulate(system, tight(Method::full, 0.9, 90));
+    SimulationOptions reduced_options = tight(Method::reduced, 0.9, 90);
+    reduced_options.table_points = 2880;
+    const SimulationResult reduced = simulate(system, reduced_options);
+    ASSERT_EQ(kane.table.rows(), 91u);
+    ASSERT_EQ(full.table.rows(), 91u);
+    ASSERT_EQ(reduced.table.rows(), 91u);
+    const Table& t = kane.table;
+    EXPECT_GT(t.at(t.rows() - 1, 1), M_PI);  // through the bottom dead centre
+    double slowest = INFINITY;
+    for (size_t r = 0; r < t.rows(); ++r) slowest = std::min(slowest, t.at(r, 2));
+    if (forming) {
+      EXPECT_LT(slowest, 0.95 * t.at(0, 2)) << "the forming load slows the crank";
+    }
+    const double dq = largest_difference(kane.table, full.table, 1), dqd = largest_difference(kane.table, full.table, 2);
+    const double dq_reduced = largest_difference(kane.table, reduced.table, 1);
+    std::printf("toggle press %s over 0.9 s, |dq|: Kane vs full %.1e rad (|dqd| %.1e rad/s), Kane vs reduced %.1e rad\n",
+                forming ? "forming" : "without forming", dq, dqd, dq_reduced);
+    // The forming table's kinks (0 to 100 kN and back within a few degrees) limit how closely
+    // two integrations at 1e-12 follow each other; without them the methods agree to rounding.
+    EXPECT_LT(dq, forming ? 1e-9 : 1e-12);
+    EXPECT_LT(dqd, forming ? 1e-8 : 1e-12);
+    EXPECT_LT(dq_reduced, forming ? 1e-6 : 1e-10);  // the reduced method's m(q) interpolation
+  }
+}
+
+TEST(CompoundPinDynamics, KanePinReactionsAreTheKinetostaticPinForcesAtTheSameMotion) {
+  const planar::Mechanism m = io::load_mechanism(test::example("toggle-press"));
+  const DynamicSystem system(m);
+  const SimulationResult r = simulate(system, tight(Method::kane, 0.9, 45));
+  const Table& t = r.table;
+  const planar::Mechanism& mm = *system.mechanism;  // with the rotor's inertia on the crank
+  const int motor = t.column("motor.torque"), crank = mm.spec().find_body("crank");
+  const std::vector<std::string> columns{"K.upper.Fx", "K.upper.Fy", "K.lower.Fx", "K.lower.Fy", "K.rod.Fx", "K.rod.Fy"};
+  for (const std::string& c : columns) ASSERT_GE(t.column(c), 0) << c;
+  EXPECT_EQ(t.column("K.Fx"), -1) << "the pin's own pairs have no columns";
+  planar::Workspace ws(mm);
+  double worst = 0.0, largest = 0.0;
+  for (size_t row = 0; row < t.rows(); ++row) {
+    ws.q[0] = t.at(row, 1), ws.qd[0] = t.at(row, 2), ws.qdd[0] = t.at(row, 3);
+    ASSERT_TRUE(planar::solve_kinematics(mm, ws).ok());
+    planar::evaluate_loads(mm, ws, t.at(row, 0));
+    ws.applied[crank](2) += t.at(row, motor);
+    for (auto& w : ws.friction_load) w.setZero();
+    planar::solve_reactions(mm, ws);
+    double scale = 1.0;
+    Vec2 sum = Vec2::Zero();
+    for (int k = 0; k < 3; ++k) {
+      const Vec2 F = planar::pin_force(mm, ws, 0, k);
+      scale = std::max(scale, F.norm());
+      sum += Vec2(t.at(row, t.column(columns[2 * k])), t.at(row, t.column(columns[2 * k + 1])));
+    }
+    for (int k = 0; k < 3; ++k) {
+      const Vec2 F = planar::pin_force(mm, ws, 0, k);
+      worst = std::max(worst, std::abs(F.x() - t.at(row, t.column(columns[2 * k]))) / scale);
+      worst = std::max(worst, std::abs(F.y() - t.at(row, t.column(columns[2 * k + 1]))) / scale);
+    }
+    EXPECT_LT(sum.norm(), 1e-12 * scale) << "Kane's pin forces sum to zero";
+    EXPECT_LT(std::abs(ws.effort[0]), 1e-9 * scale) << "the motor alone drives Kane's motion";
+    largest = std::max(largest, scale);
+  }
+  EXPECT_LT(worst, 1e-9);
+  EXPECT_GT(largest, 5e4);  // through the forming
+}
