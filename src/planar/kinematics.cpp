@@ -53,7 +53,9 @@ PosePrediction predict_poses(const Workspace& ws) {
   return p;
 }
 
-KinematicStatus solve_positions(const Mechanism& m, Workspace& ws) {
+namespace {
+
+KinematicStatus solve_groups(const Mechanism& m, Workspace& ws) {
   ws.prediction = predict_poses(ws);
   ws.solved.level = SolvedState::nothing;
   const auto& groups = m.groups();
@@ -65,6 +67,30 @@ KinematicStatus solve_positions(const Mechanism& m, Workspace& ws) {
   std::copy(ws.q.begin(), ws.q.end(), ws.solved.q.begin());
   ws.solved.level = SolvedState::positions;
   return {};
+}
+
+}  // namespace
+
+KinematicStatus solve_positions(const Mechanism& m, Workspace& ws) {
+  const KinematicStatus status = solve_groups(m, ws);
+  if (status.ok() || ws.group[status.group].tracked) return status;
+  // A group assembled from the hints where its closed form degenerates (a rhombus started
+  // with its crank on the next pivot) has no unique answer: assemble it at a nearby regular
+  // position and come back along the branch.
+  const std::vector<double> q = ws.q, qd = ws.qd;
+  for (const double step : {1e-4, -1e-4}) {
+    ws.reset_tracking();
+    ws.q[0] = q[0] + step;
+    if (!solve_groups(m, ws).ok()) continue;
+    std::fill(ws.qd.begin(), ws.qd.end(), 0.0);
+    ws.qd[0] = 1.0;
+    const bool rates = solve_velocities(m, ws).ok();
+    ws.q = q, ws.qd = qd;
+    if (rates && solve_groups(m, ws).ok()) return {};
+  }
+  ws.q = q, ws.qd = qd;
+  ws.reset_tracking();
+  return status;
 }
 
 KinematicStatus solve_velocities(const Mechanism& m, Workspace& ws) {

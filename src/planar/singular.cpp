@@ -174,25 +174,30 @@ bool SingularLimit::evaluate(const Mechanism& m, const Workspace& ws, const std:
 }
 
 bool solve_rates_as_limits(const Mechanism& m, Workspace& ws, SingularLimit& limits) {
+  // Poses too: where a dyad degenerates (its outer pins meet) the direct position is decided by
+  // rounding along a circle of solutions, while the branch's own pose is its limit.
   const int nb = static_cast<int>(m.bodies().size());
-  if (limits.rate_kinds_.size() != static_cast<size_t>(6 * nb)) {
-    limits.rate_kinds_.resize(static_cast<size_t>(6 * nb));
-    for (int k = 0; k < 6 * nb; ++k) limits.rate_kinds_[k] = (k % 6) < 3 ? 0 : 1;  // velocities, accelerations
+  if (limits.rate_kinds_.size() != static_cast<size_t>(9 * nb)) {
+    limits.rate_kinds_.resize(static_cast<size_t>(9 * nb));
+    for (int k = 0; k < 9 * nb; ++k) limits.rate_kinds_[k] = (k % 9) / 3;  // poses, velocities, accelerations
   }
-  // Angular rates times the mechanism's size, comparable with the linear ones.
+  // Angles and angular rates times the mechanism's size, comparable with the linear ones.
   const double L = limits.length_scale();
   Eigen::VectorXd limit;
   const bool ok = limits.evaluate(m, ws, limits.rate_kinds_, [nb, L](Workspace& s, Eigen::Ref<Eigen::VectorXd> out) {
     for (int b = 0; b < nb; ++b) {
       const BodyState& body = s.body[b];
-      out.segment<6>(6 * b) << body.v.x(), body.v.y(), body.omega * L, body.a.x(), body.a.y(), body.alpha * L;
+      out.segment<9>(9 * b) << body.r.x(), body.r.y(), body.theta * L, body.v.x(), body.v.y(), body.omega * L,
+          body.a.x(), body.a.y(), body.alpha * L;
     }
   }, limit);
   if (!ok) return false;
-  for (int b = 0; b < nb; ++b) {
+  for (int b = 1; b < nb; ++b) {
     BodyState& body = ws.body[b];
-    body.v = limit.segment<2>(6 * b), body.omega = limit(6 * b + 2) / L;
-    body.a = limit.segment<2>(6 * b + 3), body.alpha = limit(6 * b + 5) / L;
+    body.r = limit.segment<2>(9 * b);
+    body.set_angle(limit(9 * b + 2) / L);
+    body.v = limit.segment<2>(9 * b + 3), body.omega = limit(9 * b + 5) / L;
+    body.a = limit.segment<2>(9 * b + 6), body.alpha = limit(9 * b + 8) / L;
   }
   std::copy(ws.qd.begin(), ws.qd.end(), ws.solved.qd.begin());
   std::copy(ws.qdd.begin(), ws.qdd.end(), ws.solved.qdd.begin());

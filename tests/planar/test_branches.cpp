@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "linkdyn/planar/kinetostatics.hpp"
 #include "linkdyn/planar/sweep.hpp"
 #include "test_support.hpp"
 
@@ -92,4 +93,101 @@ TEST(Branches, DeadPointIsReportedNotDividedBy) {
   EXPECT_EQ(summary.singular, 1);
   EXPECT_TRUE(std::isnan(table.at(10, table.column("output.omega"))));
   EXPECT_TRUE(std::isfinite(table.at(9, table.column("output.omega"))));
+}
+
+namespace {
+
+/// The sweep table of a model with its driver's law replaced.
+Mechanism with_law(const std::string& model, const MotionLaw& law) {
+  MechanismSpec spec = io::read_planar_model(model);
+  spec.drivers[0].law = law;
+  return compile(spec);
+}
+
+std::string test_data(const std::string& name) { return std::string(LINKDYN_TEST_DATA_DIR) + "/" + name; }
+
+}  // namespace
+
+TEST(Branches, ParallelogramStaysInParallelogramModeThroughItsFlatPositions) {
+  // The ground link is longer than twice the crank: at the flat positions the crossed mode is
+  // nearer to the last pose than the parallelogram one, so only the predicted pose keeps the
+  // branch. In parallelogram mode the rocker turns with the crank and the coupler translates.
+  const Mechanism m = io::load_mechanism(test_data("parallelogram-fourbar.yaml"));
+  SweepSummary summary;
+  const Table t = kinematics_table(m, m.default_grid(), &summary);
+  ASSERT_EQ(t.rows(), 361u);
+  EXPECT_EQ(summary.singular, 0);
+  EXPECT_EQ(summary.limits, 2);  // 180 and 360 deg: rates there are limits
+  double angle = 0, rate = 0, accel = 0;
+  for (size_t r = 0; r < t.rows(); ++r) {
+    const double q = t.at(r, t.column("crank_drive.angle"));
+    angle = std::max({angle, std::abs(t.at(r, t.column("rocker.angle")) - q), std::abs(t.at(r, t.column("coupler.angle")))});
+    rate = std::max({rate, std::abs(t.at(r, t.column("rocker.omega")) - 10.0), std::abs(t.at(r, t.column("coupler.omega")))});
+    accel = std::max({accel, std::abs(t.at(r, t.column("rocker.alpha"))), std::abs(t.at(r, t.column("coupler.alpha")))});
+    const bool flat = std::abs(std::remainder(q, M_PI)) < 1e-9;
+    EXPECT_EQ(t.at(r, t.column("singular")), flat ? 1.0 : 0.0) << q;
+    // C moves with B: the coupler's translation.
+    EXPECT_NEAR(t.at(r, t.column("C.vy")), t.at(r, t.column("B.vy")), 1e-8);
+  }
+  EXPECT_LT(angle, 1e-10);
+  EXPECT_LT(rate, 1e-9);          // limits at the flat positions: 1e-11
+  EXPECT_LT(accel, 1e-9 * 100.0);  // relative to omega^2; rounding near the flat positions
+}
+
+TEST(Branches, ParallelogramReactionsAtTheFlatPositionAreTheirLimits) {
+  // Without gravity the rocker and the crank carry only their centrifugal loads and the coupler
+  // translates: moments about the coupler's pin B give the rocker's pin force along the rocker,
+  // 3 c = 1.5 m_coupler omega^2 |AB|, c = 150 N (what the coupler exerts on the rocker, along D->C),
+  // and the drivers power is zero (the kinetic energy is constant). At the flat positions statics
+  // alone leave c undetermined; its limit along the motion is the same 150 N.
+  const Mechanism m = io::load_mechanism(test_data("parallelogram-fourbar.yaml"));
+  KinetostaticsSummary summary;
+  const Table t = kinetostatics_table(m, m.default_grid(), {}, &summary);
+  ASSERT_EQ(t.rows(), 361u);
+  EXPECT_EQ(summary.limit_rows, 2);
+  for (size_t r = 0; r < t.rows(); ++r) {
+    const double q = t.at(r, t.column("crank_drive.angle"));
+    EXPECT_NEAR(t.at(r, t.column("C.Fx")), 150.0 * std::cos(q), 2e-5) << q;
+    EXPECT_NEAR(t.at(r, t.column("C.Fy")), 150.0 * std::sin(q), 2e-5) << q;
+    EXPECT_NEAR(t.at(r, t.column("crank_drive.torque")), 0.0, 1e-6) << q;
+  }
+}
+
+TEST(Branches, ReactionsWithoutALimitAtASingularPositionAreReportedNotWritten) {
+  // With gravity the coupler's weight has a moment about B that a flat rocker cannot balance:
+  // the reactions grow as 1/sin(theta) towards the flat positions, which are left out.
+  MechanismSpec spec = io::read_planar_model(test_data("parallelogram-fourbar.yaml"));
+  spec.gravity = Vec2(0.0, -9.81);
+  const Mechanism m = compile(spec);
+  KinetostaticsSummary summary;
+  const Table t = kinetostatics_table(m, m.default_grid(), {}, &summary);
+  EXPECT_EQ(t.rows(), 359u);
+  ASSERT_EQ(summary.unbounded_t.size(), 2u);
+  EXPECT_NEAR(summary.unbounded_t[0], (M_PI - M_PI / 6.0) / 10.0, 1e-12);
+  for (size_t k = 0; k < t.values.size(); ++k) EXPECT_TRUE(std::isfinite(t.values[k]) || std::isnan(t.values[k]));
+}
+
+TEST(Branches, RhombusChainPassesThePositionsWhereEachCrankTipLiesOnTheNextPivot) {
+  // The chain of three rhombi (examples/parallelogram-chain.yaml) swept over a turn from 0 deg:
+  // it starts on such a position (where the dyads' closed form has a circle of solutions) and
+  // passes another at 180 deg. Every crank keeps the driver's angle, the couplers translate.
+  const Mechanism m = with_law(test::example("parallelogram-chain"), ConstantSpeedLaw{0.0, 10.0, 2 * M_PI / 10.0, 360});
+  SweepSummary summary;
+  const Table t = kinematics_table(m, m.default_grid(), &summary);
+  ASSERT_EQ(t.rows(), 361u);
+  EXPECT_EQ(summary.singular, 0);
+  EXPECT_EQ(summary.limits, 3);
+  double worst = 0.0;
+  for (size_t r = 0; r < t.rows(); ++r) {
+    const double q = t.at(r, t.column("theta.angle"));
+    for (int k = 0; k <= 3; ++k) {
+      worst = std::max(worst, std::abs(t.at(r, t.column("crank" + std::to_string(k) + ".angle")) - q));
+      worst = std::max(worst, std::abs(t.at(r, t.column("crank" + std::to_string(k) + ".omega")) - 10.0) / 10.0);
+    }
+    for (int k = 1; k <= 3; ++k) {
+      worst = std::max(worst, std::abs(t.at(r, t.column("coupler" + std::to_string(k) + ".angle"))));
+      worst = std::max(worst, std::abs(t.at(r, t.column("coupler" + std::to_string(k) + ".omega"))) / 10.0);
+    }
+  }
+  EXPECT_LT(worst, 1e-10);
 }

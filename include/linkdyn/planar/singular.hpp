@@ -70,8 +70,9 @@ class SingularLimit {
   double length_scale_ = 1.0;
 };
 
-/// The body rates (v, omega, a, alpha of every body) as limits at a singular position, written
-/// into ws; ws.solved is then at the accelerations level. False where there is no limit.
+/// The body poses and rates (r, theta, v, omega, a, alpha of every body) as limits at a
+/// singular position, written into ws; ws.solved is then at the accelerations level. False
+/// where there is no limit.
 bool solve_rates_as_limits(const Mechanism& m, Workspace& ws, SingularLimit& limits);
 
 }  // namespace linkdyn::planar
