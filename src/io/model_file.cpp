@@ -2,6 +2,8 @@
 #include "linkdyn/io/model_file.hpp"
 #include "linkdyn/io/table_reader.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -151,9 +153,9 @@ class ModelParser {
       if (t == "revolute" || t == "R") {
         joint.type = JointType::revolute;
         in_.allow_only(j, entity, {"type", "bodies", "at", "points", "friction"});
-        joint.friction = revolute_friction_.coefficient;
-        joint.pin_radius = revolute_friction_.size;
-        if (j["friction"]) pair_friction(j["friction"], entity, true, joint.friction, joint.pin_radius);
+        PairFriction f = revolute_friction_;
+        if (j["friction"]) pair_friction(j["friction"], entity, true, f);
+        joint.friction = f.coefficient, joint.static_friction = f.static_coefficient, joint.pin_radius = f.size;
         joint.point_name = {name, name};
         if (j["at"]) joint.point_name[0] = joint.point_name[1] = in_.text(j["at"], entity + ".at");
         if (const YAML::Node pts = j["points"]) {
@@ -166,9 +168,9 @@ class ModelParser {
       } else if (t == "prismatic" || t == "P") {
         joint.type = JointType::prismatic;
         in_.allow_only(j, entity, {"type", "bodies", "guide", "slider_point", "angle", "friction"});
-        joint.friction = prismatic_friction_.coefficient;
-        joint.slider_length = prismatic_friction_.size;
-        if (j["friction"]) pair_friction(j["friction"], entity, false, joint.friction, joint.slider_length);
+        PairFriction f = prismatic_friction_;
+        if (j["friction"]) pair_friction(j["friction"], entity, false, f);
+        joint.friction = f.coefficient, joint.static_friction = f.static_coefficient, joint.slider_length = f.size;
         guide(j, joint, entity);
         joint.point_name[1] = j["slider_point"] ? in_.text(j["slider_point"], entity + ".slider_point") : "origin";
         joint.point[1] = point_ref(joint.body[1], joint.point_name[1], j["slider_point"] ? j["slider_point"] : key, entity);
@@ -216,9 +218,9 @@ class ModelParser {
         in_.fail(b, entity, "lists body '" + spec_.bodies[body].name + "' twice", "list each body the pin joins once");
       pin.bodies.push_back(body);
     }
-    pin.friction = revolute_friction_.coefficient;
-    pin.pin_radius = revolute_friction_.size;
-    if (j["friction"]) pair_friction(j["friction"], entity, true, pin.friction, pin.pin_radius);
+    PairFriction f = revolute_friction_;
+    if (j["friction"]) pair_friction(j["friction"], entity, true, f);
+    pin.friction = f.coefficient, pin.static_friction = f.static_coefficient, pin.pin_radius = f.size;
     pin.point_names.assign(pin.bodies.size(), j["at"] ? in_.text(j["at"], entity + ".at") : name);
     if (const YAML::Node pts = j["points"]) {
       if (!pts.IsSequence() || pts.size() != pin.bodies.size())
@@ -245,29 +247,36 @@ class ModelParser {
   }
 
   struct PairFriction {
-    double coefficient = 0.0, size = 0.0;  // size: pin radius or slider length
+    double coefficient = 0.0, static_coefficient = 0.0, size = 0.0;  // size: pin radius or slider length
   };
 
-  /// {coefficient, radius} of a revolute pair or {coefficient, length} of a prismatic one.
-  void pair_friction(const YAML::Node& node, const std::string& entity, bool revolute, double& coefficient,
-                     double& size) {
+  /// {coefficient, static, radius} of a revolute pair or {coefficient, static, length} of a
+  /// prismatic one, over `f` (the defaults). The static coefficient defaults to the kinetic one
+  /// given beside it (else to the defaults' static one) and may not be below it.
+  void pair_friction(const YAML::Node& node, const std::string& entity, bool revolute, PairFriction& f) {
     const char* size_key = revolute ? "radius" : "length";
-    in_.allow_only(node, entity + ".friction", {"coefficient", size_key});
-    if (node["coefficient"]) coefficient = in_.number(node["coefficient"], entity + ".friction.coefficient");
-    if (node[size_key]) size = in_.number(node[size_key], entity + ".friction." + size_key, Quantity::length);
-    if (coefficient < 0.0)
+    in_.allow_only(node, entity + ".friction", {"coefficient", "static", size_key});
+    if (node["coefficient"]) {
+      f.coefficient = in_.number(node["coefficient"], entity + ".friction.coefficient");
+      f.static_coefficient = f.coefficient;
+    }
+    if (node["static"]) f.static_coefficient = in_.number(node["static"], entity + ".friction.static");
+    if (node[size_key]) f.size = in_.number(node[size_key], entity + ".friction." + size_key, Quantity::length);
+    if (f.coefficient < 0.0)
       in_.fail(node["coefficient"], entity, "friction coefficient is negative", "give a coefficient >= 0");
-    if (size < 0.0)
+    if (f.static_coefficient < f.coefficient)
+      in_.fail(node["static"] ? node["static"] : node, entity,
+               fmt::format("the static friction coefficient {:g} is below the kinetic one {:g}", f.static_coefficient, f.coefficient),
+               "give static >= coefficient (static friction holds at least what kinetic friction resists)");
+    if (f.size < 0.0)
       in_.fail(node[size_key], entity, std::string("friction ") + size_key + " is negative",
                std::string("give a ") + size_key + " >= 0 in m");
   }
 
   void friction_defaults(const YAML::Node& node) {
     in_.allow_only(node, "friction", {"revolute", "prismatic"});
-    if (node["revolute"])
-      pair_friction(node["revolute"], "friction.revolute", true, revolute_friction_.coefficient, revolute_friction_.size);
-    if (node["prismatic"])
-      pair_friction(node["prismatic"], "friction.prismatic", false, prismatic_friction_.coefficient, prismatic_friction_.size);
+    if (node["revolute"]) pair_friction(node["revolute"], "friction.revolute", true, revolute_friction_);
+    if (node["prismatic"]) pair_friction(node["prismatic"], "friction.prismatic", false, prismatic_friction_);
   }
 
   Vec2 vector(const YAML::Node& node, const std::string& entity, Quantity kind, const std::string& fix) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "linkdyn/planar/friction.hpp"
 #include "linkdyn/planar/groups/group.hpp"
 #include "linkdyn/planar/singular.hpp"
 
@@ -16,22 +17,6 @@ double sign(double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); }
 Wrench inertial_load(const Body& body, const BodyState& b) {
   const Vec2 F = -body.mass * b.acceleration(body.com);
   return {F.x(), F.y(), cross(b.arm(body.com), F) - body.inertia * b.alpha};
-}
-
-/// Normal load that makes friction in a prismatic pair: |N|, or |N1| + |N2| at the ends of a
-/// slider of length b with N1 + N2 = N and (b / 2)(N2 - N1) = M.
-double slider_normal_load(const Joint& j, const JointReaction& r) {
-  if (j.slider_length <= 0.0) return std::abs(r.normal);
-  const double half = 0.5 * r.normal, shift = r.moment / j.slider_length;
-  return std::abs(half - shift) + std::abs(half + shift);
-}
-
-bool has_friction(const Mechanism& m) {
-  return std::any_of(m.joints().begin(), m.joints().end(), [](const Joint& j) {
-    return j.friction > 0.0 && (j.type == JointType::prismatic || j.pin_radius > 0.0);
-  }) || std::any_of(m.pins().begin(), m.pins().end(), [](const CompoundPin& p) {
-    return p.friction > 0.0 && p.pin_radius > 0.0;
-  });
 }
 
 /// Largest change of any reaction (force components, normal force, gear torque) in N.
@@ -71,44 +56,13 @@ void solve_reactions(const Mechanism& m, Workspace& ws) {
 }
 
 void update_friction(const Mechanism& m, Workspace& ws) {
+  // Each bearing: -sgn(speed) f' r |F| or -sgn(speed) f N_p [001 Eqs. 9-11, 16].
   for (Wrench& w : ws.friction_load) w.setZero();
-  for (size_t k = 0; k < m.joints().size(); ++k) {
-    const Joint& j = m.joints()[k];
-    ws.friction_effort[k] = 0.0;
-    if (j.friction <= 0.0) continue;
-    const JointReaction& r = ws.reaction[k];
-    if (j.type == JointType::revolute) {
-      // M_f = -sgn(omega_rel) f' r |F| on the second body, opposite on the first.
-      const double moment = -sign(ws.body[j.body[1]].omega - ws.body[j.body[0]].omega) * j.friction *
-                            j.pin_radius * r.force.norm();
-      ws.friction_effort[k] = moment;
-      ws.friction_load[j.body[1]](2) += moment;
-      ws.friction_load[j.body[0]](2) -= moment;
-    } else if (j.type == JointType::prismatic) {
-      // F_f = -sgn(v_rel) f N along the guide at the slider point, opposite on the guide.
-      Vec2 point;
-      const double force = -sign(sliding_speed(j, ws, point)) * j.friction * slider_normal_load(j, r);
-      ws.friction_effort[k] = force;
-      add_guide_force(j, ws, point, force, ws.friction_load);
-    }
-  }
-  for (size_t p = 0; p < m.pins().size(); ++p) {
-    // The pin is fixed in its first member; each other member b turns on it in a bearing:
-    // M_b = -sgn(omega_b - omega_first) f' r |F_b| on b, -M_b on the first [001 Eqs. 8-9].
-    const CompoundPin& pin = m.pins()[p];
-    std::vector<double>& moments = ws.pin_friction_effort[p];
-    std::fill(moments.begin(), moments.end(), 0.0);
-    if (pin.friction <= 0.0) continue;
-    const int first = pin.bodies[0];
-    for (size_t k = 1; k < pin.bodies.size(); ++k) {
-      const int b = pin.bodies[k];
-      const double moment = -sign(ws.body[b].omega - ws.body[first].omega) * pin.friction * pin.pin_radius *
-                            pin_force(m, ws, static_cast<int>(p), static_cast<int>(k)).norm();
-      moments[k] = moment;
-      moments[0] -= moment;
-      ws.friction_load[b](2) += moment;
-      ws.friction_load[first](2) -= moment;
-    }
+  for (size_t k = 0; k < m.bearings().size(); ++k) {
+    const Bearing& b = m.bearings()[k];
+    const double effort = -sign(bearing_speed(m, ws, b)) * b.coefficient * bearing_load(m, ws, b);
+    ws.bearing_effort[k] = effort;
+    add_bearing_effort(m, ws, b, effort, ws.friction_load);
   }
   ws.friction_load[0].setZero();
 }
@@ -127,31 +81,24 @@ Vec2 pin_force(const Mechanism& m, const Workspace& ws, int pin, int member) {
 }
 
 double pin_friction_power(const Mechanism& m, const Workspace& ws, int pin) {
-  const CompoundPin& p = m.pins()[pin];
-  const double omega_first = ws.body[p.bodies[0]].omega;
   double power = 0.0;
-  for (size_t k = 1; k < p.bodies.size(); ++k)
-    power -= ws.pin_friction_effort[pin][k] * (ws.body[p.bodies[k]].omega - omega_first);
+  for (size_t k = 0; k < m.bearings().size(); ++k)
+    if (m.bearings()[k].pin == pin) power -= ws.bearing_effort[k] * bearing_speed(m, ws, m.bearings()[k]);
   return power;
 }
 
 double total_friction_power(const Mechanism& m, const Workspace& ws) {
   double power = 0.0;
-  for (size_t k = 0; k < m.joints().size(); ++k) power += friction_power(m, ws, static_cast<int>(k));
-  for (size_t p = 0; p < m.pins().size(); ++p) power += pin_friction_power(m, ws, static_cast<int>(p));
+  for (size_t k = 0; k < m.bearings().size(); ++k) power -= ws.bearing_effort[k] * bearing_speed(m, ws, m.bearings()[k]);
   return power;
 }
 
 double friction_power(const Mechanism& m, const Workspace& ws, int joint) {
   // Power of the friction applied in the last walk, as lost (>= 0).
-  const Joint& j = m.joints()[joint];
-  if (j.type == JointType::revolute)
-    return -ws.friction_effort[joint] * (ws.body[j.body[1]].omega - ws.body[j.body[0]].omega);
-  if (j.type == JointType::prismatic) {
-    Vec2 point;
-    return -ws.friction_effort[joint] * sliding_speed(j, ws, point);
-  }
-  return 0.0;
+  double power = 0.0;
+  for (size_t k = 0; k < m.bearings().size(); ++k)
+    if (m.bearings()[k].joint == joint) power -= ws.bearing_effort[k] * bearing_speed(m, ws, m.bearings()[k]);
+  return power;
 }
 
 double driver_power(const Mechanism& m, const Workspace& ws) {
@@ -165,11 +112,10 @@ KinetostaticsStatus solve_kinetostatics(const Mechanism& m, Workspace& ws, doubl
   KinetostaticsStatus status;
   evaluate_loads(m, ws, t);
   for (Wrench& w : ws.friction_load) w.setZero();
-  std::fill(ws.friction_effort.begin(), ws.friction_effort.end(), 0.0);
-  for (std::vector<double>& moments : ws.pin_friction_effort) std::fill(moments.begin(), moments.end(), 0.0);
+  std::fill(ws.bearing_effort.begin(), ws.bearing_effort.end(), 0.0);
   solve_reactions(m, ws);
   ws.effort_frictionless = ws.effort;
-  if (!options.friction || !has_friction(m)) return status;
+  if (!options.friction || m.bearings().empty()) return status;
   // Successive approximations [001 Eqs. 12-13]: friction from the last reactions, re-solve.
   double change = 0.0, last_change = 0.0;
   status.converged = false;
@@ -197,20 +143,22 @@ namespace linkdyn::planar {
 
 bool solve_kinetostatics_as_limits(const Mechanism& m, Workspace& ws, double t, const KinetostaticsOptions& options,
                                    SingularLimit& limits, KinetostaticsStatus& status) {
-  // Per joint: force x, y, moment, normal, lambda 0, 1, friction effort; per driver: effort with
-  // and without friction; all forces (moments divided by the mechanism's size), one kind.
-  const size_t nj = m.joints().size(), nd = m.drivers().size();
+  // Per joint: force x, y, moment, normal, lambda 0, 1; per driver: effort with and without
+  // friction; per bearing: friction effort; all forces (moments divided by the mechanism's
+  // size), one kind.
+  const size_t nj = m.joints().size(), nd = m.drivers().size(), nf = m.bearings().size();
   const double L = limits.length_scale();
   std::vector<double> scale;
-  scale.reserve(7 * nj + 2 * nd);
+  scale.reserve(6 * nj + 2 * nd + nf);
   for (const Joint& j : m.joints()) {
-    const double lambda0 = j.type == JointType::revolute ? 1.0 : L, effort = j.type == JointType::prismatic ? 1.0 : L;
-    scale.insert(scale.end(), {1.0, 1.0, L, 1.0, lambda0, 1.0, effort});
+    const double lambda0 = j.type == JointType::revolute ? 1.0 : L;
+    scale.insert(scale.end(), {1.0, 1.0, L, 1.0, lambda0, 1.0});
   }
   for (const Driver& d : m.drivers()) {
     const double s = d.type == DriverType::rotational ? L : 1.0;
     scale.insert(scale.end(), {s, s});
   }
+  for (const Bearing& b : m.bearings()) scale.push_back(b.kind == Bearing::prismatic ? 1.0 : L);
   const std::vector<int> kinds(scale.size(), 0);
   int iterations = 0;
   bool locking = false;
@@ -221,21 +169,22 @@ bool solve_kinetostatics_as_limits(const Mechanism& m, Workspace& ws, double t, 
     locking = locking || st.self_locking;
     for (size_t k = 0; k < nj; ++k) {
       const JointReaction& r = s.reaction[k];
-      out.segment<7>(7 * k) << r.force.x(), r.force.y(), r.moment, r.normal, r.lambda(0), r.lambda(1), s.friction_effort[k];
+      out.segment<6>(6 * k) << r.force.x(), r.force.y(), r.moment, r.normal, r.lambda(0), r.lambda(1);
     }
-    for (size_t d = 0; d < nd; ++d) out.segment<2>(7 * nj + 2 * d) << s.effort[d], s.effort_frictionless[d];
+    for (size_t d = 0; d < nd; ++d) out.segment<2>(6 * nj + 2 * d) << s.effort[d], s.effort_frictionless[d];
+    for (size_t k = 0; k < nf; ++k) out(static_cast<Eigen::Index>(6 * nj + 2 * nd + k)) = s.bearing_effort[k];
     for (size_t c = 0; c < scale.size(); ++c) out(static_cast<Eigen::Index>(c)) /= scale[c];
   }, limit);
   if (!ok) return false;
   for (size_t c = 0; c < scale.size(); ++c) limit(static_cast<Eigen::Index>(c)) *= scale[c];
   for (size_t k = 0; k < nj; ++k) {
     JointReaction& r = ws.reaction[k];
-    r.force = limit.segment<2>(7 * k);
-    r.moment = limit(7 * k + 2), r.normal = limit(7 * k + 3);
-    r.lambda = limit.segment<2>(7 * k + 4);
-    ws.friction_effort[k] = limit(7 * k + 6);
+    r.force = limit.segment<2>(6 * k);
+    r.moment = limit(6 * k + 2), r.normal = limit(6 * k + 3);
+    r.lambda = limit.segment<2>(6 * k + 4);
   }
-  for (size_t d = 0; d < nd; ++d) ws.effort[d] = limit(7 * nj + 2 * d), ws.effort_frictionless[d] = limit(7 * nj + 2 * d + 1);
+  for (size_t d = 0; d < nd; ++d) ws.effort[d] = limit(6 * nj + 2 * d), ws.effort_frictionless[d] = limit(6 * nj + 2 * d + 1);
+  for (size_t k = 0; k < nf; ++k) ws.bearing_effort[k] = limit(static_cast<Eigen::Index>(6 * nj + 2 * nd + k));
   status = {};
   status.iterations = iterations;
   status.self_locking = locking;

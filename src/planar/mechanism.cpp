@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "linkdyn/planar/friction.hpp"
 #include "linkdyn/planar/groups/group.hpp"
 #include "planar/structure.hpp"
 
@@ -255,6 +256,7 @@ Mechanism compile(MechanismSpec spec, const CompileOptions& options) {
   m.dof_ = gruebler_dof(m.spec_);
   m.output_points_ = output_points(m.spec_);
   m.groups_ = find_structure(m, m.joints_, m.spec_.drivers, options.force_generic);
+  m.bearings_ = find_bearings(m);
   return m;
 }
 

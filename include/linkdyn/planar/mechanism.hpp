@@ -55,6 +55,7 @@ struct Joint {
   /// pair [001 Eq. 8]; length b of a slider whose normal load is carried at its two ends
   /// (0: a short slider, friction f |N|).
   double friction = 0.0;
+  double static_friction = 0.0;  ///< the static coefficient (>= friction), for sticking
   double pin_radius = 0.0;
   double slider_length = 0.0;
   SourceLocation where;
@@ -76,6 +77,7 @@ struct CompoundPin {
   std::vector<Vec2> points;              ///< the pin in each member's frame
   std::vector<std::string> point_names;  ///< names of those points in the model
   double friction = 0.0;                 ///< f' [001 Eq. 8]
+  double static_friction = 0.0;          ///< the static coefficient (>= friction)
   double pin_radius = 0.0;               ///< r
   SourceLocation where;
   /// Index of `body` among the members, or -1.
@@ -240,6 +242,21 @@ struct CompileOptions {
   bool force_generic = false;
 };
 
+/// A bearing with Coulomb friction: a revolute pair, a member of a compound pin turning on the
+/// pin, or a prismatic pair (friction.hpp has the equations).
+struct Bearing {
+  enum Kind { revolute, pin_member, prismatic };
+  Kind kind = revolute;
+  int joint = -1;   ///< the pair (revolute, prismatic), an index into Mechanism::joints()
+  int pin = -1;     ///< pin_member: the compound pin ...
+  int member = -1;  ///< ... and the member (>= 1) that turns on it
+  int body[2] = {0, 0};  ///< first (the effort's reaction) and second body
+  double coefficient = 0.0;         ///< kinetic: f' (revolute, pin) or f (prismatic)
+  double static_coefficient = 0.0;  ///< for sticking (>= coefficient)
+  double radius = 0.0;              ///< revolute, pin: r
+  std::string label;                ///< "<joint>" or "<pin>.<body>"
+};
+
 /// The compiled, immutable mechanism: its description, degrees of freedom and the tape of
 /// groups in structural order (drivers first) [001 Fig. 3].
 class Mechanism {
@@ -250,6 +267,8 @@ class Mechanism {
   /// the pairs materialised for the compound pins (Joint::pin >= 0).
   const std::vector<Joint>& joints() const { return joints_; }
   const std::vector<CompoundPin>& pins() const { return spec_.pins; }
+  /// The bearings with friction (friction.hpp).
+  const std::vector<Bearing>& bearings() const { return bearings_; }
   const std::vector<Driver>& drivers() const { return spec_.drivers; }
   int dof() const { return dof_; }
   const std::vector<std::unique_ptr<Group>>& groups() const { return groups_; }
@@ -272,6 +291,7 @@ class Mechanism {
   int dof_ = 0;
   std::vector<std::unique_ptr<Group>> groups_;
   std::vector<OutputPoint> output_points_;
+  std::vector<Bearing> bearings_;
 };
 
 /// Checks the description, counts the DOF (Gruebler-Kutzbach), finds the structural sequence

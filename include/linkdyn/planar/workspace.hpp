@@ -102,13 +102,9 @@ class Workspace {
   // Kinetostatics (see kinetostatics.hpp).
   std::vector<Wrench> applied;        ///< external loads, gravity and force elements per body
   std::vector<Wrench> friction_load;  ///< friction in the pairs, per body
-  /// Per joint, the friction applied in the last walk: a revolute pair's moment on its second
-  /// body, a prismatic pair's force along the guide on its second body.
-  std::vector<double> friction_effort;
-  /// Per compound pin, per member (listed order), the friction moment applied in the last walk:
-  /// M_b in the bearing of each member after the first, and -sum M_b on the first, which
-  /// carries the pin.
-  std::vector<std::vector<double>> pin_friction_effort;
+  /// Per bearing (Mechanism::bearings()), the friction applied in the last walk: a moment on
+  /// its second body (revolute pair, pin member) or a force along the guide (prismatic pair).
+  std::vector<double> bearing_effort;
   std::vector<Wrench> load;           ///< the backward walk's running load per body
   std::vector<JointReaction> reaction;  ///< per pair of Mechanism::joints()
   std::vector<JointReaction> reaction_previous;  ///< the previous friction iteration's

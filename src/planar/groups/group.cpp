@@ -26,7 +26,7 @@ Workspace::Workspace(const Mechanism& mechanism)
       scratch(mechanism.groups().size()),
       applied(mechanism.bodies().size(), Wrench::Zero()),
       friction_load(mechanism.bodies().size(), Wrench::Zero()),
-      friction_effort(mechanism.joints().size(), 0.0),
+      bearing_effort(mechanism.bearings().size(), 0.0),
       load(mechanism.bodies().size(), Wrench::Zero()),
       reaction(mechanism.joints().size()),
       reaction_previous(mechanism.joints().size()),
@@ -35,7 +35,6 @@ Workspace::Workspace(const Mechanism& mechanism)
   solved.q.assign(q.size(), 0.0);
   solved.qd.assign(q.size(), 0.0);
   solved.qdd.assign(q.size(), 0.0);
-  for (const CompoundPin& pin : mechanism.pins()) pin_friction_effort.emplace_back(pin.bodies.size(), 0.0);
   for (size_t g = 0; g < mechanism.groups().size(); ++g) {
     const auto n = static_cast<Eigen::Index>(mechanism.groups()[g]->newton_unknowns());
     if (n > 0) {

@@ -1,0 +1,36 @@
+#pragma once
+// Coulomb friction in the pairs [001 Eqs. 8-11]: every bearing where two bodies slide on each
+// other under a normal load from the pair's reaction. A bearing is a revolute pair, one member
+// of a compound pin turning on the pin (which is fixed in the pin's first member), or a
+// prismatic pair. Its friction effort opposes its relative speed:
+//   revolute / pin member: M = -sgn(omega_rel) f' r |F|  (a moment on the second body)
+//   prismatic:             F = -sgn(v_rel) f N_p         (a force along the guide, at the slider
+//                          point, on the second body; N_p = |N|, or |N1| + |N2| for a slider of
+//                          length b carried at its ends, N1 + N2 = N, (b/2)(N2 - N1) = M)
+// and the opposite acts on the first body.
+#include <string>
+#include <vector>
+
+#include "linkdyn/planar/mechanism.hpp"
+#include "linkdyn/planar/workspace.hpp"
+
+namespace linkdyn::planar {
+
+/// The bearings of a mechanism with friction (coefficient > 0 and, for revolute pairs, r > 0),
+/// in the order of the model's joints, then each pin's members (Mechanism::bearings()).
+std::vector<Bearing> find_bearings(const Mechanism& m);
+
+/// The relative speed of a bearing: omega_second - omega_first, or the slider point's velocity
+/// relative to the guide, along the guide.
+double bearing_speed(const Mechanism& m, const Workspace& ws, const Bearing& b);
+/// The relative acceleration, d/dt of bearing_speed, from the workspace's accelerations.
+double bearing_acceleration(const Mechanism& m, const Workspace& ws, const Bearing& b);
+/// The load that friction multiplies from the current reactions: r |F| (revolute, pin member),
+/// N_p (prismatic).
+double bearing_load(const Mechanism& m, const Workspace& ws, const Bearing& b);
+/// An effort along the bearing's speed (moment or guide force on its second body, the opposite
+/// on its first) added to `loads` as wrenches about the body frames' origins.
+void add_bearing_effort(const Mechanism& m, const Workspace& ws, const Bearing& b, double effort,
+                        std::vector<Wrench>& loads);
+
+}  // namespace linkdyn::planar
