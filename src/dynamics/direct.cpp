@@ -218,7 +218,7 @@ namespace {
 
 std::shared_ptr<const ReducedTables> build_reduced_tables(const Mechanism& m, int points, double t0) {
   for (const planar::Load& l : m.spec().loads)
-    if (l.table && l.table->driver < 0)
+    if (l.table && l.table->against.kind == planar::Coordinate::time)
       throw InputError(l.where, "load '" + l.name + "'",
                        "is tabulated against time, and the reduced method needs loads of the position and velocity",
                        "use the full method (--method full), or tabulate the load against the driver");

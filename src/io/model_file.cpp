@@ -339,12 +339,15 @@ class ModelParser {
       if (t == "force" || t == "moment") {
         const bool force = t == "force";
         load.type = force ? LoadType::force : LoadType::moment;
-        if (force) in_.allow_only(l, entity, {"type", "body", "point", "value", "table", "useful"});
+        if (force) in_.allow_only(l, entity, {"type", "body", "point", "value", "table", "viscous", "useful"});
         else in_.allow_only(l, entity, {"type", "body", "value", "table", "useful"});
         on_body(force);
-        if (l["value"] && l["table"]) in_.fail(l["table"], entity, "both 'value' and 'table' are given", "give one of them");
+        if ((l["value"] ? 1 : 0) + (l["table"] ? 1 : 0) + (l["viscous"] ? 1 : 0) > 1)
+          in_.fail(l["table"] ? l["table"] : l["viscous"], entity, "more than one of 'value', 'table', 'viscous' is given", "give one of them");
         if (l["table"]) {
           load.table = load_table(l["table"], entity, force);
+        } else if (l["viscous"]) {
+          load.viscous = non_negative(l, "viscous", entity, Quantity::plain, true);
         } else {
           const YAML::Node v = in_.required(l, "value", entity, force ? "give value: [Fx, Fy] in N" : "give value: M in N m");
           load.value = force ? vector(v, entity + ".value", Quantity::force, "write value: [Fx, Fy] in N")
@@ -496,16 +499,81 @@ class ModelParser {
         });
   }
 
-  /// {file, against: t | <driver>}: CSV with columns x,Fx,Fy (force) or x,M (moment).
+  /// A coordinate of the motion by name (docs/model-format.md, tabulated loads): t, a driver,
+  /// <body>.angle|omega, <joint>.displacement|speed (prismatic) or .angle|omega (revolute),
+  /// <body>.<point>.x|y|vx|vy or <point>.x|y|vx|vy for a point named in one moving body.
+  /// `rate` tells whether the name is a rate (omega, speed, vx, vy).
+  Coordinate coordinate(const YAML::Node& node, const std::string& entity, bool& rate) {
+    const std::string text = in_.text(node, entity);
+    const std::string fix =
+        "write t, a driver's name, <body>.angle or .omega, <joint>.displacement or .speed (prismatic), <joint>.angle or "
+        ".omega (revolute), or <body>.<point>.x, .y, .vx, .vy";
+    Coordinate c;
+    c.label = text;
+    rate = false;
+    if (text == "t") return c;
+    for (size_t d = 0; d < spec_.drivers.size(); ++d)
+      if (spec_.drivers[d].name == text) {
+        c.kind = Coordinate::driver, c.index = static_cast<int>(d);
+        return c;
+      }
+    const auto dot = text.rfind('.');
+    if (dot == std::string::npos) in_.fail(node, entity, "'" + text + "' is neither t, a driver nor a coordinate", fix);
+    const std::string owner = text.substr(0, dot), what = text.substr(dot + 1);
+    if (what == "angle" || what == "omega") {
+      rate = what == "omega";
+      if (const int b = spec_.find_body(owner); b > 0) {
+        c.kind = Coordinate::body_angle, c.index = b;
+        return c;
+      }
+      if (const int j = spec_.find_joint(owner); j >= 0 && spec_.joints[j].type == JointType::revolute) {
+        c.kind = Coordinate::pair_angle, c.index = j;
+        return c;
+      }
+      in_.fail(node, entity, "'" + owner + "' is neither a moving body nor a revolute joint", fix);
+    }
+    if (what == "displacement" || what == "speed") {
+      rate = what == "speed";
+      const int j = spec_.find_joint(owner);
+      if (j < 0 || spec_.joints[j].type != JointType::prismatic)
+        in_.fail(node, entity, "'" + owner + "' is not a prismatic joint", fix);
+      c.kind = Coordinate::pair_displacement, c.index = j;
+      return c;
+    }
+    if (what == "x" || what == "y" || what == "vx" || what == "vy") {
+      rate = what[0] == 'v';
+      c.kind = what.back() == 'x' ? Coordinate::point_x : Coordinate::point_y;
+      // body.point, or a point name carried by one moving body.
+      const auto inner = owner.find('.');
+      if (inner != std::string::npos) {
+        const int b = spec_.find_body(owner.substr(0, inner));
+        if (b <= 0) in_.fail(node, entity, "'" + owner.substr(0, inner) + "' is not a moving body", fix);
+        c.point[0] = {b, point_ref(b, owner.substr(inner + 1), node, entity)};
+        return c;
+      }
+      int found = 0;
+      for (size_t b = 1; b < spec_.bodies.size(); ++b)
+        if (const int k = spec_.bodies[b].find_point(owner); k >= 0) {
+          if (found++ == 0) c.point[0] = {static_cast<int>(b), spec_.bodies[b].points[k].local};
+        }
+      if (found == 0) in_.fail(node, entity, "no moving body has a point '" + owner + "'", fix);
+      if (found > 1) in_.fail(node, entity, "several bodies have a point '" + owner + "'", "write <body>." + owner + "." + what);
+      return c;
+    }
+    in_.fail(node, entity, "unknown coordinate '" + text + "'", fix);
+  }
+
+  /// {file, against, periodic}: CSV with columns x,Fx,Fy (force) or x,M (moment).
   LoadTable load_table(const YAML::Node& node, const std::string& entity, bool force) {
-    in_.allow_only(node, entity + ".table", {"file", "against"});
+    in_.allow_only(node, entity + ".table", {"file", "against", "periodic"});
     LoadTable tab;
-    const YAML::Node against = in_.required(node, "against", entity + ".table", "give against: t or a driver's name");
-    const std::string x = in_.text(against, entity + ".table.against");
-    if (x != "t") {
-      for (size_t d = 0; d < spec_.drivers.size(); ++d)
-        if (spec_.drivers[d].name == x) tab.driver = static_cast<int>(d);
-      if (tab.driver < 0) in_.fail(against, entity, "'" + x + "' is neither t nor a driver", "give against: t or a driver's name");
+    tab.where = in_.where(node);
+    const YAML::Node against = in_.required(node, "against", entity + ".table", "give against: t, a driver's name or a coordinate");
+    tab.against = coordinate(against, entity + ".table.against", tab.rate);
+    if (const YAML::Node p = node["periodic"]) {
+      const std::string v = in_.text(p, entity + ".table.periodic");
+      if (v != "true" && v != "false") in_.fail(p, entity, "periodic must be true or false", "write periodic: true");
+      tab.periodic = v == "true";
     }
     const std::vector<std::vector<double>> rows =
         csv(in_.required(node, "file", entity + ".table", "give file: a CSV"), entity, force ? "x,Fx,Fy" : "x,M", tab.file);
@@ -513,6 +581,9 @@ class ModelParser {
       tab.x.push_back(r[0]);
       tab.value.emplace_back(r[1], force ? r[2] : 0.0);
     }
+    if (tab.periodic && (tab.value.front() - tab.value.back()).norm() > 1e-9 * (1.0 + tab.value.front().norm()))
+      in_.fail(node["periodic"], entity, fmt::format("a periodic table must end with its first value, and {} ends at {:g}", tab.file, tab.value.back().x()),
+               "repeat the first row's values at x + period in the last row");
     return tab;
   }
 

@@ -1,9 +1,13 @@
-// External loads, gravity and force elements as generalized forces on the bodies.
+// External loads, gravity and force elements as generalized forces on the bodies. Each load is
+// a sum of parts, a magnitude (constant, tabulated, or linear in a coordinate or its rate) times
+// a unit pattern at the load's points (mechanism.hpp, LoadPart).
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
+#include "linkdyn/planar/coordinate.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
+#include "linkdyn/planar/loads.hpp"
 
 namespace linkdyn::planar {
 namespace {
@@ -13,103 +17,217 @@ Wrench force_at(const BodyState& b, const Vec2& local, const Vec2& F) {
   return {F.x(), F.y(), cross(b.arm(local), F)};
 }
 
-Vec2 table_value(const Mechanism& m, const Workspace& ws, const Load& load, double t) {
+double twist_power(const BodyState& b, const Wrench& w) { return w(0) * b.v.x() + w(1) * b.v.y() + w(2) * b.omega; }
+
+LoadPart constant_force(const Vec2& direction, double value) {
+  LoadPart p;
+  p.direction = direction;
+  p.magnitude.gain = value;
+  return p;
+}
+
+}  // namespace
+
+std::vector<LoadPart> load_parts(const Load& load) {
+  std::vector<LoadPart> parts;
+  auto with_table = [&](LoadPart p, int column) {
+    p.magnitude.law = Magnitude::table;
+    p.magnitude.column = column;
+    p.magnitude.coordinate = load.table->against;
+    return p;
+  };
+  switch (load.type) {
+    case LoadType::force: {
+      for (int axis = 0; axis < 2; ++axis) {
+        LoadPart p = constant_force(axis == 0 ? Vec2::UnitX() : Vec2::UnitY(), load.value(axis));
+        if (load.table) {
+          p = with_table(p, axis);
+        } else if (load.viscous > 0.0) {
+          // F = -c v of the point, per component.
+          p.magnitude.law = Magnitude::linear_rate;
+          p.magnitude.gain = -load.viscous;
+          p.magnitude.coordinate.kind = axis == 0 ? Coordinate::point_x : Coordinate::point_y;
+          p.magnitude.coordinate.point[0] = load.at[0];
+          p.magnitude.coordinate.label = load.name;
+        }
+        parts.push_back(p);
+      }
+      break;
+    }
+    case LoadType::moment: {
+      LoadPart p;
+      p.pattern = LoadPart::moment;
+      p.magnitude.gain = load.value.x();
+      parts.push_back(load.table ? with_table(p, 0) : p);
+      break;
+    }
+    case LoadType::spring:
+    case LoadType::damper: {
+      LoadPart p;
+      p.pattern = LoadPart::tension;
+      Magnitude& mag = p.magnitude;
+      mag.coordinate.kind = Coordinate::distance;
+      mag.coordinate.point = load.at;
+      mag.coordinate.label = load.name;
+      if (load.type == LoadType::spring) mag.law = Magnitude::linear_value, mag.gain = load.stiffness, mag.offset = load.free_length;
+      else mag.law = Magnitude::linear_rate, mag.gain = load.damping;
+      parts.push_back(p);
+      break;
+    }
+    case LoadType::torsional_spring:
+    case LoadType::torsional_damper: {
+      LoadPart p;
+      p.pattern = LoadPart::moment_pair;
+      Magnitude& mag = p.magnitude;
+      mag.coordinate.kind = Coordinate::pair_angle;
+      mag.coordinate.index = load.joint;
+      mag.coordinate.label = load.name;
+      if (load.type == LoadType::torsional_spring)
+        mag.law = Magnitude::linear_value, mag.gain = -load.stiffness, mag.offset = load.free_angle;
+      else
+        mag.law = Magnitude::linear_rate, mag.gain = -load.damping;
+      parts.push_back(p);
+      break;
+    }
+  }
+  return parts;
+}
+
+double table_value(const Load& load, double x, int column) {
   const LoadTable& tab = *load.table;
-  const double x = tab.driver < 0 ? t : ws.q[tab.driver];
-  const double span = tab.x.back() - tab.x.front();
-  if (x < tab.x.front() - 1e-12 * (1 + std::abs(span)) || x > tab.x.back() + 1e-12 * (1 + std::abs(span))) {
-    throw AnalysisError(fmt::format(
-        "{}:{}: load '{}': {} = {:.9g} is outside its table [{:.9g}, {:.9g}] ({}); extend the table",
-        load.where.file, load.where.line, load.name,
-        tab.driver < 0 ? std::string("t") : m.drivers()[tab.driver].name, x, tab.x.front(), tab.x.back(), tab.file));
+  const double lo = tab.x.front(), hi = tab.x.back(), span = hi - lo;
+  if (tab.periodic) {
+    x = lo + std::fmod(x - lo, span);
+    if (x < lo) x += span;
+  } else if (x < lo - 1e-12 * (1 + std::abs(span)) || x > hi + 1e-12 * (1 + std::abs(span))) {
+    throw InputError(tab.where, "load '" + load.name + "'",
+                     fmt::format("{}{} = {:.9g} is outside its table [{:.9g}, {:.9g}] ({})", tab.against.label,
+                                 tab.rate ? " rate" : "", x, lo, hi, tab.file),
+                     "extend the table to cover the motion, or mark it periodic: true if it covers one period");
   }
   size_t k = static_cast<size_t>(std::upper_bound(tab.x.begin(), tab.x.end(), x) - tab.x.begin());
   k = std::clamp<size_t>(k, 1, tab.x.size() - 1);
   const double s = std::clamp((x - tab.x[k - 1]) / (tab.x[k] - tab.x[k - 1]), 0.0, 1.0);
-  return (1 - s) * tab.value[k - 1] + s * tab.value[k];
+  return (1 - s) * tab.value[k - 1](column) + s * tab.value[k](column);
 }
 
-/// The load's generalized forces on its body (or two bodies).
-void load_wrenches(const Mechanism& m, const Workspace& ws, const Load& load, double t,
-                   int body[2], Wrench w[2]) {
+double magnitude_at(const Load& load, const Magnitude& mag, const CoordinateValue& x) {
+  switch (mag.law) {
+    case Magnitude::constant: return mag.gain;
+    case Magnitude::table: return table_value(load, load.table->rate ? x.rate : x.value, mag.column);
+    case Magnitude::linear_value: return mag.gain * (x.value - mag.offset);
+    case Magnitude::linear_rate: return mag.gain * x.rate;
+  }
+  return 0.0;
+}
+
+double part_magnitude(const Mechanism& m, const Workspace& ws, const Load& load, const LoadPart& part, double t) {
+  if (part.magnitude.law == Magnitude::constant) return part.magnitude.gain;
+  return magnitude_at(load, part.magnitude, coordinate_value(m, ws, t, part.magnitude.coordinate));
+}
+
+void part_pattern(const Mechanism& m, const Workspace& ws, const Load& load, const LoadPart& part, int body[2],
+                  Wrench w[2]) {
   body[0] = load.at[0].body, body[1] = load.at[1].body;
   w[0].setZero();
   w[1].setZero();
-  switch (load.type) {
-    case LoadType::force:
-      w[0] = force_at(ws.body[body[0]], load.at[0].local, load.table ? table_value(m, ws, load, t) : load.value);
+  switch (part.pattern) {
+    case LoadPart::force:
+      w[0] = force_at(ws.body[body[0]], load.at[0].local, part.direction);
       break;
-    case LoadType::moment:
-      w[0](2) = load.table ? table_value(m, ws, load, t).x() : load.value.x();
+    case LoadPart::moment:
+      w[0](2) = 1.0;
       break;
-    case LoadType::spring:
-    case LoadType::damper: {
+    case LoadPart::tension: {
+      // Unit pulls drawing the two points together: +e at the first, -e at the second.
       const BodyState &a = ws.body[body[0]], &b = ws.body[body[1]];
       const Vec2 d = b.position(load.at[1].local) - a.position(load.at[0].local);
       const double length = d.norm();
       if (length == 0.0) break;  // coincident ends: no line of action
       const Vec2 e = d / length;
-      const double tension = load.type == LoadType::spring
-                                 ? load.stiffness * (length - load.free_length)
-                                 : load.damping * e.dot(b.velocity(load.at[1].local) - a.velocity(load.at[0].local));
-      w[0] = force_at(a, load.at[0].local, tension * e);
-      w[1] = force_at(b, load.at[1].local, -tension * e);
+      w[0] = force_at(a, load.at[0].local, e);
+      w[1] = force_at(b, load.at[1].local, -e);
       break;
     }
-    case LoadType::torsional_spring:
-    case LoadType::torsional_damper: {
+    case LoadPart::moment_pair: {
       const Joint& j = m.joints()[load.joint];
       body[0] = j.body[0], body[1] = j.body[1];
-      const BodyState &a = ws.body[body[0]], &b = ws.body[body[1]];
-      const double moment = load.type == LoadType::torsional_spring
-                                ? -load.stiffness * (b.theta - a.theta - load.free_angle)
-                                : -load.damping * (b.omega - a.omega);
-      w[1](2) = moment;
-      w[0](2) = -moment;
+      w[1](2) = 1.0;
+      w[0](2) = -1.0;
       break;
     }
   }
 }
 
-double twist_power(const BodyState& b, const Wrench& w) { return w(0) * b.v.x() + w(1) * b.v.y() + w(2) * b.omega; }
+double pattern_power_rate(const Mechanism& m, const Workspace& ws, const Load& load, const LoadPart& part) {
+  // d/dt of the unit pattern's power (pattern . twist) at the workspace's accelerations.
+  switch (part.pattern) {
+    case LoadPart::force: return part.direction.dot(ws.body[load.at[0].body].acceleration(load.at[0].local));
+    case LoadPart::moment: return ws.body[load.at[0].body].alpha;
+    case LoadPart::tension: return -coordinate_value(m, ws, 0.0, part.magnitude.coordinate, true).acceleration;
+    case LoadPart::moment_pair: {
+      const Joint& j = m.joints()[load.joint];
+      return ws.body[j.body[1]].alpha - ws.body[j.body[0]].alpha;
+    }
+  }
+  return 0.0;
+}
 
-}  // namespace
+double pattern_power(const Mechanism& m, const Workspace& ws, const Load& load, const LoadPart& part) {
+  int body[2];
+  Wrench w[2];
+  part_pattern(m, ws, load, part, body, w);
+  return twist_power(ws.body[body[0]], w[0]) + twist_power(ws.body[body[1]], w[1]);
+}
+
+Wrench gravity_load(const Mechanism& m, const Workspace& ws, int body) {
+  const Body& b = m.bodies()[body];
+  return force_at(ws.body[body], b.com, b.mass * m.spec().gravity);
+}
 
 void evaluate_loads(const Mechanism& m, Workspace& ws, double t) {
-  for (size_t b = 0; b < m.bodies().size(); ++b) {
-    ws.applied[b].setZero();
-    if (b == 0) continue;
-    const Body& body = m.bodies()[b];
-    ws.applied[b] = force_at(ws.body[b], body.com, body.mass * m.spec().gravity);
-  }
+  ws.applied[0].setZero();
+  for (size_t b = 1; b < m.bodies().size(); ++b) ws.applied[b] = gravity_load(m, ws, static_cast<int>(b));
   int body[2];
   Wrench w[2];
   for (const Load& load : m.spec().loads) {
-    load_wrenches(m, ws, load, t, body, w);
-    ws.applied[body[0]] += w[0];
-    ws.applied[body[1]] += w[1];
+    for (const LoadPart& part : load.parts) {
+      const double magnitude = part_magnitude(m, ws, load, part, t);
+      part_pattern(m, ws, load, part, body, w);
+      ws.applied[body[0]] += magnitude * w[0];
+      ws.applied[body[1]] += magnitude * w[1];
+    }
   }
   ws.applied[0].setZero();
 }
 
 double load_power(const Mechanism& m, const Workspace& ws, const Load& load, double t) {
-  int body[2];
-  Wrench w[2];
-  load_wrenches(m, ws, load, t, body, w);
-  return twist_power(ws.body[body[0]], w[0]) + twist_power(ws.body[body[1]], w[1]);
+  double power = 0.0;
+  for (const LoadPart& part : load.parts) power += part_magnitude(m, ws, load, part, t) * pattern_power(m, ws, load, part);
+  return power;
 }
 
 double load_power(const Mechanism& m, const Workspace& ws, double t, bool useful_only) {
   double power = 0.0;
-  if (!useful_only) {
-    for (size_t b = 1; b < m.bodies().size(); ++b) {
-      const Body& body = m.bodies()[b];
-      power += twist_power(ws.body[b], force_at(ws.body[b], body.com, body.mass * m.spec().gravity));
-    }
-  }
+  if (!useful_only)
+    for (size_t b = 1; b < m.bodies().size(); ++b) power += twist_power(ws.body[b], gravity_load(m, ws, static_cast<int>(b)));
   for (const Load& load : m.spec().loads)
     if (!useful_only || load.useful) power += load_power(m, ws, load, t);
   return power;
+}
+
+double potential_energy(const Mechanism& m, const Workspace& ws) {
+  // Gravity: -m g . r_G; springs: k (L - L0)^2 / 2; torsional springs: k (dtheta - theta0)^2 / 2.
+  double energy = 0.0;
+  for (size_t b = 1; b < m.bodies().size(); ++b)
+    energy -= m.bodies()[b].mass * m.spec().gravity.dot(ws.body[b].position(m.bodies()[b].com));
+  for (const Load& load : m.spec().loads) {
+    if (load.type != LoadType::spring && load.type != LoadType::torsional_spring) continue;
+    const Magnitude& mag = load.parts.front().magnitude;
+    const double stretch = coordinate_value(m, ws, 0.0, mag.coordinate).value - mag.offset;
+    energy += 0.5 * load.stiffness * stretch * stretch;
+  }
+  return energy;
 }
 
 }  // namespace linkdyn::planar

@@ -7,6 +7,7 @@
 
 #include "linkdyn/planar/friction.hpp"
 #include "linkdyn/planar/groups/group.hpp"
+#include "linkdyn/planar/loads.hpp"
 #include "planar/structure.hpp"
 
 namespace linkdyn::planar {
@@ -252,6 +253,7 @@ Mechanism compile(MechanismSpec spec, const CompileOptions& options) {
   check_spec(spec);
   Mechanism m;
   m.spec_ = std::move(spec);
+  for (Load& load : m.spec_.loads) load.parts = load_parts(load);
   m.joints_ = m.spec_.joints;  // the pins' pairs are appended by the structure finder
   m.dof_ = gruebler_dof(m.spec_);
   m.output_points_ = output_points(m.spec_);

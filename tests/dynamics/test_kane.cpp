@@ -15,7 +15,7 @@ using namespace linkdyn::dynamics;
 namespace {
 
 /// Potential energy of gravity and the springs at the positions in ws.
-double potential_energy(const planar::Mechanism& m, const planar::Workspace& ws) {
+double gravity_and_spring_energy(const planar::Mechanism& m, const planar::Workspace& ws) {
   double v = 0.0;
   for (size_t b = 1; b < m.bodies().size(); ++b) v -= m.bodies()[b].mass * m.spec().gravity.dot(ws.body[b].position(m.bodies()[b].com));
   for (const planar::Load& l : m.spec().loads) {
@@ -32,7 +32,7 @@ double mechanical_energy(const DynamicSystem& system, const double* q, const dou
   planar::Workspace ws(m);
   ws.q.assign(q, q + n);
   if (!planar::solve_positions(m, ws).ok()) throw std::runtime_error("does not assemble");
-  return kinetic_energy(system, ws.q, std::vector<double>(qd, qd + n)) + potential_energy(m, ws);
+  return kinetic_energy(system, ws.q, std::vector<double>(qd, qd + n)) + gravity_and_spring_energy(m, ws);
 }
 
 /// Largest difference of the columns [first, last) of two tables of the same shape.

@@ -265,7 +265,8 @@ class BodyCoordinates {
     for (const Load& l : spec_.loads) {
       Vec2 value = l.value;
       if (l.table) {  // linear in the driver coordinate between rows
-        EXPECT_EQ(l.table->driver, 0);
+        EXPECT_EQ(l.table->against.kind, Coordinate::driver);
+        EXPECT_EQ(l.table->against.index, 0);
         const std::vector<double>& x = l.table->x;
         const size_t k = std::clamp<size_t>(std::upper_bound(x.begin(), x.end(), q) - x.begin(), 1, x.size() - 1);
         const double s = (q - x[k - 1]) / (x[k] - x[k - 1]);

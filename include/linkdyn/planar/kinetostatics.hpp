@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "linkdyn/core/table.hpp"
+#include "linkdyn/planar/loads.hpp"
 #include "linkdyn/planar/sweep.hpp"
 
 namespace linkdyn::planar {
@@ -26,14 +27,6 @@ struct KinetostaticsStatus {
   double contraction = 0.0;  ///< last ratio of successive reaction changes
   bool self_locking = false;
 };
-
-/// ws.applied from the model's loads, gravity and force elements at time t (drivers in ws.q).
-/// Throws AnalysisError when a tabulated load is asked outside its table.
-void evaluate_loads(const Mechanism& m, Workspace& ws, double t);
-/// Power of the applied loads (all, or only the useful ones) at the current velocities.
-double load_power(const Mechanism& m, const Workspace& ws, double t, bool useful_only);
-/// Power of one load (W).
-double load_power(const Mechanism& m, const Workspace& ws, const Load& load, double t);
 
 /// Relative sliding speed of a prismatic pair along its guide (the slider point's velocity
 /// relative to the guide body), and the slider point (global).

@@ -118,22 +118,61 @@ struct BodyPoint {
   Vec2 local = Vec2::Zero();
 };
 
-/// A load value given as a table against time or a driver coordinate, linear in between.
+/// A scalar of the mechanism's motion that a load may depend on: time, a driver's coordinate,
+/// a body's angle, a point's x or y (global), a prismatic pair's displacement (its slider point
+/// along the guide from the guide point), a revolute pair's relative angle (second body's
+/// angle minus the first's), or the distance between two points. Its rate is its time
+/// derivative (coordinate.hpp).
+struct Coordinate {
+  enum Kind { time, driver, body_angle, point_x, point_y, pair_displacement, pair_angle, distance };
+  Kind kind = time;
+  int index = -1;                    ///< the driver, body or joint
+  std::array<BodyPoint, 2> point{};  ///< point_x, point_y: point[0]; distance: both
+  std::string label = "t";           ///< as the model names it, for messages
+};
+
+/// A load value given as a table against a coordinate (or its rate), linear in between.
 struct LoadTable {
-  int driver = -1;  ///< -1: against time
+  Coordinate against;
+  bool rate = false;      ///< against the coordinate's rate (a speed)
+  bool periodic = false;  ///< the rows cover one period of the coordinate: x wraps into it
   std::vector<double> x;
   std::vector<Vec2> value;  ///< (Fx, Fy) for forces, (M, 0) for moments
   std::string file;
+  SourceLocation where;   ///< the table entry in the model
+};
+
+/// How a load part's magnitude follows its coordinate's value x and rate xd:
+/// constant: gain; table: the load table's column at x (or xd); linear_value: gain (x - offset);
+/// linear_rate: gain xd.
+struct Magnitude {
+  enum Law { constant, table, linear_value, linear_rate };
+  Law law = constant;
+  double gain = 0.0, offset = 0.0;
+  int column = 0;  ///< table: 0 (Fx or M) or 1 (Fy)
+  Coordinate coordinate;
+};
+
+/// A load as a sum of parts, each a magnitude times a unit pattern at the load's points:
+/// force: a unit force along `direction` (global) at at[0]; moment: a unit moment on at[0].body;
+/// tension: unit pulls drawing at[0] and at[1] together along the line between them;
+/// moment_pair: a unit moment on the joint's second body and its opposite on the first.
+struct LoadPart {
+  enum Pattern { force, moment, tension, moment_pair };
+  Pattern pattern = force;
+  Vec2 direction = Vec2::UnitX();
+  Magnitude magnitude;
 };
 
 enum class LoadType { force, moment, spring, damper, torsional_spring, torsional_damper };
 
 /// An external load or force element.
-///  - force: `value` (global Fx, Fy) or `table`, at `at[0]`
+///  - force: `value` (global Fx, Fy), `table` or viscous (F = -c v of the point), at `at[0]`
 ///  - moment: value.x() (N m, counter-clockwise) or `table`, on at[0].body
 ///  - spring / damper: between at[0] and at[1]: tension k (L - L0) / c dL/dt
 ///  - torsional spring / damper in revolute `joint`: moment on its second body
 ///    -k (dtheta - theta0) / -c domega, opposite on the first
+/// compile() writes its `parts` (load_parts in loads.cpp), which every analysis evaluates.
 struct Load {
   std::string name;
   LoadType type = LoadType::force;
@@ -141,9 +180,11 @@ struct Load {
   int joint = -1;
   Vec2 value = Vec2::Zero();
   std::optional<LoadTable> table;
+  double viscous = 0.0;  ///< force: F = -viscous v_point (N s/m)
   double stiffness = 0.0, damping = 0.0, free_length = 0.0, free_angle = 0.0;
   bool useful = false;  ///< a useful resistance, for the efficiency [001 Eq. 1]
   SourceLocation where;
+  std::vector<LoadPart> parts;
 };
 
 /// A constraint action to follow in dynamics [003 Fig. 1]: the force of a revolute pair along a

@@ -1,0 +1,43 @@
+#pragma once
+// External loads, gravity and force elements [001], [003 Eqs. 7-9]. A load is a sum of parts,
+// each a magnitude (constant, tabulated against a coordinate or its rate, or linear in one:
+// springs, dampers, viscous forces) times a unit pattern at the load's points (LoadPart in
+// mechanism.hpp). The same parts serve kinetostatics, the constrained dynamics and the reduced
+// tables (which tabulate each pattern's generalized force and each coordinate against q).
+#include <vector>
+
+#include "linkdyn/planar/coordinate.hpp"
+
+namespace linkdyn::planar {
+
+/// The parts of a load from its description (compile() stores them in Load::parts).
+std::vector<LoadPart> load_parts(const Load& load);
+
+/// The load's table column at x (wrapped when periodic); InputError naming the model line, the
+/// load and the value when x lies outside a non-periodic table.
+double table_value(const Load& load, double x, int column);
+/// A part's magnitude from its coordinate's value and rate.
+double magnitude_at(const Load& load, const Magnitude& magnitude, const CoordinateValue& x);
+/// A part's magnitude at the workspace's state and time t.
+double part_magnitude(const Mechanism& m, const Workspace& ws, const Load& load, const LoadPart& part, double t);
+/// The part's unit pattern as wrenches (about the body frames' origins) on up to two bodies.
+void part_pattern(const Mechanism& m, const Workspace& ws, const Load& load, const LoadPart& part, int body[2],
+                  Wrench w[2]);
+/// The power of the unit pattern at the workspace's velocities, and its time derivative at its
+/// accelerations (for a pattern fixed in direction, d . a of the point; for a tension, -L'').
+double pattern_power(const Mechanism& m, const Workspace& ws, const Load& load, const LoadPart& part);
+double pattern_power_rate(const Mechanism& m, const Workspace& ws, const Load& load, const LoadPart& part);
+/// The weight of a body as a wrench about its frame's origin.
+Wrench gravity_load(const Mechanism& m, const Workspace& ws, int body);
+
+/// ws.applied from the model's loads, gravity and force elements at time t.
+void evaluate_loads(const Mechanism& m, Workspace& ws, double t);
+/// Power of the applied loads (all, gravity included, or only the useful ones) at the current
+/// velocities.
+double load_power(const Mechanism& m, const Workspace& ws, double t, bool useful_only);
+/// Power of one load (W).
+double load_power(const Mechanism& m, const Workspace& ws, const Load& load, double t);
+/// Potential energy of gravity, springs and torsional springs (J).
+double potential_energy(const Mechanism& m, const Workspace& ws);
+
+}  // namespace linkdyn::planar
