@@ -69,6 +69,25 @@ inline Mat6 inertia_matrix(const Chain& c, int i) {
   return I;
 }
 
+/// A symmetric 6x6 inertia [A B; B^T C] (force [n; f] = [A w + B v; B^T w + C v]) given in a
+/// child frame at pose X, re-expressed in the parent frame about its origin and added to
+/// `parent`: X^T I X in 3x3 blocks, C' = R C R^T, B' = R B R^T + [p x] C', A' = R A R^T - R B R^T
+/// [p x] + [p x] B'^T (Featherstone, RBDA Sect. 2.8; a third of the flops of the 6x6 product).
+inline void add_inertia_to_parent(const Pose& X, const Mat6& I, Mat6& parent) {
+  const Mat3& R = X.R;
+  const Mat3 RA = R * I.topLeftCorner<3, 3>(), RB = R * I.topRightCorner<3, 3>(), RC = R * I.bottomRightCorner<3, 3>();
+  const Mat3 A = RA * R.transpose(), B = RB * R.transpose(), C = RC * R.transpose();
+  Mat3 Bp, pBt;
+  for (int c = 0; c < 3; ++c) Bp.col(c) = B.col(c) + X.p.cross(C.col(c));        // B + [p x] C
+  for (int c = 0; c < 3; ++c) pBt.col(c) = X.p.cross(Bp.row(c).transpose());      // [p x] B'^T
+  Mat3 Bpx;                                                                          // B [p x]
+  for (int r = 0; r < 3; ++r) Bpx.row(r) = -X.p.cross(B.row(r).transpose()).transpose();
+  parent.topLeftCorner<3, 3>() += A - Bpx + pBt;
+  parent.topRightCorner<3, 3>() += Bp;
+  parent.bottomLeftCorner<3, 3>() += Bp.transpose();
+  parent.bottomRightCorner<3, 3>() += C;
+}
+
 /// The 6x6 matrix of motion_to_child.
 inline Mat6 motion_transform(const Pose& X) {
   Mat6 M;
