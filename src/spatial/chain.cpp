@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <initializer_list>
 #include <set>
 
 namespace linkdyn::spatial {
@@ -129,9 +128,8 @@ void index_joints(Chain& c) {
     if (j.type == JointType::free_flyer) {
       c.joint_dofs.push_back(6);
       for (const char* s : {".x", ".y", ".z"}) c.q_names.push_back(j.name + s);
-      for (const char* s : quaternion ? std::initializer_list<const char*>{".qx", ".qy", ".qz", ".qw"}
-                                      : std::initializer_list<const char*>{".rx", ".ry", ".rz"})
-        c.q_names.push_back(j.name + s);
+      static const std::vector<std::string> quaternion_names{".qx", ".qy", ".qz", ".qw"}, vector_names{".rx", ".ry", ".rz"};
+      for (const std::string& s : quaternion ? quaternion_names : vector_names) c.q_names.push_back(j.name + s);
       for (const char* s : {".x", ".y", ".z", ".rx", ".ry", ".rz"}) c.v_names.push_back(j.name + s);
       c.nq += quaternion ? 7 : 6;
       // Degrees of freedom in the order x, y, z (along the link's axes), rx, ry, rz (about them).

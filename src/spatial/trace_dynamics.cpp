@@ -55,8 +55,13 @@ Eigen::MatrixXd coriolis_matrix_trace(const Chain& chain, ChainData& data, Vecto
     const std::vector<int> path = path_dofs(chain, k);
     const Mat4& J = chain.pseudo[size_t(k)];
     for (int j : path) {
-      Mat4 rate = Mat4::Zero();  // d A_kj / dt = sum_m A_kjm qd_m
-      for (int m : path) rate += qd(m) * differential_matrix(data, k, {j, m});
+      // d A_kj / dt = sum_m A_kjm qd_m; within one free-flyer the DOFs' twists turn with the
+      // link itself, d S_j/dt = sum_m qd_m [S_m, S_j], so the term is S_m S_j T_k in that order.
+      Mat4 rate = Mat4::Zero();
+      for (int m : path)
+        rate += qd(m) * (chain.dof_link[size_t(m)] == chain.dof_link[size_t(j)] && m != j
+                             ? Mat4(data.joint_twist[size_t(m)] * data.joint_twist[size_t(j)] * data.transform[size_t(k)])
+                             : differential_matrix(data, k, {j, m}));
       for (int i : path) C(i, j) += trace_product(differential_matrix(data, k, {i}), J, rate);
     }
   }
