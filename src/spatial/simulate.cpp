@@ -1,6 +1,7 @@
 #include "linkdyn/spatial/simulate.hpp"
 
 #include <boost/numeric/odeint.hpp>
+#include <fmt/format.h>
 #include <vector>
 
 #include "linkdyn/spatial/kinematics.hpp"
@@ -62,6 +63,7 @@ ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, Vector
   }
   for (const char* what : {"qd", "qdd"})
     for (int d = 0; d < nv; ++d) table.add_column(chain.v_names[size_t(d)] + "." + what, unit(d, what[2] == 'd' ? 2 : 1));
+  for (int d = 0; d < nv; ++d) table.add_column(chain.v_names[size_t(d)] + ".tau", unit(d, 0) == "rad" ? "N m" : "N");
   table.add_column("kinetic_energy", "J");
   table.add_column("potential_energy", "J");
   table.values.reserve(size_t(o.steps + 1) * table.width());
@@ -72,6 +74,7 @@ ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, Vector
     table.values.push_back(t);
     table.values.insert(table.values.end(), x.begin(), x.end());
     table.values.insert(table.values.end(), slope.begin() + nq, slope.end());
+    table.values.insert(table.values.end(), tau.begin(), tau.end());  // the driving forces applied
     const ConstMap q(x.data(), nq), qd(x.data() + nq, nv);
     table.values.push_back(kinetic_energy(chain, data, q, qd));
     table.values.push_back(o.terms.gravity ? potential_energy(chain, data, q) : 0.0);
@@ -81,6 +84,11 @@ ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, Vector
   emit(0.0, y);
   int next = 1;
   while (next <= o.steps) {
+    if (result.rhs_evaluations > o.max_rhs_evaluations)
+      throw AnalysisError(fmt::format("{}: the integration stalls at t = {:.6g} s after {} right-hand sides: dry friction "
+                                      "switching about qd = 0 (there is no stiction model), or a stiff controller; "
+                                      "try --no-friction or smaller gains",
+                                      chain.spec.name, stepper.current_time(), result.rhs_evaluations));
     stepper.do_step(rhs);
     while (next <= o.steps && o.t_end * next / o.steps <= stepper.current_time()) {
       const double t = o.t_end * next / o.steps;

@@ -14,6 +14,7 @@ struct ChainSimulationOptions {
   int steps = 100;  ///< output rows after the initial one
   double abs_tol = 1e-10, rel_tol = 1e-10;
   ForwardMethod method = ForwardMethod::articulated_body;
+  long max_rhs_evaluations = 500000;   ///< beyond: AnalysisError (the step size collapsed)
   Terms terms;
 };
 
@@ -22,8 +23,8 @@ struct ChainSimulationOptions {
 using TorqueLaw = std::function<void(double t, VectorIn q, VectorIn qd, Eigen::Ref<Eigen::VectorXd> tau)>;
 
 struct ChainSimulationResult {
-  /// t, <coordinate>.q (Chain::q_names), <dof>.qd, <dof>.qdd (Chain::v_names), kinetic_energy,
-  /// potential_energy
+  /// t, <coordinate>.q (Chain::q_names), <dof>.qd, <dof>.qdd, <dof>.tau (Chain::v_names; tau
+  /// the driving forces applied), kinetic_energy, potential_energy
   Table table;
   long rhs_evaluations = 0;
 };
