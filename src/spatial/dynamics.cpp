@@ -11,6 +11,15 @@
 namespace linkdyn::spatial {
 using namespace detail;
 
+// The recursive algorithms are compiled twice, for x86-64 and for x86-64-v3 (AVX2, FMA), and the
+// loader picks the one the processor runs (GCC function multiversioning): fused multiply-adds
+// halve the instructions of the products and cross products. Results differ by rounding only.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define LINKDYN_MULTIVERSION __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define LINKDYN_MULTIVERSION
+#endif
+
 namespace {
 
 /// Gravity as an upward acceleration of the base, in the base frame.
@@ -86,85 +95,89 @@ const Eigen::VectorXd& joint_friction(const Chain& chain, ChainData& data, Vecto
   return data.friction;
 }
 
-const Eigen::VectorXd& inverse_dynamics(const Chain& chain, ChainData& data, VectorIn q,
+LINKDYN_MULTIVERSION const Eigen::VectorXd& inverse_dynamics(const Chain& chain, ChainData& data, VectorIn q,
                                         VectorIn qd, VectorIn qdd, Terms terms) {
   update_link_poses(chain, data, q);
-  const Vec3 a0 = base_acceleration(chain, terms);
+  const Vec3 g_up = base_acceleration(chain, terms);
+  const V3 a0{g_up.x(), g_up.y(), g_up.z()};
   // Forward: velocities and accelerations in link frames, 3-vector by 3-vector (RBDA Table 5.1).
   for (int i = 0; i < chain.links; ++i) {
     const auto k = static_cast<size_t>(i);
     const Pose& X = data.local[k];
     const int lambda = chain.parent[k];
-    Vec3 w, v, al, a;  // angular and linear velocity and acceleration of link i, in its frame
+    V3 w, v, al, a;  // angular and linear velocity and acceleration of link i, in its frame
     if (lambda < 0) {
-      w.setZero();
-      v.setZero();
-      al.setZero();
-      a.noalias() = X.R.transpose() * a0;
+      w = v = al = {0, 0, 0};
+      a = transpose_times(X.R, a0);
     } else {
-      // X v_parent: R^T w_p, R^T (v_p + w_p x p).
-      const Vec6& vp = data.v[size_t(lambda)];
-      const Vec6& ap = data.a[size_t(lambda)];
-      w.noalias() = X.R.transpose() * vp.head<3>();
-      v.noalias() = X.R.transpose() * (vp.tail<3>() + vp.head<3>().cross(X.p));
-      al.noalias() = X.R.transpose() * ap.head<3>();
-      a.noalias() = X.R.transpose() * (ap.tail<3>() + ap.head<3>().cross(X.p));
+      // X m_parent: R^T w_p, R^T (v_p + w_p x p).
+      const double* vp = data.v[size_t(lambda)].data();
+      const double* ap = data.a[size_t(lambda)].data();
+      const V3 p = load(X.p.data()), wp = load(vp), alp = load(ap);
+      w = transpose_times(X.R, wp);
+      v = transpose_times(X.R, load(vp + 3) + cross(wp, p));
+      al = transpose_times(X.R, alp);
+      a = transpose_times(X.R, load(ap + 3) + cross(alp, p));
     }
     const int d = chain.v_index[k];
-    const ChainJoint& j = chain.joint(i);
-    switch (j.type) {
+    const double* s = chain.motion_subspace[k].data();
+    switch (chain.joint(i).type) {
       case JointType::revolute: {
         // v += S qd; a += S qdd + v x S qd with S = [k; 0].
-        const Vec3 kqd = j.axis * qd(d);
+        const V3 axis = load(s), kqd = qd(d) * axis;
         w += kqd;
-        al += j.axis * qdd(d) + w.cross(kqd);
-        a += v.cross(kqd);
+        al += qdd(d) * axis + cross(w, kqd);
+        a += cross(v, kqd);
         break;
       }
       case JointType::prismatic: {
-        const Vec3 kqd = j.axis * qd(d);
+        const V3 axis = load(s + 3), kqd = qd(d) * axis;
         v += kqd;
-        a += j.axis * qdd(d) + w.cross(kqd);
+        a += qdd(d) * axis + cross(w, kqd);
         break;
       }
       case JointType::free_flyer: {
-        const Vec3 vJ = qd.segment<3>(d), wJ = qd.segment<3>(d + 3);
+        const V3 vJ{qd(d), qd(d + 1), qd(d + 2)}, wJ{qd(d + 3), qd(d + 4), qd(d + 5)};
         w += wJ;
         v += vJ;
-        al += qdd.segment<3>(d + 3) + w.cross(wJ);
-        a += qdd.segment<3>(d) + w.cross(vJ) + v.cross(wJ);
+        al += V3{qdd(d + 3), qdd(d + 4), qdd(d + 5)} + cross(w, wJ);
+        a += V3{qdd(d), qdd(d + 1), qdd(d + 2)} + cross(w, vJ) + cross(v, wJ);
         break;
       }
     }
-    data.v[k] << w, v;
-    data.a[k] << al, a;
+    double* vk = data.v[k].data();
+    double* ak = data.a[k].data();
+    store(vk, w), store(vk + 3, v), store(ak, al), store(ak + 3, a);
     // f = I a + v x* I v with I = (m, h = m c, I_O) [002 Eqs. 143-149]: momentum
     // (L_ang, L_lin) = (I_O w + h x v, m v + w x h).
     const double m = chain.mass[k];
-    const Vec3& h = chain.first_moment[k];
+    const V3 h = load(chain.first_moment[k].data());
     const Mat3& IO = chain.inertia_origin[k];
-    const Vec3 L_lin = m * v + w.cross(h);
-    const Vec3 L_ang = IO * w + h.cross(v);
-    data.f[k] << IO * al + h.cross(a) + w.cross(L_ang) + v.cross(L_lin), m * a + al.cross(h) + w.cross(L_lin);
+    const V3 L_lin = m * v + cross(w, h);
+    const V3 L_ang = times(IO, w) + cross(h, v);
+    double* f = data.f[k].data();
+    store(f, times(IO, al) + cross(h, a) + cross(w, L_ang) + cross(v, L_lin));
+    store(f + 3, m * a + cross(al, h) + cross(w, L_lin));
   }
   if (terms.load && has_load(chain)) data.f[size_t(chain.end_effector_link)] -= load_wrench_on_end_effector_link(chain, data);
-  // Backward: tau = S^T f, and f_parent += X^T f.
+  // Backward: tau = S^T f, and f_parent += X^T f = [R n + p x R f; R f].
   for (int i = chain.links - 1; i >= 0; --i) {
     const auto k = static_cast<size_t>(i);
     const int d = chain.v_index[k];
-    const Vec6& f = data.f[k];
+    const double* f = data.f[k].data();
+    const double* s = chain.motion_subspace[k].data();
     switch (chain.joint(i).type) {
-      case JointType::revolute: data.tau(d) = chain.joint(i).axis.dot(f.head<3>()); break;
-      case JointType::prismatic: data.tau(d) = chain.joint(i).axis.dot(f.tail<3>()); break;
-      case JointType::free_flyer: data.tau.segment<6>(d) << f.tail<3>(), f.head<3>(); break;
+      case JointType::revolute: data.tau(d) = dot(load(s), load(f)); break;
+      case JointType::prismatic: data.tau(d) = dot(load(s + 3), load(f + 3)); break;
+      case JointType::free_flyer: data.tau.segment<6>(d) << data.f[k].tail<3>(), data.f[k].head<3>(); break;
     }
     const int lambda = chain.parent[k];
     if (lambda >= 0) {
       const Pose& X = data.local[k];
-      const Vec3 force = X.R * f.tail<3>();
-      Vec6& fp = data.f[size_t(lambda)];
-      fp.head<3>() += X.R * f.head<3>() + X.p.cross(force);
-      fp.tail<3>() += force;
+      const V3 force = times(X.R, load(f + 3));
+      double* fp = data.f[size_t(lambda)].data();
+      store(fp, load(fp) + times(X.R, load(f)) + cross(load(X.p.data()), force));
+      store(fp + 3, load(fp + 3) + force);
     }
   }
   if (terms.friction && has_friction(chain)) data.tau += joint_friction(chain, data, qd);
@@ -199,7 +212,7 @@ void add_rigid_body_to_parent(const Pose& X, double m, const Vec3& h, const Mat3
 }
 }  // namespace
 
-const Eigen::MatrixXd& mass_matrix(const Chain& chain, ChainData& data, VectorIn q) {
+LINKDYN_MULTIVERSION const Eigen::MatrixXd& mass_matrix(const Chain& chain, ChainData& data, VectorIn q) {
   update_link_poses(chain, data, q);
   const int n = chain.links;
   // Composite rigid bodies as (mass, first moment, inertia about the link origin) in link frames
@@ -281,7 +294,7 @@ void solve_mass_matrix(const Chain& chain, const ChainData& data, Eigen::Ref<Eig
 
 namespace {
 /// Articulated-body algorithm (RBDA Table 7.1): qdd for the driving forces `tau`. O(n).
-void articulated_body(const Chain& chain, ChainData& data, VectorIn q, VectorIn qd,
+LINKDYN_MULTIVERSION void articulated_body(const Chain& chain, ChainData& data, VectorIn q, VectorIn qd,
                       VectorIn tau, const Terms& terms) {
   update_link_poses(chain, data, q);
   velocities(chain, data, qd);

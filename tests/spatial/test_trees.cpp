@@ -76,7 +76,9 @@ TEST_P(EveryTree, MassMatrixEqualsTheTraceFormAndIsZeroAcrossBranches) {
     for (int i = 0; i < c.dof; ++i)
       for (int j = 0; j < c.dof; ++j) {
         const int li = c.dof_link[size_t(i)], lj = c.dof_link[size_t(j)];
-        if (!c.supports(li, lj) && !c.supports(lj, li)) EXPECT_EQ(M(i, j), 0.0) << i << ", " << j;
+        if (!c.supports(li, lj) && !c.supports(lj, li)) {
+          EXPECT_EQ(M(i, j), 0.0) << i << ", " << j;
+        }
       }
   }
 }

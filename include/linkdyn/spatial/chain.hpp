@@ -45,6 +45,9 @@ struct ChainJoint {
 };
 
 struct ChainLink {
+  ChainLink() = default;
+  ChainLink(std::string name_, MassProperties inertia_, SourceLocation where_ = {})
+      : name(std::move(name_)), inertia(std::move(inertia_)), where(std::move(where_)) {}
   std::string name;
   MassProperties inertia;  ///< in the link frame
   SourceLocation where;
