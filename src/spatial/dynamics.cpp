@@ -95,9 +95,9 @@ const Eigen::VectorXd& joint_friction(const Chain& chain, ChainData& data, Vecto
   return data.friction;
 }
 
-LINKDYN_MULTIVERSION const Eigen::VectorXd& inverse_dynamics(const Chain& chain, ChainData& data, VectorIn q,
-                                        VectorIn qd, VectorIn qdd, Terms terms) {
-  update_link_poses(chain, data, q);
+namespace {
+/// Recursive Newton-Euler on the link poses already in data.local.
+LINKDYN_MULTIVERSION void newton_euler(const Chain& chain, ChainData& data, VectorIn qd, VectorIn qdd, const Terms& terms) {
   const Vec3 g_up = base_acceleration(chain, terms);
   const V3 a0{g_up.x(), g_up.y(), g_up.z()};
   // Forward: velocities and accelerations in link frames, 3-vector by 3-vector (RBDA Table 5.1).
@@ -181,6 +181,13 @@ LINKDYN_MULTIVERSION const Eigen::VectorXd& inverse_dynamics(const Chain& chain,
     }
   }
   if (terms.friction && has_friction(chain)) data.tau += joint_friction(chain, data, qd);
+}
+}  // namespace
+
+const Eigen::VectorXd& inverse_dynamics(const Chain& chain, ChainData& data, VectorIn q,
+                                        VectorIn qd, VectorIn qdd, Terms terms) {
+  update_link_poses(chain, data, q);
+  newton_euler(chain, data, qd, qdd, terms);
   return data.tau;
 }
 
@@ -212,8 +219,9 @@ void add_rigid_body_to_parent(const Pose& X, double m, const Vec3& h, const Mat3
 }
 }  // namespace
 
-LINKDYN_MULTIVERSION const Eigen::MatrixXd& mass_matrix(const Chain& chain, ChainData& data, VectorIn q) {
-  update_link_poses(chain, data, q);
+namespace {
+/// The composite-rigid-body algorithm on the link poses already in data.local.
+LINKDYN_MULTIVERSION void composite_rigid_bodies(const Chain& chain, ChainData& data) {
   const int n = chain.links;
   // Composite rigid bodies as (mass, first moment, inertia about the link origin) in link frames
   // (RBDA Table 6.2, the ten inertia parameters transformed in closed form).
@@ -248,6 +256,12 @@ LINKDYN_MULTIVERSION const Eigen::MatrixXd& mass_matrix(const Chain& chain, Chai
       }
     }
   }
+}
+}  // namespace
+
+const Eigen::MatrixXd& mass_matrix(const Chain& chain, ChainData& data, VectorIn q) {
+  update_link_poses(chain, data, q);
+  composite_rigid_bodies(chain, data);
   return data.mass_matrix;
 }
 
@@ -355,8 +369,14 @@ void frictionless_forward(const Chain& chain, ChainData& data, VectorIn q, Vecto
     articulated_body(chain, data, q, qd, tau, terms);
     return;
   }
-  mass_matrix(chain, data, q);
-  bias_forces(chain, data, q, qd, terms);
+  // The link poses once for both the mass matrix and the bias forces.
+  update_link_poses(chain, data, q);
+  composite_rigid_bodies(chain, data);
+  data.rhs.setZero();
+  Terms bias_terms = terms;
+  bias_terms.friction = false;
+  newton_euler(chain, data, qd, data.rhs, bias_terms);
+  data.bias = data.tau;
   factor_mass_matrix(chain, data);
   data.qdd = tau - data.bias;
   solve_mass_matrix(chain, data, data.qdd);

@@ -51,7 +51,12 @@ Csv read_csv(const std::string& path) {
   return c;
 }
 const std::string robots = std::string(LINKDYN_EXAMPLES_DIR) + "/robots/";
-const std::string out = ::testing::TempDir() + "/robot-cli.csv";
+/// A file name of this test's own (ctest runs the tests of this file in parallel processes).
+std::string own(const std::string& name) {
+  return std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" + name;
+}
+/// The output file of this test's commands.
+std::string out() { return ::testing::TempDir() + "/" + own("out.csv"); }
 
 /// A states file for the 7 iiwa joints: one row per entry of `rows`, each q, qd, qdd.
 std::string iiwa_states(const std::string& name, const std::vector<std::array<std::array<double, 7>, 3>>& rows,
@@ -66,7 +71,7 @@ std::string iiwa_states(const std::string& name, const std::vector<std::array<st
     for (int o = 0; o < 3; ++o)
       for (int k = 0; k < 7; ++k) s << rows[r][size_t(o)][size_t(k)] << (o == 2 && k == 6 ? "\n" : ",");
   }
-  return write_temp(name, s.str());
+  return write_temp(own(name), s.str());
 }
 const std::array<double, 7> q0{0.3, -0.6, 0.4, 1.1, -0.2, 0.7, 0.5}, qd0{0.5, -0.3, 0.8, 0.2, -0.6, 0.4, 1.0},
     zero{};
@@ -74,8 +79,8 @@ const std::array<double, 7> q0{0.3, -0.6, 0.4, 1.1, -0.2, 0.7, 0.5}, qd0{0.5, -0
 
 TEST(CliRobotKinematics, FkGivesTheToolOfTheStraightArmAndJacobianItsVelocity) {
   // At q = 0 the iiwa stands straight up: the tool 1.306 m above the base, unrotated.
-  ASSERT_EQ(run("robot fk " + robots + "iiwa14.urdf --states " + iiwa_states("zero.csv", {{zero, zero, zero}}) + " --csv " + out).code, 0);
-  Csv fk = read_csv(out);
+  ASSERT_EQ(run("robot fk " + robots + "iiwa14.urdf --states " + iiwa_states("zero.csv", {{zero, zero, zero}}) + " --csv " + out()).code, 0);
+  Csv fk = read_csv(out());
   EXPECT_NEAR(fk.at(0, "tool0.z"), 1.306, 1e-12);
   EXPECT_NEAR(fk.at(0, "tool0.qw"), 1.0, 1e-15);
   EXPECT_NEAR(fk.at(0, "end_effector.z"), 1.306, 1e-12);
@@ -88,11 +93,11 @@ TEST(CliRobotKinematics, FkGivesTheToolOfTheStraightArmAndJacobianItsVelocity) {
     for (int k = 0; k < 7; ++k) q[size_t(k)] = q0[size_t(k)] + s * qd0[size_t(k)];
     rows.push_back({q, qd0, zero});
   }
-  ASSERT_EQ(run("robot fk " + robots + "iiwa14.urdf --states " + iiwa_states("pm.csv", rows) + " --csv " + out).code, 0);
-  fk = read_csv(out);
+  ASSERT_EQ(run("robot fk " + robots + "iiwa14.urdf --states " + iiwa_states("pm.csv", rows) + " --csv " + out()).code, 0);
+  fk = read_csv(out());
   ASSERT_EQ(run("robot jacobian " + robots + "iiwa14.urdf --frame tool0 --states " + iiwa_states("q0.csv", {{q0, qd0, zero}}) +
-                " --csv " + out).code, 0);
-  const Csv J = read_csv(out);
+                " --csv " + out()).code, 0);
+  const Csv J = read_csv(out());
   const char* axis[] = {"x", "y", "z"};
   for (int r = 0; r < 3; ++r) {
     double v = 0;
@@ -109,10 +114,10 @@ TEST(CliRobotKinematics, FkGivesTheToolOfTheStraightArmAndJacobianItsVelocity) {
 TEST(CliRobotDynamics, CoriolisMatrixTimesVelocityIsTheVelocityTermOfInverseDynamics) {
   // C(q, qd) qd = tau(q, qd, 0) - tau(q, 0, 0) without friction (to the CSV's 12 digits).
   const std::string states = iiwa_states("cq.csv", {{q0, qd0, zero}, {q0, zero, zero}});
-  ASSERT_EQ(run("robot coriolis " + robots + "iiwa14.urdf --states " + states + " --csv " + out).code, 0);
-  const Csv C = read_csv(out);
-  ASSERT_EQ(run("robot id " + robots + "iiwa14.urdf --no-friction --states " + states + " --csv " + out).code, 0);
-  const Csv tau = read_csv(out);
+  ASSERT_EQ(run("robot coriolis " + robots + "iiwa14.urdf --states " + states + " --csv " + out()).code, 0);
+  const Csv C = read_csv(out());
+  ASSERT_EQ(run("robot id " + robots + "iiwa14.urdf --no-friction --states " + states + " --csv " + out()).code, 0);
+  const Csv tau = read_csv(out());
   for (int i = 1; i <= 7; ++i) {
     double Cqd = 0;
     for (int j = 1; j <= 7; ++j) Cqd += C.at(0, "C_" + std::to_string(i) + "_" + std::to_string(j)) * qd0[size_t(j - 1)];
@@ -124,7 +129,7 @@ TEST(CliRobotDynamics, CoriolisMatrixTimesVelocityIsTheVelocityTermOfInverseDyna
 TEST(CliRobotDynamics, DerivativesAgreeWithDifferencesOnTheTreeAndTheFloatingQuadruped) {
   for (const std::string model : {"dual-iiwa14", "quadruped"}) {
     const std::string states = robots + model + (model == "quadruped" ? "-states.csv" : "-trajectory.csv");
-    const CliRun r = run("robot derivatives " + robots + model + ".urdf --check --states " + states + " --csv " + out);
+    const CliRun r = run("robot derivatives " + robots + model + ".urdf --check --states " + states + " --csv " + out());
     ASSERT_EQ(r.code, 0) << r.output;
     const auto at = r.output.find("d tau/dq ");
     ASSERT_NE(at, std::string::npos) << r.output;
@@ -132,7 +137,7 @@ TEST(CliRobotDynamics, DerivativesAgreeWithDifferencesOnTheTreeAndTheFloatingQua
     ASSERT_EQ(std::sscanf(r.output.c_str() + at, "d tau/dq %lf, d tau/dqd %lf", &dq, &dqd), 2) << r.output;
     EXPECT_LT(dq, 1e-8) << model;
     EXPECT_LT(dqd, 1e-8) << model;
-    const Csv d = read_csv(out);
+    const Csv d = read_csv(out());
     const int n = model == "quadruped" ? 18 : 15;
     EXPECT_EQ(d.header.size(), size_t(1 + 2 * n * n));
   }
@@ -141,8 +146,8 @@ TEST(CliRobotDynamics, DerivativesAgreeWithDifferencesOnTheTreeAndTheFloatingQua
 TEST(CliRobotSimulate, GravityTorquesFromAFileHoldTheArmAndPdTracksTheTrajectory) {
   // tau = g(q0) from `robot id` at rest, given as a torque trajectory: the arm stays at q0.
   ASSERT_EQ(run("robot id " + robots + "iiwa14.urdf --no-friction --states " +
-                iiwa_states("rest.csv", {{q0, zero, zero}, {q0, zero, zero}}, {0.0, 1.0}) + " --csv " + out).code, 0);
-  const Csv g = read_csv(out);
+                iiwa_states("rest.csv", {{q0, zero, zero}, {q0, zero, zero}}, {0.0, 1.0}) + " --csv " + out()).code, 0);
+  const Csv g = read_csv(out());
   std::ostringstream torques;
   torques.precision(17);
   torques << "t";
@@ -151,8 +156,8 @@ TEST(CliRobotSimulate, GravityTorquesFromAFileHoldTheArmAndPdTracksTheTrajectory
     torques << "\n" << g.at(r, "t");
     for (int k = 1; k <= 7; ++k) torques << "," << g.at(r, "iiwa_joint_" + std::to_string(k) + ".tau");
   }
-  const std::string tfile = write_temp("torques.csv", torques.str() + "\n");
-  const std::string sim = ::testing::TempDir() + "/sim.csv";
+  const std::string tfile = write_temp(own("torques.csv"), torques.str() + "\n");
+  const std::string sim = ::testing::TempDir() + "/" + own("sim.csv");
   CliRun r = run("robot simulate " + robots + "iiwa14.urdf --no-friction --t-end 0.5 --steps 10 --torques " + tfile +
                  " --states " + iiwa_states("rest0.csv", {{q0, zero, zero}}) + " --csv " + sim);
   ASSERT_EQ(r.code, 0) << r.output;
@@ -185,15 +190,15 @@ TEST(CliRobotSimulate, GravityTorquesFromAFileHoldTheArmAndPdTracksTheTrajectory
 
 TEST(CliRobotModels, InconsistentPumaInertiaWarnsRefusesOrIsBalanced) {
   const std::string model = robots + "puma560-corke.urdf";
-  const std::string states = write_temp("puma.csv", "joint1.q,joint2.q,joint3.q,joint4.q,joint5.q,joint6.q\n0.1,0.2,0.3,0.4,0.5,0.6\n");
-  CliRun r = run("robot mass-matrix " + model + " --states " + states + " --csv " + out);
+  const std::string states = write_temp(own("puma.csv"), "joint1.q,joint2.q,joint3.q,joint4.q,joint5.q,joint6.q\n0.1,0.2,0.3,0.4,0.5,0.6\n");
+  CliRun r = run("robot mass-matrix " + model + " --states " + states + " --csv " + out());
   EXPECT_EQ(r.code, 0) << r.output;
   EXPECT_NE(r.output.find("warning: " + model + ":72: link 'link3'"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("I1 + I2 >= I3"), std::string::npos) << r.output;
   r = run("robot mass-matrix " + model + " --strict --states " + states);
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.output.find("link 'link3'"), std::string::npos) << r.output;
-  r = run("robot mass-matrix " + model + " --balance-inertia --states " + states + " --csv " + out);
+  r = run("robot mass-matrix " + model + " --balance-inertia --states " + states + " --csv " + out());
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.output.find("balanced to 0.0548333 kg m^2"), std::string::npos) << r.output;
 }
@@ -203,9 +208,9 @@ TEST(CliRobotModels, ForwardDynamicsAsksForTheDrivingForcesAndRunsOnTheShippedFi
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.output.find("'robot fd' needs it; forward dynamics computes qdd from q, qd and the driving forces"),
             std::string::npos) << r.output;
-  r = run("robot fd " + robots + "iiwa14.urdf --states " + robots + "iiwa14-fd-states.csv --csv " + out);
+  r = run("robot fd " + robots + "iiwa14.urdf --states " + robots + "iiwa14-fd-states.csv --csv " + out());
   ASSERT_EQ(r.code, 0) << r.output;
-  const Csv qdd = read_csv(out), traj = read_csv(robots + "iiwa14-trajectory.csv");
+  const Csv qdd = read_csv(out()), traj = read_csv(robots + "iiwa14-trajectory.csv");
   for (size_t row = 0; row < traj.rows.size(); ++row)
     for (int k = 1; k <= 7; ++k) {
       const std::string name = "iiwa_joint_" + std::to_string(k) + ".qdd";
@@ -215,9 +220,9 @@ TEST(CliRobotModels, ForwardDynamicsAsksForTheDrivingForcesAndRunsOnTheShippedFi
 
 TEST(CliRobotModels, FloatingBaseColumnsAndUrdfFrictionInInverseDynamics) {
   // The quadruped's knees carry <dynamics damping="0.01" friction="0.2">: 0.01 qd + 0.2 sgn(qd).
-  CliRun r = run("robot id " + robots + "quadruped.urdf --states " + robots + "quadruped-states.csv --csv " + out);
+  CliRun r = run("robot id " + robots + "quadruped.urdf --states " + robots + "quadruped-states.csv --csv " + out());
   ASSERT_EQ(r.code, 0) << r.output;
-  const Csv id = read_csv(out), states = read_csv(robots + "quadruped-states.csv");
+  const Csv id = read_csv(out()), states = read_csv(robots + "quadruped-states.csv");
   for (size_t row = 0; row < id.rows.size(); ++row) {
     const double qd = states.at(row, "FL_calf_joint.qd");
     EXPECT_NEAR(id.at(row, "FL_calf_joint.friction"), 0.01 * qd + (qd > 0 ? 0.2 : qd < 0 ? -0.2 : 0.0), 1e-12);
