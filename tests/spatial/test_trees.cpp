@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Cholesky>
+#include <fmt/format.h>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -545,7 +546,7 @@ TEST(ChainSpecialCase, SerialChainsReproduceThePreviousResults) {
       const Eigen::Map<const Eigen::MatrixXd> ref(values.data(), x.rows(), x.cols());
       const double err = (x - ref).cwiseAbs().maxCoeff() / std::max(1.0, ref.cwiseAbs().maxCoeff());
       EXPECT_LT(err, 1e-14) << file << " " << name;
-      RecordProperty(file + "." + name, err);
+      RecordProperty(file + "." + name, fmt::format("{:.1e}", err));
     }
   }
 }
