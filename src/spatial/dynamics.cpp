@@ -240,22 +240,31 @@ LINKDYN_MULTIVERSION void composite_rigid_bodies(const Chain& chain, ChainData& 
                              data.composite_inertia[k], data.composite_first_moment[size_t(lambda)],
                              data.composite_inertia[size_t(lambda)]);
   }
-  // Column of each DOF: F = I_c S carried towards the base, M_ji = S_j . F on the way.
+  // Column of each DOF: F = I_c S carried towards the base, M_ji = S_j . F on the way; the lower
+  // triangle only (supporting DOFs come first), mirrored at the end.
+  Eigen::MatrixXd& M = data.mass_matrix;
   for (int i = 0; i < n; ++i) {
     const auto k = static_cast<size_t>(i);
     const int first = chain.v_index[k], count = chain.joint_dofs[k];
     for (int dof = first; dof < first + count; ++dof) {
       Vec6 F = inertia_times(data.composite_mass[k], data.composite_first_moment[k], data.composite_inertia[k],
                              chain.dof_subspace[size_t(dof)]);
-      for (int e = first; e <= dof; ++e) data.mass_matrix(dof, e) = data.mass_matrix(e, dof) = chain.dof_subspace[size_t(e)].dot(F);
+      for (int e = first; e <= dof; ++e) M(dof, e) = chain.dof_subspace[size_t(e)].dot(F);
       for (int j = i; chain.parent[size_t(j)] >= 0;) {
         F = force_to_parent(data.local[size_t(j)], F);
         j = chain.parent[size_t(j)];
-        for (int e = chain.v_index[size_t(j)]; e < chain.v_index[size_t(j)] + chain.joint_dofs[size_t(j)]; ++e)
-          data.mass_matrix(dof, e) = data.mass_matrix(e, dof) = chain.dof_subspace[size_t(e)].dot(F);
+        const int e0 = chain.v_index[size_t(j)];
+        if (chain.joint_dofs[size_t(j)] == 1) {
+          // S = [k; 0] or [0; k]: one 3-vector product.
+          const Vec6& s = chain.motion_subspace[size_t(j)];
+          M(dof, e0) = chain.joint(j).type == JointType::revolute ? s.head<3>().dot(F.head<3>()) : s.tail<3>().dot(F.tail<3>());
+          continue;
+        }
+        for (int e = e0; e < e0 + chain.joint_dofs[size_t(j)]; ++e) M(dof, e) = chain.dof_subspace[size_t(e)].dot(F);
       }
     }
   }
+  M.triangularView<Eigen::StrictlyUpper>() = M.transpose();
 }
 }  // namespace
 
