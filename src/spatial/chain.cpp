@@ -194,6 +194,10 @@ Chain build_chain(ChainSpec spec, const BuildOptions& options) {
     c.first_moment.push_back(b.mass * b.com);
     c.inertia_origin.push_back(inertia_about_origin(b));
     c.pseudo.push_back(pseudo_inertia(b));
+    Mat6 I;
+    I << c.inertia_origin.back(), skew(c.first_moment.back()), skew(c.first_moment.back()).transpose(),
+        b.mass * Mat3::Identity();
+    c.spatial_inertia.push_back(I);
   }
   if (spec.end_effector_link == ChainJoint::previous_link) spec.end_effector_link = c.links - 1;
   if (spec.end_effector_link < -1 || spec.end_effector_link >= c.links)

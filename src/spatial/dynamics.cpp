@@ -324,7 +324,7 @@ LINKDYN_MULTIVERSION void articulated_body(const Chain& chain, ChainData& data, 
   const int n = chain.links;
   for (int i = 0; i < n; ++i) {
     const auto k = static_cast<size_t>(i);
-    data.inertia6[k] = inertia_matrix(chain, i);
+    data.inertia6[k] = chain.spatial_inertia[k];
     data.articulated_bias[k] = cross_force(data.v[k], inertia_times(chain, i, data.v[k]));
   }
   if (terms.load && has_load(chain))
@@ -338,15 +338,19 @@ LINKDYN_MULTIVERSION void articulated_body(const Chain& chain, ChainData& data, 
       // S = 1: the joint passes on only its own wrench; its articulated inertia stays here.
       pa = joint_motion_of(chain, i, tau);  // [n; f] ordered as [rx..rz; x..z] like a motion
     } else {
+      // U = I^A S with S = [k; 0] or [0; k]: three columns of I^A, not six.
       const Vec6& s = chain.motion_subspace[k];
-      data.U[size_t(d)].noalias() = IA * s;
-      const Vec6& U = data.U[size_t(d)];
+      Vec6& U = data.U[size_t(d)];
+      if (chain.joint(i).type == JointType::revolute) U.noalias() = IA.leftCols<3>() * s.head<3>();
+      else U.noalias() = IA.rightCols<3>() * s.tail<3>();
       data.D(d) = s.dot(U);
       if (!(data.D(d) > 0.0)) throw_singular(chain, i);
       data.u(d) = tau(d) - s.dot(data.articulated_bias[k]);
       if (lambda < 0) continue;
-      IA.noalias() -= U * (U.transpose() / data.D(d));  // I^a = I^A - U U^T / D
-      pa = data.articulated_bias[k] + IA * data.bias_acceleration[k] + U * (data.u(d) / data.D(d));
+      const Vec6 U_over_D = U / data.D(d);
+      IA.noalias() -= U * U_over_D.transpose();  // I^a = I^A - U U^T / D
+      pa = data.articulated_bias[k] + U_over_D * data.u(d);
+      pa.noalias() += IA * data.bias_acceleration[k];
     }
     if (lambda < 0) continue;
     if (chain.joint(i).type != JointType::free_flyer) add_inertia_to_parent(data.local[k], IA, data.inertia6[size_t(lambda)]);

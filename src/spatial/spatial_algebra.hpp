@@ -85,13 +85,6 @@ inline void add_rigid_inertia_to_parent(const Pose& X, double mass, const Vec3& 
   mc_parent += h + mass * X.p;
 }
 
-inline Mat6 inertia_matrix(const Chain& c, int i) {
-  const auto k = static_cast<size_t>(i);
-  Mat6 I;
-  const Mat3 h = skew(c.first_moment[k]);
-  I << c.inertia_origin[k], h, h.transpose(), c.mass[k] * Mat3::Identity();
-  return I;
-}
 
 /// A symmetric 6x6 inertia [A B; B^T C] (force [n; f] = [A w + B v; B^T w + C v]) given in a
 /// child frame at pose X, re-expressed in the parent frame about its origin and added to

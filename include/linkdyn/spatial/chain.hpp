@@ -117,6 +117,7 @@ struct Chain {
   std::vector<Vec3> first_moment;
   std::vector<Mat3> inertia_origin;
   std::vector<Mat4> pseudo;
+  std::vector<Mat6> spatial_inertia;  ///< [I_O, [h x]; [h x]^T, m 1]: force [n; f] of a motion [w; v]
   /// 6-vector motion subspace [omega; v] of each 1-DOF joint in its link frame.
   std::vector<Vec6> motion_subspace;
   /// +-1, +-2, +-3 when a joint axis is +-x, +-y, +-z of its frame (fast rotations), else 0.
