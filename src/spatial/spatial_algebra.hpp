@@ -73,19 +73,6 @@ inline Vec6 inertia_times(const Chain& c, int i, const Vec6& m) {
   return inertia_times(c.mass[k], c.first_moment[k], c.inertia_origin[k], m);
 }
 
-/// A rigid-body inertia (m, mc, I_O) given in a child frame at pose X, re-expressed in the parent
-/// frame about its origin (rotation law, then parallel axes [002 Eqs. 42, 58]), added to
-/// (mc_parent, I_parent).
-inline void add_rigid_inertia_to_parent(const Pose& X, double mass, const Vec3& mc, const Mat3& inertia_origin,
-                                        Vec3& mc_parent, Mat3& inertia_parent) {
-  const Vec3 h = X.R * mc;
-  const Mat3 P = skew(X.p), H = skew(h);
-  inertia_parent.noalias() += X.R * inertia_origin * X.R.transpose();
-  inertia_parent.noalias() -= mass * P * P + P * H + H * P;
-  mc_parent += h + mass * X.p;
-}
-
-
 /// A symmetric 6x6 inertia [A B; B^T C] (force [n; f] = [A w + B v; B^T w + C v]) given in a
 /// child frame at pose X, re-expressed in the parent frame about its origin and added to
 /// `parent`: X^T I X in 3x3 blocks, C' = R C R^T, B' = R B R^T + [p x] C', A' = R A R^T - R B R^T
@@ -104,14 +91,5 @@ inline void add_inertia_to_parent(const Pose& X, const Mat6& I, Mat6& parent) {
   parent.bottomLeftCorner<3, 3>() += Bp.transpose();
   parent.bottomRightCorner<3, 3>() += C;
 }
-
-/// The 6x6 matrix of motion_to_child.
-inline Mat6 motion_transform(const Pose& X) {
-  Mat6 M;
-  const Mat3 Rt = X.R.transpose();
-  M << Rt, Mat3::Zero(), -Rt * skew(X.p), Rt;
-  return M;
-}
-
 
 }  // namespace linkdyn::spatial::detail
