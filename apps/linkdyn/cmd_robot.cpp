@@ -102,10 +102,22 @@ class States {
     const std::string quantity = dot == std::string::npos ? "" : c.substr(dot + 1);
     const bool is_q = chain_.q_coordinate(coordinate) >= 0, is_v = chain_.v_coordinate(coordinate) >= 0;
     if (!is_q && !is_v) {
-      std::string names;
-      for (const std::string& n : chain_.v_names) names += (names.empty() ? "" : ", ") + n;
-      throw InputError({path_, line}, "column '" + c + "'", "no joint named '" + coordinate + "' in " + chain_.spec.name,
-                       "name columns <joint>.q, <joint>.qd, ... with the joints: " + names);
+      auto list = [](const std::vector<std::string>& names) {
+        std::string out;
+        for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+        return out;
+      };
+      const bool floating = std::any_of(chain_.spec.joints.begin(), chain_.spec.joints.end(),
+                                        [](const ChainJoint& j) { return j.type == JointType::free_flyer; });
+      if (!floating)
+        throw InputError({path_, line}, "column '" + c + "'", "no joint named '" + coordinate + "' in " + chain_.spec.name,
+                         "name columns <joint>.q, <joint>.qd, ... with the joints: " + list(chain_.v_names));
+      throw InputError({path_, line}, "column '" + c + "'", "no coordinate named '" + coordinate + "' in " + chain_.spec.name,
+                       "name columns <coordinate>.q with " + list(chain_.q_names) + " (free-flyers: " +
+                           (chain_.spec.rotation_coordinates == RotationCoordinates::quaternion
+                                ? "quaternion qx, qy, qz, qw; --rotation exponential for rx, ry, rz"
+                                : "rotation vector rx, ry, rz; without --rotation exponential a quaternion qx, qy, qz, qw") +
+                           "), and <dof>.qd, .qdd, ... .tau with " + list(chain_.v_names));
     }
     const bool ok = (is_q && quantity == "q") ||
                     (is_v && std::find(std::begin(derivative_suffix) + 1, std::end(derivative_suffix), quantity) !=
