@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Cholesky>
+#include <boost/numeric/odeint.hpp>
 #include <fmt/format.h>
 #include <cmath>
 #include <filesystem>
@@ -548,5 +549,59 @@ TEST(ChainSpecialCase, SerialChainsReproduceThePreviousResults) {
       EXPECT_LT(err, 1e-14) << file << " " << name;
       RecordProperty(file + "." + name, fmt::format("{:.1e}", err));
     }
+  }
+}
+
+TEST(TreeTorqueDerivatives, FloatingQuadrupedRatesMatchDifferencesAlongAnIntegratedMotion) {
+  // The body twist and the joints' rates given as analytic functions of t (sines), the
+  // configuration q(t) integrated from them (q' = configuration_rate, Dormand-Prince to 1e-14):
+  // dtau/dt and d2tau/dt2 of the differentiated recursion against 8th-order central differences
+  // of the Newton-Euler tau(q(t), v(t), v'(t)); both rotation coordinates.
+  for (const char* model : {"quadruped", "quadruped-exp"}) {
+    const Chain c = build_chain(tree_spec(model));
+    ChainData d(c);
+    DerivativeData dd(c);
+    auto velocity = [&](double t, int order) {  // v^(order)(t)
+      Eigen::VectorXd v(c.dof);
+      for (int i = 0; i < c.dof; ++i) {
+        const double a = 0.3 + 0.02 * i, w = 1.1 + 0.13 * i, phi = 0.4 * i, b = 0.5 + 0.01 * i;
+        const double s = std::sin(w * t + phi), co = std::cos(w * t + phi), wn = std::pow(w, order);
+        const double value[] = {a * s + b, a * w * co, -a * w * w * s, -a * w * w * w * co};
+        v(i) = order < 4 ? value[order] : a * wn * s;
+      }
+      return v;
+    };
+    // q(t) from q(0) by integrating q' = configuration_rate(q, v(t)).
+    auto configuration = [&](double t_end) {
+      using State = std::vector<double>;
+      Eigen::VectorXd q0(c.nq);
+      integrate_configuration(c, neutral_configuration(c), random_vector(c.dof, 0.5, 3), q0);
+      State x(q0.data(), q0.data() + c.nq);
+      namespace odeint = boost::numeric::odeint;
+      odeint::integrate_adaptive(odeint::make_controlled(1e-14, 1e-14, odeint::runge_kutta_dopri5<State>()),
+                                 [&](const State& y, State& dy, double t) {
+                                   const Eigen::Map<const Eigen::VectorXd> q(y.data(), c.nq);
+                                   Eigen::Map<Eigen::VectorXd> rate(dy.data(), c.nq);
+                                   configuration_rate(c, q, velocity(t, 0), rate);
+                                 },
+                                 x, 0.0, t_end, 1e-3);
+      return Eigen::VectorXd(Eigen::Map<Eigen::VectorXd>(x.data(), c.nq));
+    };
+    const double t0 = 0.4, h = 2e-2;
+    Eigen::MatrixXd V(c.dof, 4);
+    for (int r = 0; r < 4; ++r) V.col(r) = velocity(t0, r);
+    torque_derivatives(c, d, dd, configuration(t0), V);
+    auto tau = [&](double t) { return Eigen::VectorXd(inverse_dynamics(c, d, configuration(t), velocity(t, 0), velocity(t, 1))); };
+    const double c1[] = {4.0 / 5, -1.0 / 5, 4.0 / 105, -1.0 / 280}, c2[] = {8.0 / 5, -1.0 / 5, 8.0 / 315, -1.0 / 560};
+    Eigen::VectorXd d1 = Eigen::VectorXd::Zero(c.dof), d2 = -205.0 / 72 * tau(t0);
+    for (int k = 1; k <= 4; ++k) {
+      const Eigen::VectorXd plus = tau(t0 + k * h), minus = tau(t0 - k * h);
+      d1 += c1[k - 1] * (plus - minus);
+      d2 += c2[k - 1] * (plus + minus);
+    }
+    EXPECT_LT(rel_diff(d1 / h, dd.dtau), 1e-7) << model;
+    EXPECT_LT(rel_diff(d2 / (h * h), dd.ddtau), 1e-6) << model;
+    RecordProperty(std::string(model) + ".dtau_ddtau_rel_error",
+                   fmt::format("{:.1e} {:.1e}", rel_diff(d1 / h, dd.dtau), rel_diff(d2 / (h * h), dd.ddtau)));
   }
 }
