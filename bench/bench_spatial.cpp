@@ -1,18 +1,21 @@
-// Serial chains: recursive algorithms against the trace forms of [002], per call.
+// Robots: recursive algorithms against the trace forms of [002], per call; serial arms (PUMA 560,
+// iiwa14), a tree (two iiwa14 on a turning torso) and a floating quadruped.
 #include <benchmark/benchmark.h>
 
 #include <string>
 
 #include "linkdyn/io/chain_file.hpp"
+#include "linkdyn/spatial/derivatives.hpp"
 #include "linkdyn/spatial/dynamics.hpp"
 #include "linkdyn/spatial/energy.hpp"
 #include "linkdyn/spatial/higher_order.hpp"
+#include "linkdyn/spatial/kinematics.hpp"
 #include "linkdyn/spatial/trace_dynamics.hpp"
 
 namespace {
 using namespace linkdyn::spatial;
 
-const char* const robot_files[] = {"puma560.yaml", "iiwa14.urdf"};
+const char* const robot_files[] = {"puma560.yaml", "iiwa14.urdf", "dual-iiwa14.urdf", "quadruped.urdf"};
 
 struct Setup {
   explicit Setup(int which)
@@ -23,13 +26,16 @@ struct Setup {
     Q = Eigen::MatrixXd(n, 5);
     for (int i = 0; i < n; ++i)
       for (int r = 0; r < 5; ++r) Q(i, r) = 0.3 + 0.1 * i - 0.2 * r + 0.05 * i * r;
-    q = Q.col(0), qd = Q.col(1), qdd = Q.col(2);
+    q = Eigen::VectorXd(chain.nq);  // the free-flyers moved and turned by Q's first column
+    integrate_configuration(chain, neutral_configuration(chain), Q.col(0), q);
+    V = Q.rightCols(4);
+    qd = Q.col(1), qdd = Q.col(2);
     tau = Eigen::VectorXd::LinSpaced(n, -5.0, 5.0);
   }
   Chain chain;
   ChainData data;
   DerivativeData derivatives;
-  Eigen::MatrixXd Q;
+  Eigen::MatrixXd Q, V;
   Eigen::VectorXd q, qd, qdd, tau;
 };
 
@@ -40,6 +46,9 @@ Terms frictionless() {
 }
 
 void label(benchmark::State& state, const Setup& s) { state.SetLabel(s.chain.spec.name + ", " + std::to_string(s.chain.dof) + " DOF"); }
+/// The serial arms only: the trace forms are the paper's checks, not meant for large trees.
+void serial_arms(benchmark::internal::Benchmark* b) { b->DenseRange(0, 1); }
+void every_robot(benchmark::internal::Benchmark* b) { b->DenseRange(0, 3); }
 
 void BM_InverseDynamics_RNEA(benchmark::State& state) {
   Setup s(int(state.range(0)));
@@ -48,7 +57,7 @@ void BM_InverseDynamics_RNEA(benchmark::State& state) {
 }
 void BM_InverseDynamics_RNEA_WithJointFriction(benchmark::State& state) {
   ChainSpec spec = linkdyn::io::read_chain_file(std::string(LINKDYN_EXAMPLES_DIR) + "/robots/" + robot_files[state.range(0)]);
-  for (ChainJoint& j : spec.joints) j.friction = {0.3, 0.05, 0.03};
+  for (ChainJoint& j : spec.joints) j.friction = {0.3, 0.05, 0.03, 0.0};
   Setup s(int(state.range(0)));
   const Chain c = build_chain(spec);
   ChainData d(c);
@@ -86,24 +95,42 @@ void BM_ForwardDynamics_CRBA_Cholesky(benchmark::State& state) {
 void BM_TorqueDerivatives(benchmark::State& state) {
   Setup s(int(state.range(0)));
   for (auto _ : state) {
-    torque_derivatives(s.chain, s.data, s.derivatives, s.Q, frictionless());
+    torque_derivatives(s.chain, s.data, s.derivatives, s.q, s.V, frictionless());
     benchmark::DoNotOptimize(s.derivatives.ddtau.data());
   }
   label(state, s);
 }
 void BM_AccelerationEnergy_EA1(benchmark::State& state) {
   Setup s(int(state.range(0)));
-  for (auto _ : state) benchmark::DoNotOptimize(acceleration_energy(s.chain, s.Q, 1));
+  for (auto _ : state) benchmark::DoNotOptimize(acceleration_energy(s.chain, s.q, s.V, 1));
+  label(state, s);
+}
+void BM_InverseDynamicsDerivatives(benchmark::State& state) {
+  Setup s(int(state.range(0)));
+  for (auto _ : state) {
+    rnea_derivatives(s.chain, s.data, s.q, s.qd, s.qdd, frictionless());
+    benchmark::DoNotOptimize(s.data.dtau_dq.data());
+  }
+  label(state, s);
+}
+void BM_CoriolisMatrix(benchmark::State& state) {
+  Setup s(int(state.range(0)));
+  for (auto _ : state) {
+    coriolis_matrix(s.chain, s.data, s.q, s.qd);
+    benchmark::DoNotOptimize(s.data.coriolis.data());
+  }
   label(state, s);
 }
 }  // namespace
 
-BENCHMARK(BM_InverseDynamics_RNEA)->DenseRange(0, 1);
-BENCHMARK(BM_InverseDynamics_RNEA_WithJointFriction)->DenseRange(0, 1);
-BENCHMARK(BM_InverseDynamics_Trace)->DenseRange(0, 1);
-BENCHMARK(BM_MassMatrix_CRBA)->DenseRange(0, 1);
-BENCHMARK(BM_MassMatrix_Trace)->DenseRange(0, 1);
-BENCHMARK(BM_ForwardDynamics_ABA)->DenseRange(0, 1);
-BENCHMARK(BM_ForwardDynamics_CRBA_Cholesky)->DenseRange(0, 1);
-BENCHMARK(BM_TorqueDerivatives)->DenseRange(0, 1);
-BENCHMARK(BM_AccelerationEnergy_EA1)->DenseRange(0, 1);
+BENCHMARK(BM_InverseDynamics_RNEA)->Apply(every_robot);
+BENCHMARK(BM_InverseDynamics_RNEA_WithJointFriction)->Apply(every_robot);
+BENCHMARK(BM_InverseDynamics_Trace)->Apply(serial_arms);
+BENCHMARK(BM_MassMatrix_CRBA)->Apply(every_robot);
+BENCHMARK(BM_MassMatrix_Trace)->Apply(serial_arms);
+BENCHMARK(BM_ForwardDynamics_ABA)->Apply(every_robot);
+BENCHMARK(BM_ForwardDynamics_CRBA_Cholesky)->Apply(every_robot);
+BENCHMARK(BM_TorqueDerivatives)->Apply(every_robot);
+BENCHMARK(BM_AccelerationEnergy_EA1)->Apply(serial_arms);
+BENCHMARK(BM_InverseDynamicsDerivatives)->Apply(every_robot);
+BENCHMARK(BM_CoriolisMatrix)->Apply(every_robot);

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <filesystem>
+#include <map>
 
 #include "io/yaml_reader.hpp"
 
@@ -183,22 +184,30 @@ class ChainReader {
   }
 
   JointFriction friction(const YAML::Node& node, const std::string& entity) const {
-    in_.allow_only(node, entity, {"viscous", "coulomb", "diameter"});
+    in_.allow_only(node, entity, {"viscous", "coulomb", "diameter", "constant"});
     JointFriction f;
+    f.constant = in_.optional_number(node, "constant", entity).value_or(0.0);
     f.viscous = in_.optional_number(node, "viscous", entity).value_or(0.0);
     f.coulomb = in_.optional_number(node, "coulomb", entity).value_or(0.0);
     f.diameter = in_.optional_number(node, "diameter", entity, Quantity::length).value_or(0.0);
     return f;
   }
 
-  ChainSpec read() {
+  ChainSpec read(const ChainFileOptions& options) {
     const YAML::Node root = load();
     in_.allow_only(root, "model", {"name", "robot"});
     ChainSpec spec;
     spec.source_file = in_.file();
     spec.name = root["name"] ? in_.text(root["name"], "name") : std::filesystem::path(in_.file()).stem().string();
     const YAML::Node robot = in_.required(root, "robot", "model", "give robot: with joints (see docs/robot-format.md)");
-    in_.allow_only(robot, "robot", {"convention", "gravity", "joints", "end_effector", "load"});
+    in_.allow_only(robot, "robot", {"convention", "gravity", "joints", "end_effector", "load", "frames", "rotation_coordinates"});
+    if (const YAML::Node rc = robot["rotation_coordinates"]) {
+      const std::string r = in_.text(rc, "robot.rotation_coordinates");
+      if (r != "quaternion" && r != "exponential")
+        in_.fail(rc, "robot", "unknown rotation_coordinates '" + r + "'", "use quaternion or exponential");
+      if (r == "exponential") spec.rotation_coordinates = RotationCoordinates::exponential;
+    }
+    if (options.exponential_coordinates) spec.rotation_coordinates = RotationCoordinates::exponential;
     const std::string convention = robot["convention"] ? in_.text(robot["convention"], "robot.convention") : "origin";
     if (convention != "origin" && convention != "dh" && convention != "modified_dh" && convention != "poe")
       in_.fail(robot["convention"], "robot", "unknown convention '" + convention + "'", "use origin, dh, modified_dh or poe");
@@ -206,7 +215,13 @@ class ChainReader {
     if (!joints.IsSequence() || joints.size() == 0)
       in_.fail(joints, "robot.joints", "joints must be a non-empty list", "write '- name: ...' entries from the base outwards");
     Pose end_effector;
-    if (robot["end_effector"]) end_effector = frame(robot["end_effector"], "robot.end_effector");
+    std::map<std::string, int> link_index;  // link name -> index, for parent: and frames
+    link_index[spec.base_name] = -1;
+    const YAML::Node ee_node = robot["end_effector"];
+    if (ee_node) {
+      in_.allow_only(ee_node, "robot.end_effector", {"xyz", "rpy", "link"});
+      end_effector = pose(ee_node, "robot.end_effector");
+    }
     std::vector<DhRow> dh;
     std::vector<PoeJoint> poe;
     for (size_t k = 0; k < joints.size(); ++k) {
@@ -218,18 +233,25 @@ class ChainReader {
       joint.where = in_.where(j);
       const std::string type = j["type"] ? in_.text(j["type"], entity + ".type") : "revolute";
       if (type == "prismatic") joint.type = JointType::prismatic;
-      else if (type != "revolute") in_.fail(j["type"], entity, "unknown joint type '" + type + "'", "use revolute or prismatic");
+      else if (type == "free_flyer") joint.type = JointType::free_flyer;
+      else if (type != "revolute")
+        in_.fail(j["type"], entity, "unknown joint type '" + type + "'", "use revolute, prismatic or free_flyer");
       if (convention == "dh" || convention == "modified_dh") {
-        in_.allow_only(j, entity, {"name", "type", "a", "alpha", "d", "theta", "friction", "link"});
+        in_.allow_only(j, entity, {"name", "type", "a", "alpha", "d", "theta", "friction", "link", "parent"});
       } else if (convention == "poe") {
-        in_.allow_only(j, entity, {"name", "type", "axis", "point", "friction", "link"});
+        in_.allow_only(j, entity, {"name", "type", "axis", "point", "friction", "link", "parent"});
       } else {
-        in_.allow_only(j, entity, {"name", "type", "origin", "axis", "friction", "link"});
+        in_.allow_only(j, entity, {"name", "type", "origin", "axis", "friction", "link", "parent"});
       }
+      if (const YAML::Node parent = j["parent"]) joint.parent = link_of(parent, link_index, entity + ".parent");
+      if (joint.type == JointType::free_flyer && convention != "origin")
+        in_.fail(j["type"], entity, "a free_flyer joint needs convention origin", "write convention: origin (the default)");
       if (j["friction"]) joint.friction = friction(j["friction"], entity + ".friction");
       const YAML::Node link_node = in_.required(j, "link", entity, "give link: with mass, com and inertia, or parts");
       ChainLink l = link(link_node, entity + ".link");
       if (!link_node["name"]) l.name = joint.name + "_link";
+      if (!link_index.emplace(l.name, static_cast<int>(k)).second)
+        in_.fail(link_node, entity, "the link name '" + l.name + "' is used twice", "give every link its own name");
       if (convention == "dh" || convention == "modified_dh") {
         DhRow row{joint, 0, 0, 0, 0, l};
         row.a = in_.optional_number(j, "a", entity, Quantity::length).value_or(0.0);
@@ -253,6 +275,26 @@ class ChainReader {
     else if (convention == "modified_dh") chain_from_dh(spec, dh, true, end_effector);
     else if (convention == "poe") chain_from_poe(spec, poe, end_effector);
     else spec.end_effector = end_effector;
+    if (ee_node && ee_node["link"]) {
+      const YAML::Node end_effector_link = ee_node["link"];
+      if (convention == "dh" || convention == "poe")
+        in_.fail(end_effector_link, "robot.end_effector", "end_effector.link is for conventions origin and modified_dh",
+                 "leave it out: with " + convention + " the end effector hangs from the last joint's frame");
+      spec.end_effector_link = link_of(end_effector_link, link_index, "robot.end_effector.link");
+    }
+    if (const YAML::Node frames = robot["frames"]) {
+      if (!frames.IsSequence()) in_.fail(frames, "robot.frames", "frames must be a list", "write '- {name: ..., link: ..., xyz: ...}' entries");
+      for (size_t k = 0; k < frames.size(); ++k) {
+        const YAML::Node f = frames[k];
+        const std::string entity = "robot.frames[" + std::to_string(k + 1) + "]";
+        in_.allow_only(f, entity, {"name", "link", "xyz", "rpy"});
+        FrameSpec fs;
+        fs.name = in_.text(in_.required(f, "name", entity, "give the frame a name"), entity + ".name");
+        fs.link = link_of(in_.required(f, "link", entity, "name the link it is fixed to (or base)"), link_index, entity + ".link");
+        fs.pose = pose(f, entity);
+        spec.frames.push_back(fs);
+      }
+    }
     if (robot["gravity"]) spec.gravity = vec3(robot["gravity"], "robot.gravity");
     if (const YAML::Node load = robot["load"]) {
       in_.allow_only(load, "robot.load", {"force", "moment", "frame"});
@@ -266,6 +308,16 @@ class ChainReader {
       }
     }
     return spec;
+  }
+
+  /// The index of the link named by `node` (a link listed above, or the base).
+  int link_of(const YAML::Node& node, const std::map<std::string, int>& links, const std::string& entity) const {
+    const std::string name = in_.text(node, entity);
+    const auto it = links.find(name);
+    if (it != links.end()) return it->second;
+    std::string known;
+    for (const auto& [n, i] : links) known += (known.empty() ? "" : ", ") + n;
+    in_.fail(node, entity, "no link named '" + name + "' above", "name the base or a link listed before: " + known);
   }
 
   BodyFile body() {
@@ -298,11 +350,14 @@ class ChainReader {
 
 }  // namespace
 
-ChainSpec read_chain_file(const std::string& path) {
+ChainSpec read_chain_file(const std::string& path, const ChainFileOptions& options) {
   std::string ext = std::filesystem::path(path).extension().string();
   for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
-  if (ext == ".urdf") return read_urdf(path);
-  return ChainReader(path).read();
+  if (ext == ".urdf") return read_urdf(path, options);
+  if (options.floating_base)
+    throw InputError({path, 0}, "model", "--floating-base applies to URDF files",
+                     "give the YAML model a first joint of type free_flyer");
+  return ChainReader(path).read(options);
 }
 
 BodyFile read_body_file(const std::string& path) { return ChainReader(path).body(); }

@@ -1,5 +1,6 @@
-// Serial chains from URDF (urdfdom): fixed joints merged into their parents, continuous joints as
-// revolute, <dynamics damping> as viscous friction.
+// Kinematic trees from URDF (urdfdom): fixed joints merged into their parents (their links kept
+// as frames), continuous joints as revolute, floating joints as free-flyers, <dynamics damping>
+// as viscous and <dynamics friction> as constant dry friction.
 #include <console_bridge/console.h>
 #include <tinyxml.h>
 #include <urdf_parser/urdf_parser.h>
@@ -38,7 +39,7 @@ MassProperties merged(const MassProperties& a, const MassProperties& b) {
 
 class UrdfReader {
  public:
-  explicit UrdfReader(std::string path) : path_(std::move(path)) {}
+  UrdfReader(std::string path, const ChainFileOptions& options) : path_(std::move(path)), options_(options) {}
 
   ChainSpec read() {
     std::ifstream in(path_);
@@ -64,11 +65,29 @@ class UrdfReader {
                        "attribute, an unknown parent or child, or a loop)", "check the file against the URDF specification");
     spec_.source_file = path_;
     spec_.name = model->getName().empty() ? std::filesystem::path(path_).stem().string() : model->getName();
-    absorb(*model->getRoot(), Pose::identity(), -1);
+    if (options_.exponential_coordinates) spec_.rotation_coordinates = RotationCoordinates::exponential;
+    const urdf::Link& root = *model->getRoot();
+    if (options_.floating_base) {
+      // The root link floats: a free-flyer from the world to it carries the root and its fixed parts.
+      spec_.base_name = "world";
+      ChainJoint j;
+      j.name = "floating_base";
+      j.type = JointType::free_flyer;
+      j.parent = -1;
+      j.where = where("link", root.name);
+      spec_.joints.push_back(j);
+      spec_.links.push_back({root.name, {}, where("link", root.name)});
+      absorb(root, Pose::identity(), 0);
+    } else {
+      spec_.base_name = root.name;
+      absorb(root, Pose::identity(), -1);
+    }
     if (spec_.joints.empty())
       throw InputError({path_, 1}, "robot '" + spec_.name + "'", "the robot has no moving joint",
-                       "give at least one revolute, continuous or prismatic joint");
-    spec_.end_effector = end_effector_;
+                       "give at least one revolute, continuous, prismatic or floating joint");
+    // The end effector: the one leaf of the last link's fixed parts, else the link frame itself.
+    const auto& leaves = leaves_[static_cast<int>(spec_.joints.size()) - 1];
+    spec_.end_effector = leaves.size() == 1 ? leaves[0] : Pose::identity();
     return spec_;
   }
 
@@ -84,7 +103,7 @@ class UrdfReader {
       const SourceLocation at{path_, j->Row()};
       if (!name) throw InputError(at, entity, "the joint has no name", "give name=\"...\"");
       const char* type = j->Attribute("type");
-      if (!type) throw InputError(at, entity, "the joint has no type", "give type=\"revolute\", \"continuous\", \"prismatic\" or \"fixed\"");
+      if (!type) throw InputError(at, entity, "the joint has no type", "give type=\"revolute\", \"continuous\", \"prismatic\", \"floating\" or \"fixed\"");
       for (const char* side : {"parent", "child"}) {
         const TiXmlElement* e = j->FirstChildElement(side);
         const char* link = e ? e->Attribute("link") : nullptr;
@@ -109,69 +128,72 @@ class UrdfReader {
   }
 
   /// Adds `link` (at `pose` in the frame of moving link `owner`, -1 for the base) and its fixed
-  /// subtree to the owner, then follows the one moving joint below them.
+  /// subtree to the owner, then follows each moving joint below them: every branch becomes a
+  /// subtree of the parent array (depth first, so parents come before children).
   void absorb(const urdf::Link& link, const Pose& pose, int owner) {
     std::vector<std::pair<urdf::JointSharedPtr, Pose>> moving;
-    std::vector<std::pair<const urdf::Link*, Pose>> leaves;
-    collect(link, pose, owner, moving, leaves);
-    if (moving.size() > 1)
-      throw InputError(where("joint", moving[1].first->name), "joint '" + moving[1].first->name + "'",
-                       "the robot is not a serial chain: joints '" + moving[0].first->name + "' and '" +
-                           moving[1].first->name + "' both hang from link '" + link.name + "' or its fixed parts",
-                       "give a URDF whose moving joints form one path from the base (split branches into separate models)");
-    if (moving.empty()) {
-      // The end effector: the one leaf of the last link's fixed parts, else the link frame itself.
-      end_effector_ = leaves.size() == 1 && leaves[0].first != &link ? leaves[0].second : Pose::identity();
-      return;
+    collect(link, pose, owner, moving, true);
+    for (const auto& [uj, at] : moving) {
+      ChainJoint j;
+      j.name = uj->name;
+      j.where = where("joint", uj->name);
+      j.parent = owner;
+      j.placement = at * to_pose(uj->parent_to_joint_origin_transform);
+      if (uj->type == urdf::Joint::FLOATING) {
+        j.type = JointType::free_flyer;
+      } else {
+        j.type = uj->type == urdf::Joint::PRISMATIC ? JointType::prismatic : JointType::revolute;
+        j.axis = Vec3(uj->axis.x, uj->axis.y, uj->axis.z);
+        if (uj->dynamics) {
+          j.friction.viscous = uj->dynamics->damping;
+          j.friction.constant = uj->dynamics->friction;  // a constant dry friction torque or force
+        }
+      }
+      spec_.joints.push_back(j);
+      urdf::LinkConstSharedPtr child = model_->getLink(uj->child_link_name);
+      spec_.links.push_back({child->name, {}, where("link", child->name)});
+      absorb(*child, Pose::identity(), static_cast<int>(spec_.joints.size()) - 1);
     }
-    const urdf::Joint& uj = *moving[0].first;
-    ChainJoint j;
-    j.name = uj.name;
-    j.where = where("joint", uj.name);
-    j.type = uj.type == urdf::Joint::PRISMATIC ? JointType::prismatic : JointType::revolute;
-    j.placement = moving[0].second * to_pose(uj.parent_to_joint_origin_transform);
-    j.axis = Vec3(uj.axis.x, uj.axis.y, uj.axis.z);
-    if (uj.dynamics) j.friction.viscous = uj.dynamics->damping;
-    spec_.joints.push_back(j);
-    urdf::LinkConstSharedPtr child = model_->getLink(uj.child_link_name);
-    spec_.links.push_back({child->name, {}});
-    absorb(*child, Pose::identity(), static_cast<int>(spec_.joints.size()) - 1);
   }
 
   void collect(const urdf::Link& link, const Pose& pose, int owner,
-               std::vector<std::pair<urdf::JointSharedPtr, Pose>>& moving,
-               std::vector<std::pair<const urdf::Link*, Pose>>& leaves) {
+               std::vector<std::pair<urdf::JointSharedPtr, Pose>>& moving, bool is_owner_link) {
     if (owner >= 0) {
       ChainLink& l = spec_.links[static_cast<size_t>(owner)];
       l.inertia = merged(l.inertia, transformed(link_inertia(link), pose));
     }
-    if (link.child_joints.empty()) leaves.emplace_back(&link, pose);
+    if (!is_owner_link) {
+      spec_.frames.push_back({link.name, owner, pose});
+      if (link.child_joints.empty()) leaves_[owner].push_back(pose);
+    }
     for (const urdf::JointSharedPtr& j : link.child_joints) {
       const Pose origin = pose * to_pose(j->parent_to_joint_origin_transform);
       switch (j->type) {
         case urdf::Joint::FIXED:
-          collect(*model_->getLink(j->child_link_name), origin, owner, moving, leaves);
+          collect(*model_->getLink(j->child_link_name), origin, owner, moving, false);
           break;
         case urdf::Joint::REVOLUTE:
         case urdf::Joint::CONTINUOUS:
-        case urdf::Joint::PRISMATIC: moving.emplace_back(j, pose); break;
+        case urdf::Joint::PRISMATIC:
+        case urdf::Joint::FLOATING: moving.emplace_back(j, pose); break;
         default:
           throw InputError(where("joint", j->name), "joint '" + j->name + "'",
-                           "floating and planar joints are not supported in a serial chain",
-                           "use revolute, continuous, prismatic or fixed joints");
+                           "planar joints are not supported",
+                           "use revolute, continuous, prismatic, floating or fixed joints");
       }
     }
   }
 
   std::string path_;
+  ChainFileOptions options_;
   urdf::ModelInterfaceSharedPtr model_;
   std::map<std::string, int> line_;
+  std::map<int, std::vector<Pose>> leaves_;  ///< per owner link: the poses of its fixed leaves
   ChainSpec spec_;
-  Pose end_effector_;
 };
 
 }  // namespace
 
-ChainSpec read_urdf(const std::string& path) { return UrdfReader(path).read(); }
+ChainSpec read_urdf(const std::string& path, const ChainFileOptions& options) { return UrdfReader(path, options).read(); }
 
 }  // namespace linkdyn::io

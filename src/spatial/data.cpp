@@ -3,12 +3,15 @@
 namespace linkdyn::spatial {
 
 ChainData::ChainData(const Chain& chain) {
-  const auto n = static_cast<size_t>(chain.dof);
+  const auto n = static_cast<size_t>(chain.links);
+  const auto nv = static_cast<size_t>(chain.dof);
   local.resize(n);
   world.resize(n);
-  joint_twist.assign(n, Mat4::Zero());
-  joint_screw.assign(n, Vec6::Zero());
+  joint_twist.assign(nv, Mat4::Zero());
+  joint_screw.assign(nv, Vec6::Zero());
   transform.assign(n, Mat4::Identity());
+  parent = chain.parent;
+  dof_link = chain.dof_link;
   v.assign(n, Vec6::Zero());
   a.assign(n, Vec6::Zero());
   f.assign(n, Vec6::Zero());
@@ -18,7 +21,7 @@ ChainData::ChainData(const Chain& chain) {
   composite_first_moment.assign(n, Vec3::Zero());
   composite_inertia.assign(n, Mat3::Zero());
   articulated_bias.assign(n, Vec6::Zero());
-  U.assign(n, Vec6::Zero());
+  U.assign(nv, Vec6::Zero());
   D = Eigen::VectorXd::Zero(chain.dof);
   u = Eigen::VectorXd::Zero(chain.dof);
   tau = Eigen::VectorXd::Zero(chain.dof);
@@ -28,8 +31,15 @@ ChainData::ChainData(const Chain& chain) {
   rhs = Eigen::VectorXd::Zero(chain.dof);
   applied = qdd_trial = friction_previous = Eigen::VectorXd::Zero(chain.dof);
   mass_matrix = Eigen::MatrixXd::Zero(chain.dof, chain.dof);
-  cholesky = Eigen::LLT<Eigen::MatrixXd>(chain.dof);
+  mass_matrix_factor = Eigen::MatrixXd::Zero(chain.dof, chain.dof);
   jacobian = Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, chain.dof);
+  dtau_dq = dtau_dqd = coriolis = Eigen::MatrixXd::Zero(chain.dof, chain.dof);
+  world_velocity.assign(n, Vec6::Zero());
+  world_acceleration.assign(n, Vec6::Zero());
+  world_force.assign(n, Vec6::Zero());
+  world_inertia.assign(n, Mat6::Zero());
+  world_variation.assign(n, Mat6::Zero());
+  dof_rate.assign(nv, Vec6::Zero());
 }
 
 }  // namespace linkdyn::spatial

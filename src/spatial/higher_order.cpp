@@ -10,9 +10,9 @@ using namespace detail;
 
 DerivativeData::DerivativeData(const Chain& chain)
     : screw(size_t(chain.dof)),
-      twist(size_t(chain.dof)),
-      momentum(size_t(chain.dof)),
-      force(size_t(chain.dof)),
+      twist(size_t(chain.links)),
+      momentum(size_t(chain.links)),
+      force(size_t(chain.links)),
       tau(Eigen::VectorXd::Zero(chain.dof)),
       dtau(Eigen::VectorXd::Zero(chain.dof)),
       ddtau(Eigen::VectorXd::Zero(chain.dof)) {}
@@ -63,36 +63,49 @@ std::array<double, 3> norm_derivatives(const std::array<Vec3, 3>& u) {
 }  // namespace
 
 void torque_derivatives(const Chain& chain, ChainData& data, DerivativeData& d, const Eigen::MatrixXd& Q, Terms terms) {
-  if (Q.rows() != chain.dof || Q.cols() < 5)
+  if (Q.rows() != chain.dof || Q.cols() < 5 || chain.nq != chain.dof)
     throw std::invalid_argument("torque_derivatives: need q and its derivatives up to the fourth");
-  forward_kinematics(chain, data, Q.col(0));
-  const int n = chain.dof;
+  torque_derivatives(chain, data, d, Q.col(0), Q.middleCols(1, 4), terms);
+}
+
+void torque_derivatives(const Chain& chain, ChainData& data, DerivativeData& d, VectorIn q, MatrixIn V,
+                        Terms terms) {
+  if (q.size() != chain.nq || V.rows() != chain.dof || V.cols() < 4)
+    throw std::invalid_argument("torque_derivatives: need q and the velocity's derivatives up to the third");
+  forward_kinematics(chain, data, q);
+  const int n = chain.links;
   Vec6 gravity = Vec6::Zero();
   if (terms.gravity) gravity.tail<3>() = chain.spec.gravity;
+  const auto first_dof = [&](int k) { return chain.v_index[size_t(k)]; };
+  const auto last_dof = [&](int k) { return chain.v_index[size_t(k)] + chain.joint_dofs[size_t(k)]; };
   for (int k = 0; k < n; ++k) {
     const auto K = size_t(k);
     const Pose& w = data.world[K];
-    d.screw[K][0] = data.joint_screw[K];
-    // The parent's twist derivatives (the base is at rest).
-    std::array<Vec6, 4> parent;
-    for (int r = 0; r < 4; ++r) parent[size_t(r)] = k == 0 ? Vec6(Vec6::Zero()) : d.twist[K - 1][size_t(r)];
-    // d s / dt = v_parent x s, so s^(r+1) = sum_m C(r,m) v_parent^(m) x s^(r-m).
-    for (int r = 0; r < 3; ++r) {
-      Vec6 sum = Vec6::Zero();
-      for (int m = 0; m <= r; ++m) sum += binomial[r][m] * cross_motion(parent[size_t(m)], d.screw[K][size_t(r - m)]);
-      d.screw[K][size_t(r + 1)] = sum;
-    }
-    // v = v_parent + s qd, so v^(r) = v_parent^(r) + sum_m C(r,m) s^(m) q^(r-m+1).
+    const int lambda = chain.parent[K];
+    // A DOF's screw turns with its link, d s / dt = v x s (v: the link's twist; for a 1-DOF
+    // joint the parent's twist gives the same, s x s = 0), and v = v_parent + sum_d s_d qd_d, so
+    // order by order: s^(r) from v^(0..r-1), then v^(r) = v_parent^(r) + sum C(r,m) s^(m) qd^(r-m).
+    Derivs& twist = d.twist[K];
     for (int r = 0; r < 4; ++r) {
-      Vec6 sum = parent[size_t(r)];
-      for (int m = 0; m <= r; ++m) sum += binomial[r][m] * Q(k, r - m + 1) * d.screw[K][size_t(m)];
-      d.twist[K][size_t(r)] = sum;
+      for (int dof = first_dof(k); dof < last_dof(k); ++dof) {
+        Vec6& s = d.screw[size_t(dof)][size_t(r)];
+        if (r == 0) {
+          s = data.joint_screw[size_t(dof)];
+          continue;
+        }
+        s.setZero();
+        for (int m = 0; m < r; ++m)
+          s += binomial[r - 1][m] * cross_motion(twist[size_t(m)], d.screw[size_t(dof)][size_t(r - 1 - m)]);
+      }
+      Vec6 sum = lambda < 0 ? Vec6(Vec6::Zero()) : d.twist[size_t(lambda)][size_t(r)];
+      for (int dof = first_dof(k); dof < last_dof(k); ++dof)
+        for (int m = 0; m <= r; ++m) sum += binomial[r][m] * V(dof, r - m) * d.screw[size_t(dof)][size_t(m)];
+      twist[size_t(r)] = sum;
     }
     // Momentum h = I v and the gravity wrench I g with their derivatives, by (I u)' = v x* (I u)
     // + I (u' - v x u), which follows from dI/dt = v x* I - I v x.
     const RigidInertiaInWorld inertia{chain, k, w};
     Derivs gravity_force;
-    const Derivs& twist = d.twist[K];
     Derivs& momentum = d.momentum[K];
     inertia_times_derivatives(inertia, twist, twist, 3, momentum);
     Derivs g;
@@ -103,16 +116,16 @@ void torque_derivatives(const Chain& chain, ChainData& data, DerivativeData& d, 
   }
   // The load on the end effector, at the base origin, and its derivatives.
   const EndEffectorLoad& L = chain.spec.load;
-  if (terms.load && (!L.force.isZero(0.0) || !L.moment.isZero(0.0))) {
-    const auto last = size_t(n - 1);
-    const auto& V = d.twist[last];
+  if (terms.load && chain.end_effector_link >= 0 && (!L.force.isZero(0.0) || !L.moment.isZero(0.0))) {
+    const auto ee = size_t(chain.end_effector_link);
+    const auto& W = d.twist[ee];
     if (L.in_base_frame) {
       // Fixed force and moment in the base frame, the force acting at the moving end effector.
       std::array<Vec3, 3> p;
       p[0] = data.end_effector.p;
       for (int r = 0; r < 2; ++r) {
-        Vec3 sum = V[size_t(r)].tail<3>();
-        for (int m = 0; m <= r; ++m) sum += binomial[r][m] * V[size_t(m)].head<3>().cross(p[size_t(r - m)]);
+        Vec3 sum = W[size_t(r)].tail<3>();
+        for (int m = 0; m <= r; ++m) sum += binomial[r][m] * W[size_t(m)].head<3>().cross(p[size_t(r - m)]);
         p[size_t(r + 1)] = sum;
       }
       for (int r = 0; r < 3; ++r) {
@@ -120,50 +133,57 @@ void torque_derivatives(const Chain& chain, ChainData& data, DerivativeData& d, 
             (r == 0 ? L.force : Vec3::Zero());
       }
     } else {
-      // Fixed in the end-effector frame: it turns with the last link, dw/dt = v x* w.
+      // Fixed in the end-effector frame: it turns with the link, dw/dt = v x* w.
       const Pose& e = data.end_effector;
       const Vec3 F = e.R * L.force;
       d.load[0] << e.R * L.moment + e.p.cross(F), F;
       for (int r = 0; r < 2; ++r) {
         Vec6 sum = Vec6::Zero();
-        for (int m = 0; m <= r; ++m) sum += binomial[r][m] * cross_force(V[size_t(m)], d.load[size_t(r - m)]);
+        for (int m = 0; m <= r; ++m) sum += binomial[r][m] * cross_force(W[size_t(m)], d.load[size_t(r - m)]);
         d.load[size_t(r + 1)] = sum;
       }
     }
-    for (int r = 0; r < 3; ++r) d.force[last][size_t(r)] -= d.load[size_t(r)];
+    for (int r = 0; r < 3; ++r) d.force[ee][size_t(r)] -= d.load[size_t(r)];
   }
-  // Backward: wrenches through the joints, tau = s . F and its derivatives (Leibniz).
+  // Backward: wrenches through the joints (the children's added to the parent's), tau = s . F
+  // and its derivatives (Leibniz).
   for (int k = n - 1; k >= 0; --k) {
     const auto K = size_t(k);
-    if (k < n - 1)
-      for (int r = 0; r < 3; ++r) d.force[K][size_t(r)] += d.force[K + 1][size_t(r)];
-    std::array<double, 3> t{};
-    for (int r = 0; r < 3; ++r)
-      for (int m = 0; m <= r; ++m) t[size_t(r)] += binomial[r][m] * d.screw[K][size_t(m)].dot(d.force[K][size_t(r - m)]);
+    const int lambda = chain.parent[K];
     const ChainJoint& j = chain.joint(k);
-    if (terms.friction) {
-      const JointFriction& fr = j.friction;
-      for (int r = 0; r < 3; ++r) t[size_t(r)] += fr.viscous * Q(k, r + 1);
-      if (fr.coulomb > 0 && Q(k, 1) != 0.0) {
-        // |k x f| of [002 Eq. 157] and its derivatives: the axis turns with the link.
-        const bool revolute = j.type == JointType::revolute;
-        std::array<Vec3, 3> u;
-        for (int r = 0; r < 3; ++r) {
-          u[size_t(r)].setZero();
-          for (int m = 0; m <= r; ++m) {
-            const Vec6& s = d.screw[K][size_t(m)];
-            const Vec3 axis_m = revolute ? Vec3(s.head<3>()) : Vec3(s.tail<3>());
-            u[size_t(r)] += binomial[r][m] * axis_m.cross(d.force[K][size_t(r - m)].tail<3>());
+    for (int dof = first_dof(k); dof < last_dof(k); ++dof) {
+      std::array<double, 3> t{};
+      for (int r = 0; r < 3; ++r)
+        for (int m = 0; m <= r; ++m)
+          t[size_t(r)] += binomial[r][m] * d.screw[size_t(dof)][size_t(m)].dot(d.force[K][size_t(r - m)]);
+      if (terms.friction && j.type != JointType::free_flyer) {
+        const JointFriction& fr = j.friction;
+        const double sign = V(dof, 0) > 0 ? 1.0 : V(dof, 0) < 0 ? -1.0 : 0.0;
+        for (int r = 0; r < 3; ++r) t[size_t(r)] += fr.viscous * V(dof, r);
+        t[0] += fr.constant * sign;
+        if (fr.coulomb > 0 && sign != 0.0) {
+          // |k x f| of [002 Eq. 157] and its derivatives: the axis turns with the link.
+          const bool revolute = j.type == JointType::revolute;
+          std::array<Vec3, 3> u;
+          for (int r = 0; r < 3; ++r) {
+            u[size_t(r)].setZero();
+            for (int m = 0; m <= r; ++m) {
+              const Vec6& s = d.screw[size_t(dof)][size_t(m)];
+              const Vec3 axis_m = revolute ? Vec3(s.head<3>()) : Vec3(s.tail<3>());
+              u[size_t(r)] += binomial[r][m] * axis_m.cross(d.force[K][size_t(r - m)].tail<3>());
+            }
           }
+          const auto normal = norm_derivatives(u);
+          const double gain = fr.coulomb * (revolute ? 0.5 * fr.diameter : 1.0) * sign;
+          for (int r = 0; r < 3; ++r) t[size_t(r)] += gain * normal[size_t(r)];
         }
-        const auto normal = norm_derivatives(u);
-        const double gain = fr.coulomb * (revolute ? 0.5 * fr.diameter : 1.0) * (Q(k, 1) > 0 ? 1.0 : -1.0);
-        for (int r = 0; r < 3; ++r) t[size_t(r)] += gain * normal[size_t(r)];
       }
+      d.tau(dof) = t[0];
+      d.dtau(dof) = t[1];
+      d.ddtau(dof) = t[2];
     }
-    d.tau(k) = t[0];
-    d.dtau(k) = t[1];
-    d.ddtau(k) = t[2];
+    if (lambda >= 0)
+      for (int r = 0; r < 3; ++r) d.force[size_t(lambda)][size_t(r)] += d.force[K][size_t(r)];
   }
 }
 

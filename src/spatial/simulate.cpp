@@ -1,38 +1,69 @@
 #include "linkdyn/spatial/simulate.hpp"
 
 #include <boost/numeric/odeint.hpp>
+#include <fmt/format.h>
 #include <vector>
+
+#include "linkdyn/spatial/kinematics.hpp"
 
 namespace linkdyn::spatial {
 
 ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, VectorIn q0,
                                      VectorIn qd0, VectorIn tau,
                                      const ChainSimulationOptions& o) {
+  const Eigen::VectorXd constant = tau;
+  return simulate_chain(chain, data, q0, qd0,
+                        [&constant](double, VectorIn, VectorIn, Eigen::Ref<Eigen::VectorXd> out) { out = constant; }, o);
+}
+
+ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, VectorIn q0, VectorIn qd0,
+                                     const TorqueLaw& torque, const ChainSimulationOptions& o) {
   namespace odeint = boost::numeric::odeint;
   using State = std::vector<double>;
-  const int n = chain.dof;
-  State y(size_t(2 * n));
-  Eigen::Map<Eigen::VectorXd>(y.data(), n) = q0;
-  Eigen::Map<Eigen::VectorXd>(y.data() + n, n) = qd0;
+  const int nq = chain.nq, nv = chain.dof;
+  State y(size_t(nq + nv));
+  Eigen::Map<Eigen::VectorXd>(y.data(), nq) = q0;
+  Eigen::Map<Eigen::VectorXd>(y.data() + nq, nv) = qd0;
   using ConstMap = Eigen::Map<const Eigen::VectorXd>;
   ChainSimulationResult result;
-  auto rhs = [&](const State& x, State& dxdt, double) {
-    const ConstMap q(x.data(), n), qd(x.data() + n, n);
+  Eigen::VectorXd tau = Eigen::VectorXd::Zero(nv);
+  // x = [q; v]: q' from v (free-flyers: quaternion or rotation-vector rates), v' by forward dynamics.
+  auto rhs = [&](const State& x, State& dxdt, double t) {
+    const ConstMap q(x.data(), nq), qd(x.data() + nq, nv);
+    torque(t, q, qd, tau);
     forward_dynamics(chain, data, q, qd, tau, o.method, o.terms);
-    Eigen::Map<Eigen::VectorXd>(dxdt.data(), n) = qd;
-    Eigen::Map<Eigen::VectorXd>(dxdt.data() + n, n) = data.qdd;
+    configuration_rate(chain, q, qd, Eigen::Map<Eigen::VectorXd>(dxdt.data(), nq));
+    Eigen::Map<Eigen::VectorXd>(dxdt.data() + nq, nv) = data.qdd;
     ++result.rhs_evaluations;
   };
 
   Table& table = result.table;
   table.add_column("t", "s");
-  for (const char* what : {"q", "qd", "qdd"})
-    for (const ChainJoint& j : chain.spec.joints) {
-      const bool rot = j.type == JointType::revolute;
-      const std::string w = what;
-      table.add_column(j.name + "." + w, w == "q" ? (rot ? "rad" : "m") : w == "qd" ? (rot ? "rad/s" : "m/s")
-                                                                         : (rot ? "rad/s^2" : "m/s^2"));
-    }
+  auto unit = [&](int dof, int order) {
+    const bool rot = chain.joint(chain.dof_link[size_t(dof)]).type == JointType::revolute ||
+                     (chain.joint(chain.dof_link[size_t(dof)]).type == JointType::free_flyer &&
+                      dof - chain.v_index[size_t(chain.dof_link[size_t(dof)])] >= 3);
+    static const char* r[] = {"rad", "rad/s", "rad/s^2"};
+    static const char* l[] = {"m", "m/s", "m/s^2"};
+    return std::string(rot ? r[order] : l[order]);
+  };
+  for (int i = 0; i < nq; ++i) {
+    const int link = [&] {
+      int k = 0;
+      while (k + 1 < chain.links && chain.q_index[size_t(k + 1)] <= i) ++k;
+      return k;
+    }();
+    const bool ff = chain.joint(link).type == JointType::free_flyer;
+    const int local = i - chain.q_index[size_t(link)];
+    table.add_column(chain.q_names[size_t(i)] + ".q", ff ? (local < 3 ? "m" : (nq > 0 && chain.spec.rotation_coordinates ==
+                                                                                        RotationCoordinates::quaternion
+                                                                                    ? ""
+                                                                                    : "rad"))
+                                                         : unit(chain.v_index[size_t(link)], 0));
+  }
+  for (const char* what : {"qd", "qdd"})
+    for (int d = 0; d < nv; ++d) table.add_column(chain.v_names[size_t(d)] + "." + what, unit(d, what[2] == 'd' ? 2 : 1));
+  for (int d = 0; d < nv; ++d) table.add_column(chain.v_names[size_t(d)] + ".tau", unit(d, 0) == "rad" ? "N m" : "N");
   table.add_column("kinetic_energy", "J");
   table.add_column("potential_energy", "J");
   table.values.reserve(size_t(o.steps + 1) * table.width());
@@ -42,8 +73,9 @@ ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, Vector
     rhs(x, slope, t);
     table.values.push_back(t);
     table.values.insert(table.values.end(), x.begin(), x.end());
-    table.values.insert(table.values.end(), slope.begin() + n, slope.end());
-    const ConstMap q(x.data(), n), qd(x.data() + n, n);
+    table.values.insert(table.values.end(), slope.begin() + nq, slope.end());
+    table.values.insert(table.values.end(), tau.begin(), tau.end());  // the driving forces applied
+    const ConstMap q(x.data(), nq), qd(x.data() + nq, nv);
     table.values.push_back(kinetic_energy(chain, data, q, qd));
     table.values.push_back(o.terms.gravity ? potential_energy(chain, data, q) : 0.0);
   };
@@ -52,6 +84,11 @@ ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, Vector
   emit(0.0, y);
   int next = 1;
   while (next <= o.steps) {
+    if (result.rhs_evaluations > o.max_rhs_evaluations)
+      throw AnalysisError(fmt::format("{}: the integration stalls at t = {:.6g} s after {} right-hand sides: dry friction "
+                                      "switching about qd = 0 (there is no stiction model), or a stiff controller; "
+                                      "try --no-friction or smaller gains",
+                                      chain.spec.name, stepper.current_time(), result.rhs_evaluations));
     stepper.do_step(rhs);
     while (next <= o.steps && o.t_end * next / o.steps <= stepper.current_time()) {
       const double t = o.t_end * next / o.steps;

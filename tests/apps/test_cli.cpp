@@ -10,34 +10,12 @@
 #include <sstream>
 #include <string>
 
+#include "apps/cli_run.hpp"
 #include "test_support.hpp"
 
-namespace {
-
-struct CliRun {
-  int code = -1;
-  std::string output;  // stdout and stderr
-};
-
-CliRun run(const std::string& args) {
-  CliRun r;
-  const std::string cmd = std::string(LINKDYN_CLI) + " " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) return r;
-  std::array<char, 4096> buf{};
-  while (fgets(buf.data(), buf.size(), pipe)) r.output += buf.data();
-  const int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
-
-std::string write_temp(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + "/" + name;
-  std::ofstream(path) << text;
-  return path;
-}
-
-}  // namespace
+using linkdyn::test::CliRun;
+using linkdyn::test::run;
+using linkdyn::test::write_temp;
 
 TEST(Cli, HelpListsTheCommands) {
   const CliRun r = run("--help");
@@ -292,7 +270,7 @@ TEST(CliRobot, BadStatesAndModelsExitWithCode2) {
   EXPECT_EQ(r.code, 0) << r.output;
   r = run("robot id " + write_temp("tree.urdf", "<robot name=\"t\"><link name=\"b\"/>\n"
           "<joint name=\"a\" type=\"continuous\"><parent link=\"b\"/><child link=\"x\"/></joint><link name=\"x\"/>\n"
-          "<joint name=\"c\" type=\"continuous\"><parent link=\"b\"/><child link=\"y\"/></joint><link name=\"y\"/></robot>\n") +
+          "<joint name=\"c\" type=\"planar\"><parent link=\"b\"/><child link=\"y\"/></joint><link name=\"y\"/></robot>\n") +
           " --states " + write_temp("s.csv", "a.q\n0\n"));
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.output.find("tree.urdf:3"), std::string::npos) << r.output;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "allocation_counter.hpp"
+#include "linkdyn/spatial/derivatives.hpp"
 #include "linkdyn/spatial/dynamics.hpp"
 #include "linkdyn/spatial/higher_order.hpp"
 #include "linkdyn/spatial/kinematics.hpp"
@@ -11,6 +12,19 @@
 using namespace linkdyn;
 using namespace linkdyn::spatial;
 using linkdyn::test::random_vector;
+
+namespace {
+void run_recursive_algorithms(const Chain& c, ChainData& d, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                              const Eigen::VectorXd& qdd, const Eigen::VectorXd& tau) {
+  inverse_dynamics(c, d, q, qd, qdd);
+  mass_matrix(c, d, q);
+  bias_forces(c, d, q, qd);
+  forward_dynamics(c, d, q, qd, tau, ForwardMethod::articulated_body);
+  forward_dynamics(c, d, q, qd, tau, ForwardMethod::mass_matrix_cholesky);
+  forward_kinematics(c, d, q);
+  end_effector_jacobian(c, d);
+}
+}  // namespace
 
 TEST(ChainDynamics, RecursiveAlgorithmsDoNotAllocate) {
   ChainSpec spec = io::read_chain_file(std::string(LINKDYN_EXAMPLES_DIR) + "/robots/iiwa14.urdf");
@@ -27,13 +41,34 @@ TEST(ChainDynamics, RecursiveAlgorithmsDoNotAllocate) {
   ChainData fresh(c);
   EXPECT_GT(test::heap_allocations(), before_setup) << "the counter sees the set-up";
   const long before = test::heap_allocations();
-  inverse_dynamics(c, d, q, qd, qdd);
-  mass_matrix(c, d, q);
-  bias_forces(c, d, q, qd);
-  forward_dynamics(c, d, q, qd, tau, ForwardMethod::articulated_body);
-  forward_dynamics(c, d, q, qd, tau, ForwardMethod::mass_matrix_cholesky);
-  forward_kinematics(c, d, q);
-  end_effector_jacobian(c, d);
+  run_recursive_algorithms(c, d, q, qd, qdd, tau);
   torque_derivatives(c, d, dd, Q);
   EXPECT_EQ(test::heap_allocations() - before, 0);
+}
+
+TEST(TreeDynamics, TreeAndFloatingBaseAlgorithmsDoNotAllocate) {
+  // The dual-arm tree and the floating quadruped (quaternion): every recursive algorithm, the
+  // factorisation along the tree, the derivatives, the Coriolis matrix and the frame Jacobians.
+  for (const char* file : {"dual-iiwa14.urdf", "quadruped.urdf"}) {
+    ChainSpec spec = io::read_chain_file(std::string(LINKDYN_EXAMPLES_DIR) + "/robots/" + file);
+    for (ChainJoint& j : spec.joints) j.friction = {0.3, 0.05, 0.03, 0.1};
+    spec.load = {Vec3(1, 2, 3), Vec3(0.1, 0.2, 0.3), true};
+    const Chain c = build_chain(spec);
+    ChainData d(c);
+    DerivativeData dd(c);
+    Eigen::VectorXd q(c.nq);
+    integrate_configuration(c, neutral_configuration(c), random_vector(c.dof, 1.0, 1), q);
+    const Eigen::VectorXd qd = random_vector(c.dof, 2.0, 2), qdd = random_vector(c.dof, 2.0, 3),
+                          tau = random_vector(c.dof, 10.0, 4);
+    Eigen::MatrixXd V(c.dof, 4);
+    V << qd, qdd, qdd, qdd;
+    Eigen::Matrix<double, 6, Eigen::Dynamic> J(6, c.dof);
+    const long before = test::heap_allocations();
+    run_recursive_algorithms(c, d, q, qd, qdd, tau);
+    for (int f = 0; f < int(c.frames.size()); ++f) frame_jacobian(c, d, f, J);
+    torque_derivatives(c, d, dd, q, V);
+    rnea_derivatives(c, d, q, qd, qdd);
+    coriolis_matrix(c, d, q, qd);
+    EXPECT_EQ(test::heap_allocations() - before, 0) << file;
+  }
 }

@@ -14,19 +14,11 @@
 
 using namespace linkdyn;
 using namespace linkdyn::spatial;
+using linkdyn::test::frictionless;
 using linkdyn::test::random_vector;
+using linkdyn::test::rel_diff;
 using linkdyn::test::robot;
 
-namespace {
-double rel_diff(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
-  return (a - b).cwiseAbs().maxCoeff() / std::max(1.0, b.cwiseAbs().maxCoeff());
-}
-Terms frictionless() {
-  Terms t;
-  t.friction = false;
-  return t;
-}
-}  // namespace
 
 class EveryRobot : public ::testing::TestWithParam<std::string> {};
 INSTANTIATE_TEST_SUITE_P(Examples, EveryRobot, ::testing::ValuesIn(linkdyn::test::robot_files()), linkdyn::test::robot_test_name);
@@ -47,14 +39,7 @@ TEST_P(EveryRobot, MassMatrixIsTheHessianOfTheKineticEnergy) {
   ChainData d(c);
   const Eigen::VectorXd q = random_vector(c.dof, 2.0, 11);
   const Eigen::MatrixXd M = mass_matrix(c, d, q);
-  Eigen::MatrixXd H(c.dof, c.dof);
-  for (int i = 0; i < c.dof; ++i)
-    for (int j = 0; j < c.dof; ++j) {
-      const Eigen::VectorXd ei = Eigen::VectorXd::Unit(c.dof, i), ej = Eigen::VectorXd::Unit(c.dof, j);
-      H(i, j) = i == j ? 2 * kinetic_energy(c, d, q, ei)
-                       : kinetic_energy(c, d, q, ei + ej) - kinetic_energy(c, d, q, ei) - kinetic_energy(c, d, q, ej);
-    }
-  EXPECT_LT(rel_diff(H, M), 1e-13);
+  EXPECT_LT(rel_diff(linkdyn::test::kinetic_energy_hessian(c, d, q), M), 1e-13);
 }
 
 TEST_P(EveryRobot, NewtonEulerEqualsTraceFormsWithGravityAndLoad) {

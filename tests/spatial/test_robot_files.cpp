@@ -77,14 +77,8 @@ TEST(RobotFiles, UrdfFixedChildIsMergedIntoItsParentLink) {
   EXPECT_LE((c.spec.end_effector.p - Vec3(0.6, 0, 0)).norm(), 1e-15);  // the leaf 'weight'
 }
 
-TEST(RobotFiles, NonSerialOrBrokenUrdfIsRefusedWithItsLine) {
-  expect_error("branch.urdf", R"(<robot name="branch">
-  <link name="base"/>
-  <joint name="left" type="revolute"><parent link="base"/><child link="a"/><limit effort="1" velocity="1"/></joint>
-  <link name="a"/>
-  <joint name="right" type="revolute"><parent link="base"/><child link="b"/><limit effort="1" velocity="1"/></joint>
-  <link name="b"/>
-</robot>)", 5, "not a serial chain");
+TEST(RobotFiles, BrokenUrdfIsRefusedWithItsLine) {
+  // (Branching robots are trees now, read by RobotFiles.UrdfBranchesBecomeSubtrees.)
   expect_error("syntax.urdf", "<robot name=\"x\">\n  <link name=\"base\">\n</robot>\n", 3, "not valid XML");
   expect_error("nolimit.urdf", R"(<robot name="n">
   <link name="base"/>
@@ -98,11 +92,11 @@ TEST(RobotFiles, NonSerialOrBrokenUrdfIsRefusedWithItsLine) {
     <child link="arm"/>
   </joint>
 </robot>)", 5, "child link 'arm' is not defined");
-  expect_error("floating.urdf", R"(<robot name="f">
+  expect_error("planar.urdf", R"(<robot name="f">
   <link name="base"/>
-  <joint name="free" type="floating"><parent link="base"/><child link="a"/></joint>
+  <joint name="free" type="planar"><parent link="base"/><child link="a"/></joint>
   <link name="a"/>
-</robot>)", 3, "floating");
+</robot>)", 3, "planar");
 }
 
 TEST(RobotFiles, DenavitHartenbergFramesEqualTheProductOfTheirMatrices) {

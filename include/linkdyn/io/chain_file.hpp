@@ -8,13 +8,23 @@
 
 namespace linkdyn::io {
 
-/// A chain from a YAML model (conventions: origin, dh, modified_dh, poe; see
-/// docs/robot-format.md) or a URDF file (by the .urdf extension). Throws InputError.
-spatial::ChainSpec read_chain_file(const std::string& path);
+/// How to read a robot file.
+struct ChainFileOptions {
+  /// URDF: put a free-flyer joint named "floating_base" between the world and the root link (a
+  /// mobile or legged robot whose URDF has no floating joint of its own).
+  bool floating_base = false;
+  /// The rotation coordinates of free-flyers (else the model's: YAML rotation_coordinates, or
+  /// quaternion).
+  bool exponential_coordinates = false;
+};
 
-/// A chain from URDF text: fixed joints merged into their parents, continuous joints as
-/// revolute; a robot whose moving joints do not form one path is refused.
-spatial::ChainSpec read_urdf(const std::string& path);
+/// A tree from a YAML model (conventions: origin, dh, modified_dh, poe; `parent:` per joint; see
+/// docs/robots.md) or a URDF file (by the .urdf extension). Throws InputError.
+spatial::ChainSpec read_chain_file(const std::string& path, const ChainFileOptions& options = {});
+
+/// A tree from URDF text: fixed joints merged into their parents (their links kept as frames),
+/// continuous joints as revolute, floating joints as free-flyers.
+spatial::ChainSpec read_urdf(const std::string& path, const ChainFileOptions& options = {});
 
 /// A body made of primitives, and frames to report its properties in.
 struct BodyFile {

@@ -11,5 +11,9 @@ namespace linkdyn::spatial {
 /// derivative of its transform. Column r of `q_derivatives` is q^(r), r = 0..p+1 (more columns
 /// are ignored). p = 0 gives the kinetic energy; p = 1 is Appell's function (Gibbs-Appell).
 double acceleration_energy(const Chain& chain, const Eigen::MatrixXd& q_derivatives, int p);
+/// The same from q and the velocity's derivatives (column r of `v_derivatives` is v^(r),
+/// r = 0..p): for models with free-flyers, whose q and v differ in size.
+double acceleration_energy(const Chain& chain, const Eigen::Ref<const Eigen::VectorXd>& q,
+                           const Eigen::MatrixXd& v_derivatives, int p);
 
 }  // namespace linkdyn::spatial

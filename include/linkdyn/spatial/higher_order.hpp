@@ -13,7 +13,7 @@ namespace linkdyn::spatial {
 struct DerivativeData {
   explicit DerivativeData(const Chain& chain);
   static constexpr int orders = 4;  ///< derivatives 0..3
-  /// Per link, at the base origin: joint screw, link twist, link momentum I v, joint wrench.
+  /// At the base origin: per DOF its screw; per link its twist, momentum I v and joint wrench.
   std::vector<std::array<Vec6, orders>> screw, twist, momentum, force;
   std::array<Vec6, orders> load;
   Eigen::VectorXd tau, dtau, ddtau;
@@ -26,5 +26,9 @@ struct DerivativeData {
 /// the dry friction's derivatives exist where qd != 0 and the normal force is not zero.
 void torque_derivatives(const Chain& chain, ChainData& data, DerivativeData& d, const Eigen::MatrixXd& q_derivatives,
                         Terms terms = {});
+/// The same from q and the velocity's derivatives (columns v, v', v'', v''' of `v_derivatives`):
+/// for models with free-flyers, whose q and v differ in size.
+void torque_derivatives(const Chain& chain, ChainData& data, DerivativeData& d, VectorIn q,
+                        MatrixIn v_derivatives, Terms terms = {});
 
 }  // namespace linkdyn::spatial

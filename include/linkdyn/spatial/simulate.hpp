@@ -1,7 +1,8 @@
 #pragma once
-// Time simulation of a serial chain under constant driving forces, with Boost.Odeint's
-// Dormand-Prince 5(4) and dense output.
+// Time simulation of a tree under driving forces that are constant or given by a law (a torque
+// trajectory, a controller), with Boost.Odeint's Dormand-Prince 5(4) and dense output.
 #include <Eigen/Core>
+#include <functional>
 
 #include "linkdyn/core/table.hpp"
 #include "linkdyn/spatial/dynamics.hpp"
@@ -13,18 +14,28 @@ struct ChainSimulationOptions {
   int steps = 100;  ///< output rows after the initial one
   double abs_tol = 1e-10, rel_tol = 1e-10;
   ForwardMethod method = ForwardMethod::articulated_body;
+  long max_rhs_evaluations = 500000;   ///< beyond: AnalysisError (the step size collapsed)
   Terms terms;
 };
 
+/// The driving forces at time t in state (q, qd), written into tau (length dof): the controller
+/// hook. Called at every right-hand side, so it must not allocate to keep the loop allocation-free.
+using TorqueLaw = std::function<void(double t, VectorIn q, VectorIn qd, Eigen::Ref<Eigen::VectorXd> tau)>;
+
 struct ChainSimulationResult {
-  Table table;  ///< t, <joint>.q, <joint>.qd, <joint>.qdd, kinetic_energy, potential_energy
+  /// t, <coordinate>.q (Chain::q_names), <dof>.qd, <dof>.qdd, <dof>.tau (Chain::v_names; tau
+  /// the driving forces applied), kinetic_energy, potential_energy
+  Table table;
   long rhs_evaluations = 0;
 };
 
-/// Integrates M qdd + h + Q_fd = tau from (q0, qd0). The dry friction's sign change is stepped
-/// over by the error control (no event location; sgn(0) = 0).
+/// Integrates M qdd + h + Q_fd = tau from (q0, qd0), q' from qd (configuration_rate). The dry
+/// friction's sign change is stepped over by the error control (no event location; sgn(0) = 0).
 ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, VectorIn q0,
                                      VectorIn qd0, VectorIn tau,
                                      const ChainSimulationOptions& options);
+/// The same with tau from a law of time and state.
+ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, VectorIn q0, VectorIn qd0,
+                                     const TorqueLaw& torque, const ChainSimulationOptions& options);
 
 }  // namespace linkdyn::spatial

@@ -8,11 +8,14 @@
 
 namespace linkdyn::spatial {
 
-/// M_ij = sum_{k >= max(i,j)} Tr(A_ki J_k A_kj^T) [002 Eq. 94].
+/// M_ij = sum over the links k moved by both DOFs of Tr(A_ki J_k A_kj^T) [002 Eq. 94].
 Eigen::MatrixXd mass_matrix_trace(const Chain& chain, ChainData& data, VectorIn q);
 /// V_i = qd^T [sum_k Tr(A_ki J_k A_kjm^T)] qd [002 Eq. 96] (Coriolis and centrifugal terms).
 Eigen::VectorXd velocity_terms_trace(const Chain& chain, ChainData& data, VectorIn q,
                                      VectorIn qd);
+/// The Coriolis matrix of the trace form, C_ij = sum_k Tr(A_ki J_k (d A_kj/dt)^T) with
+/// d A_kj/dt = sum_m A_kjm qd_m: C qd = V [002 Eq. 96] and dM/dt - 2 C is skew-symmetric.
+Eigen::MatrixXd coriolis_matrix_trace(const Chain& chain, ChainData& data, VectorIn q, VectorIn qd);
 /// Generalized gravitational forces Q_g^i = sum_j M_j gbar^T d r_Cj / d q_i, gbar = -g: the
 /// driving forces that balance gravity [002 Eqs. 113-114, 125].
 Eigen::VectorXd gravity_forces_jacobian(const Chain& chain, ChainData& data, VectorIn q);
