@@ -192,6 +192,7 @@ void add_flex_command(CLI::App& app) {
   cmd->add_option("--modes", options->modes, "Number of eigenvalues per link (default 4)")->check(CLI::PositiveNumber);
   cmd->add_option("--steps", options->steps, "Number of positions along the cycle (default: from the model)")->check(CLI::PositiveNumber);
   cmd->add_option("--csv", options->csv, "Write the eigenvalues along the cycle as CSV");
+  add_digits_option(cmd);
   cmd->add_option("--json", options->json, "Write the eigenvalues and metadata as JSON");
   cmd->add_option("--response", options->response_csv, "Write the deflections along the cycle as CSV");
   cmd->add_option("--substeps", options->substeps, "Newmark steps per position (default 20)")->check(CLI::PositiveNumber);

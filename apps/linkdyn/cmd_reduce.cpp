@@ -49,6 +49,7 @@ void add_reduce_command(CLI::App& app) {
   cmd->add_option("MODEL", options->model, "Model file (YAML)")->required();
   cmd->add_option("--points", options->points, "Intervals over the driver's range (default 360)")->check(CLI::Range(4, 10000000));
   cmd->add_option("--csv", options->csv, "Write the table as CSV");
+  add_digits_option(cmd);
   cmd->add_option("--json", options->json, "Write the table and metadata as JSON");
   cmd->callback([options] { run_reduce(*options); });
 }

@@ -1,9 +1,11 @@
-// linkdyn simulate MODEL: direct dynamics of a machine with its actuators [003], by the
-// reduced method (one DOF), the full constrained model or Kane's equations [004 App. B].
+// linkdyn simulate MODEL: direct dynamics of a machine with its actuators and friction [003],
+// by the reduced method (one DOF), the full constrained model or Kane's equations [004 App. B].
 #include <fmt/core.h>
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <unistd.h>
 
 #include "commands.hpp"
 #include "linkdyn/dynamics/direct.hpp"
@@ -14,9 +16,9 @@ namespace linkdyn::cli {
 namespace {
 
 struct SimulateOptions {
-  std::string model, csv, json, method = "reduced", plot_dir;
+  std::string model, csv, json, method = "reduced", integrator = "rkf78", plot_dir;
   dynamics::SimulationOptions sim;
-  bool steady = false;
+  bool steady = false, no_friction = false, no_kinematics = false;
   double mean_speed = 0.0, fluctuation = 0.0;
   std::vector<std::string> adjust;
   std::string flywheel;
@@ -34,6 +36,7 @@ int actuator_index(const planar::Mechanism& m, const std::string& name) {
 dynamics::SimulationOptions steady_setup(const planar::Mechanism& m, SimulateOptions& o,
                                          std::unique_ptr<dynamics::DynamicSystem>& system) {
   dynamics::SimulationOptions sim = o.sim;
+  sim.progress = nullptr;
   double guess = std::isfinite(sim.qd0) ? sim.qd0 : planar::evaluate(m.drivers()[0].law, sim.t0).qd;
   if (o.mean_speed != 0.0) {
     std::vector<int> acts;
@@ -74,62 +77,153 @@ dynamics::SimulationOptions steady_setup(const planar::Mechanism& m, SimulateOpt
   sim.qd0 = s.qd0;
   sim.current0 = s.current0;
   sim.t_end = sim.t0 + o.cycles * s.period;
+  sim.progress = o.sim.progress;
   return sim;
+}
+
+/// Progress on stderr for runs longer than about two seconds, on a terminal.
+std::function<void(double)> progress_reporter(double t0, double t_end) {
+  if (!isatty(fileno(stderr))) return nullptr;
+  auto start = std::make_shared<std::chrono::steady_clock::time_point>(std::chrono::steady_clock::now());
+  auto last = std::make_shared<double>(0.0);
+  return [=](double t) {
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - *start).count();
+    if (elapsed < 2.0 || elapsed - *last < 1.0) return;
+    *last = elapsed;
+    const double done = (t - t0) / (t_end - t0);
+    fmt::print(stderr, "\rsimulate: t = {:.6g} s of {:.6g} s ({:.0f} %), {:.0f} s left   ", t, t_end, 100.0 * done,
+               done > 0.0 ? elapsed * (1.0 - done) / done : 0.0);
+    std::fflush(stderr);
+  };
+}
+
+void print_summary(const planar::Mechanism& m, const dynamics::DynamicSystem& system, const SimulateOptions& o,
+                   const dynamics::SimulationResult& r, double seconds) {
+  const Table& t = r.table;
+  const size_t dof = m.drivers().size();  // columns t, q (dof), qd (dof), ...
+  fmt::print("{}: {} method ({}), t = [{:g}, {:g}] s, {} rows; {} steps, {} events, {} right-hand sides, {:.3g} s of computing ({:.0f}x real time)\n",
+             m.spec().name, o.method, o.integrator, o.sim.t0, r.t_final, t.rows(), r.steps, r.events, r.rhs_evaluations, seconds,
+             (r.t_final - o.sim.t0) / std::max(seconds, 1e-9));
+  if (o.method == "reduced")
+    fmt::print("reduced model: {} intervals per {}, estimated relative interpolation error {:.2g}\n", r.table_points,
+               m.drivers()[0].type == planar::DriverType::rotational ? "turn (or range)" : "range", r.table_error);
+  const bool bearings = !system.mechanism->bearings().empty();
+  fmt::print("pair friction: {}\n", r.friction ? "on" : bearings ? "off (--no-friction)" : "none in the model");
+  if (t.rows() > 0) {
+    double lo = INFINITY, hi = -INFINITY, sum = 0.0;
+    for (size_t k = 0; k < t.rows(); ++k) {
+      const double qd = t.at(k, 1 + dof);
+      lo = std::min(lo, qd), hi = std::max(hi, qd), sum += qd;
+    }
+    fmt::print("{} from {:.6g} to {:.6g}, mean {:.6g}; {} at the end {:.9g}\n", t.columns[1 + dof], lo, hi, sum / t.rows(),
+               t.columns[1], t.at(t.rows() - 1, 1));
+    for (size_t i = 1; i < dof; ++i)
+      fmt::print("{} at the end {:.9g}, {} {:.9g}\n", t.columns[1 + i], t.at(t.rows() - 1, 1 + i), t.columns[1 + dof + i],
+                 t.at(t.rows() - 1, 1 + dof + i));
+    const int stuck = t.column("stuck");
+    double stuck_time = 0.0;
+    for (size_t k = 1; k < t.rows(); ++k)
+      if (t.at(k, stuck) > 0.5 && t.at(k - 1, stuck) > 0.5) stuck_time += t.at(k, 0) - t.at(k - 1, 0);
+    if (t.at(t.rows() - 1, stuck) > 0.5)
+      fmt::print("the machine is at rest at the end, held by static friction (the drive does not exceed it)\n");
+    else if (stuck_time > 0.0)
+      fmt::print("the machine stood still, held by static friction, for {:.6g} s\n", stuck_time);
+  }
+  // The energy balance: input work - friction losses = change of kinetic + potential energy.
+  double input = 0.0;
+  for (double w : r.actuator_work) input += w;
+  for (size_t l = 0; l < r.load_work.size(); ++l)
+    if (!planar::conservative(m.spec().loads[l])) input += r.load_work[l];
+  double loss = 0.0;
+  for (size_t k = 0; k < r.friction_loss.size(); ++k)
+    if (system.coulomb[k].kind == dynamics::CoulombElement::pair_friction) loss += r.friction_loss[k];
+  fmt::print("energy: input work {:.9g} J (actuators and loads), pair friction {:.9g} J, change of kinetic + potential {:.9g} J; "
+             "residual {:.3g} J\n",
+             input, loss, r.energy_change, r.energy_residual);
+  for (size_t k = 0; k < r.actuator_work.size(); ++k)
+    fmt::print("  work of {}: {:.9g} J\n", m.spec().actuators[k].name, r.actuator_work[k]);
+  for (size_t k = 0; k < r.friction_loss.size(); ++k)
+    if (system.coulomb[k].kind == dynamics::CoulombElement::pair_friction && r.friction_loss[k] > 0.0)
+      fmt::print("  friction loss in {}: {:.9g} J\n", system.coulomb[k].name, r.friction_loss[k]);
 }
 
 void run_simulate(SimulateOptions o) {
   const planar::Mechanism m = io::load_mechanism(o.model);
   analysis_grid(m, 0);
   o.sim.method = o.method == "full" ? dynamics::Method::full : o.method == "kane" ? dynamics::Method::kane : dynamics::Method::reduced;
+  o.sim.integrator = o.integrator == "dopri5" ? dynamics::Integrator::dopri5 : dynamics::Integrator::rkf78;
+  o.sim.friction = !o.no_friction;
+  o.sim.kinematics = !o.no_kinematics;
+  for (double* v : {&o.sim.q0, &o.sim.qd0})
+    if (std::isinf(*v)) throw InputError(m.spec().where, "--q0/--qd0", "an initial value is not finite", "give a finite number");
   auto system = std::make_unique<dynamics::DynamicSystem>(m);
+  o.sim.progress = progress_reporter(o.sim.t0, o.sim.t_end);
   if (o.steady || o.mean_speed != 0.0 || o.fluctuation > 0.0) o.sim = steady_setup(m, o, system);
+  o.sim.progress = progress_reporter(o.sim.t0, o.sim.t_end);
   const auto start = std::chrono::steady_clock::now();
   const dynamics::SimulationResult r = dynamics::simulate(*system, o.sim);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const Table& t = r.table;
-  const size_t dof = m.drivers().size();  // columns t, q (dof), qd (dof), ...
-  double lo = INFINITY, hi = -INFINITY, sum = 0.0;
-  for (size_t k = 0; k < t.rows(); ++k) {
-    const double qd = t.at(k, 1 + dof);
-    lo = std::min(lo, qd), hi = std::max(hi, qd), sum += qd;
-  }
-  fmt::print("{}: {} method, t = [{:g}, {:g}] s, {} rows; {} events, {} right-hand sides, {:.3g} s of computing ({:.0f}x real time)\n",
-             m.spec().name, o.method, o.sim.t0, o.sim.t_end, t.rows(), r.events, r.rhs_evaluations, seconds,
-             (o.sim.t_end - o.sim.t0) / seconds);
-  fmt::print("{} from {:.6g} to {:.6g}, mean {:.6g}; q at the end {:.9g}\n", t.columns[1 + dof], lo, hi, sum / t.rows(), t.at(t.rows() - 1, 1));
-  for (size_t i = 1; i < dof; ++i)
-    fmt::print("{} at the end {:.9g}, {} {:.9g}\n", t.columns[1 + i], t.at(t.rows() - 1, 1 + i), t.columns[1 + dof + i],
-               t.at(t.rows() - 1, 1 + dof + i));
+  if (o.sim.progress) fmt::print(stderr, "\r{:60}\r", "");
+  print_summary(m, *system, o, r, seconds);
   nlohmann::ordered_json extra;
-  extra["settings"] = {{"method", o.method}, {"t0", o.sim.t0}, {"t_end", o.sim.t_end}, {"steps", o.sim.steps},
-                       {"rel_tol", o.sim.rel_tol}, {"abs_tol", o.sim.abs_tol}, {"table_points", o.sim.table_points}};
-  write_outputs(m, o.model, "simulate", t, planar::SweepSummary{}, o.csv, o.json, extra);
-  write_plots(o.plot_dir, io::simulation_plots(t));
+  extra["settings"] = {{"method", o.method}, {"integrator", o.integrator}, {"t0", o.sim.t0}, {"t_end", o.sim.t_end},
+                       {"steps", o.sim.steps}, {"rel_tol", o.sim.rel_tol}, {"abs_tol", o.sim.abs_tol}, {"friction", r.friction},
+                       {"table_points", r.table_points}, {"table_error", r.table_error}};
+  extra["energy"] = {{"actuator_work", r.actuator_work}, {"load_work", r.load_work}, {"friction_loss", r.friction_loss},
+                     {"energy_change", r.energy_change}, {"residual", r.energy_residual}};
+  if (r.stopped) extra["stopped"] = {{"t", r.t_final}, {"message", r.stop_message}};
+  // Whatever was computed is written, also when the run stopped early.
+  write_outputs(m, o.model, "simulate", r.table, planar::SweepSummary{}, o.csv, o.json, extra);
+  write_plots(o.plot_dir, io::simulation_plots(*system->mechanism, r.table));
+  if (r.stopped) {
+    if (r.stop_exit_code == InputError::exit_code) throw InputError(m.spec().where, "simulation", r.stop_message, "see above");
+    throw AnalysisError(r.stop_message);
+  }
 }
 
 }  // namespace
 
 void add_simulate_command(CLI::App& app) {
   auto options = std::make_shared<SimulateOptions>();
-  CLI::App* cmd = app.add_subcommand("simulate", "Direct dynamics of a machine with motors and resistances (any DOF with --method kane or full)");
+  CLI::App* cmd = app.add_subcommand("simulate", "Direct dynamics of a machine with motors, resistances and friction (any DOF with --method kane or full)");
   cmd->add_option("MODEL", options->model, "Model file (YAML)")->required();
-  cmd->add_option("--t-end", options->sim.t_end, "End time (s)")->check(CLI::PositiveNumber);
-  cmd->add_option("--steps", options->sim.steps, "Output rows - 1")->check(CLI::PositiveNumber);
+  cmd->add_option("--t-end", options->sim.t_end, "End time (s)")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--steps", options->sim.steps, "Output rows - 1")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--method", options->method,
-                  "reduced (tabulated parameters, fast, one DOF), full (whole constrained model) or kane (Kane's equations "
-                  "[004 App. B], any DOF, with every pair's reaction)")
-      ->check(CLI::IsMember({"reduced", "full", "kane"}));
-  cmd->add_option("--qd0", options->sim.qd0, "Initial speed of the driver coordinate (default: its motion law's)");
-  cmd->add_option("--rtol", options->sim.rel_tol, "Relative tolerance of the integrator")->check(CLI::PositiveNumber);
-  cmd->add_option("--points", options->sim.table_points, "Reduced method: table points per cycle")->check(CLI::Range(8, 10000000));
+                  "reduced (tabulated reduced model, fast, one DOF), full (whole constrained model) or kane (Kane's equations "
+                  "[004 App. B], any DOF)")
+      ->check(CLI::IsMember({"reduced", "full", "kane"}))
+      ->capture_default_str();
+  cmd->add_option("--integrator", options->integrator, "rkf78 (Runge-Kutta-Fehlberg 7(8)) or dopri5 (Dormand-Prince 5(4))")
+      ->check(CLI::IsMember({"rkf78", "dopri5"}))
+      ->capture_default_str();
+  cmd->add_option("--rtol", options->sim.rel_tol, "Relative tolerance of the integration (the reduced model's tables follow it)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--atol", options->sim.abs_tol, "Absolute tolerance of the integration")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--q0", options->sim.q0, "Initial value of the first driver coordinate (default: its motion law's at t = 0)");
+  cmd->add_option("--qd0", options->sim.qd0, "Initial speed of the first driver coordinate (default: its motion law's)");
+  cmd->add_flag("--no-friction", options->no_friction, "Leave out the Coulomb friction of the pairs (the actuators' resistances stay)");
+  cmd->add_flag("--reactions", options->sim.reactions, "Write every pair's reaction at every row");
+  cmd->add_flag("--no-kinematics", options->no_kinematics, "Leave out the bodies' and points' columns");
+  cmd->add_option("--table-points,--points", options->sim.table_points,
+                  "Reduced method: intervals of the table per turn (default 0: refined until the interpolation error is "
+                  "below --table-tolerance)")
+      ->check(CLI::Range(0, 10000000))
+      ->capture_default_str();
+  cmd->add_option("--table-tolerance", options->sim.table_tolerance,
+                  "Reduced method: relative interpolation error of the table (default 0: --rtol / 10)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   cmd->add_flag("--steady", options->steady, "Start from the steady (periodic) regime and simulate --cycles cycles");
-  cmd->add_option("--cycles", options->cycles, "Steady cycles to simulate (default 2)")->check(CLI::PositiveNumber);
+  cmd->add_option("--cycles", options->cycles, "Steady cycles to simulate")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--mean-speed", options->mean_speed, "Solve the --adjust actuators' common scale for this mean speed");
   cmd->add_option("--adjust", options->adjust, "Actuators whose value (torque, voltage, T0) is scaled for --mean-speed")->delimiter(',');
   cmd->add_option("--fluctuation", options->fluctuation, "Add inertia to --flywheel until (max - min) / mean speed is at most this");
   cmd->add_option("--flywheel", options->flywheel, "The body that receives the added inertia");
   cmd->add_option("--plot", options->plot_dir, "Write one SVG file per plot into this folder");
   cmd->add_option("--csv", options->csv, "Write the table as CSV");
+  add_digits_option(cmd);
   cmd->add_option("--json", options->json, "Write the table and metadata as JSON");
   cmd->callback([options] { run_simulate(*options); });
 }

@@ -26,6 +26,10 @@ void add_flex_command(CLI::App& app);
 std::string driver_values(const planar::Mechanism& m, const std::vector<double>& q);
 /// Prints the sweep's intervals and events.
 void print_sweep_events(const planar::Mechanism& m, const planar::SweepSummary& summary);
+/// Significant digits of the CSV files (0: full double precision), set by --digits.
+extern int csv_digits;
+/// Adds --digits to a command that writes CSV files.
+void add_digits_option(CLI::App* command);
 /// Writes the table as CSV and/or JSON with `metadata` (when the paths are given).
 void write_table_files(const Table& table, const std::string& csv, const std::string& json,
                        const nlohmann::ordered_json& metadata);

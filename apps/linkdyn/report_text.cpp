@@ -53,10 +53,17 @@ planar::TimeGrid analysis_grid(const planar::Mechanism& m, int steps) {
   return grid;
 }
 
+int csv_digits = 0;
+
+void add_digits_option(CLI::App* command) {
+  command->add_option("--digits", csv_digits, "Significant digits in the CSV file (default: full double precision)")
+      ->check(CLI::Range(1, 17));
+}
+
 void write_table_files(const Table& table, const std::string& csv, const std::string& json,
                        const nlohmann::ordered_json& metadata) {
   if (!csv.empty()) {
-    io::write_csv(csv, table);
+    io::write_csv(csv, table, csv_digits);
     fmt::print("wrote {} ({} rows x {} columns)\n", csv, table.rows(), table.width());
   }
   if (!json.empty()) {

@@ -72,19 +72,37 @@ void external_forces(const Mechanism& m, const Workspace& ws, KaneWorkspace& kw)
   }
 }
 
-void solve_kane(const Mechanism& m, Workspace& ws, KaneWorkspace& kw) {
-  partial_velocities(m, ws, kw);
-  external_forces(m, ws, kw);
-  // [004 Eq. A46]: A^T m A qdd = A^T Q_ext - A^T m B (the liaisons do no work, [004 Eq. A45]).
+void add_external_forces(const Mechanism& m, const Workspace& ws, const std::vector<planar::Wrench>& wrenches,
+                         KaneWorkspace& kw) {
+  for (int b = 1; b <= moving_bodies(m); ++b) {
+    const planar::Wrench& w = wrenches[b];
+    const Vec2 F(w(0), w(1));
+    const Vec2 rc = ws.body[b].arm(m.bodies()[b].com);
+    kw.Q.segment<3>(3 * (b - 1)) += Eigen::Vector3d(F.x(), F.y(), w(2) - cross(rc, F));
+  }
+}
+
+void factorise_kane(const Mechanism&, const Workspace& ws, KaneWorkspace& kw) {
   kw.mA.noalias() = kw.mass.asDiagonal() * kw.A;
   kw.M.noalias() = kw.A.transpose() * kw.mA;
-  kw.residual = kw.Q - kw.mass.cwiseProduct(kw.B);
-  kw.h.noalias() = kw.A.transpose() * kw.residual;
   kw.ldlt.compute(kw.M);
   if (kw.ldlt.info() != Eigen::Success || !(kw.ldlt.vectorD().minCoeff() > 1e-12 * kw.ldlt.vectorD().maxCoeff()))
     throw AnalysisError(fmt::format("Kane's mass matrix A^T m A is singular at q = ({:.9g}{})", ws.q[0],
                                     ws.q.size() > 1 ? fmt::format(", {:.9g}", ws.q[1]) : std::string()));
+}
+
+void solve_kane_factorised(const Mechanism&, const Workspace&, KaneWorkspace& kw) {
+  // [004 Eq. A46]: A^T m A qdd = A^T Q_ext - A^T m B (the liaisons do no work, [004 Eq. A45]).
+  kw.residual = kw.Q - kw.mass.cwiseProduct(kw.B);
+  kw.h.noalias() = kw.A.transpose() * kw.residual;
   kw.qdd = kw.ldlt.solve(kw.h);
+}
+
+void solve_kane(const Mechanism& m, Workspace& ws, KaneWorkspace& kw) {
+  partial_velocities(m, ws, kw);
+  external_forces(m, ws, kw);
+  factorise_kane(m, ws, kw);
+  solve_kane_factorised(m, ws, kw);
 }
 
 void liaison_forces(const Mechanism& m, Workspace& ws, KaneWorkspace& kw) {

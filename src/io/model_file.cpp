@@ -405,8 +405,9 @@ class ModelParser {
         if (n["body"]) in_.fail(n["body"], entity, "a resistance in a joint acts on the joint's bodies", "remove 'body'");
         a.type = Actuator::resistance;
         a.body = spec_.joints[a.joint].body[1];
-        in_.allow_only(n, entity, {"type", "joint", "F0", "c"});
+        in_.allow_only(n, entity, {"type", "joint", "F0", "F0_static", "c"});
         a.T0 = non_negative(n, "F0", entity, Quantity::force, false);
+        a.T0_static = static_resistance(n, "F0_static", a.T0, entity, Quantity::force);
         a.c = non_negative(n, "c", entity, Quantity::plain, false);
         spec_.actuators.push_back(std::move(a));
         return;
@@ -433,8 +434,9 @@ class ModelParser {
         }
       } else if (t == "resistance") {
         a.type = Actuator::resistance;
-        in_.allow_only(n, entity, {"type", "body", "T0", "c"});
+        in_.allow_only(n, entity, {"type", "body", "T0", "T0_static", "c"});
         a.T0 = non_negative(n, "T0", entity, Quantity::moment, false);
+        a.T0_static = static_resistance(n, "T0_static", a.T0, entity, Quantity::moment);
         a.c = non_negative(n, "c", entity, Quantity::plain, false);
       } else if (t == "dc_motor") {
         a.type = Actuator::dc_motor;
@@ -458,6 +460,16 @@ class ModelParser {
       }
       spec_.actuators.push_back(std::move(a));
         });
+  }
+
+  /// The static Coulomb resistance (default: the kinetic one), not below the kinetic one.
+  double static_resistance(const YAML::Node& n, const char* key, double kinetic, const std::string& entity, Quantity kind) {
+    if (!n[key]) return kinetic;
+    const double v = non_negative(n, key, entity, kind, true);
+    if (v < kinetic)
+      in_.fail(n[key], entity, fmt::format("{} = {:g} is below the kinetic resistance {:g}", key, v, kinetic),
+               std::string("give ") + key + " >= the kinetic value (static friction holds at least what kinetic friction resists)");
+    return v;
   }
 
   void constraint_actions(const YAML::Node& node) {

@@ -171,38 +171,42 @@ std::vector<Plot> kinetostatics_plots(const Mechanism& m, const Table& table) {
   return plots;
 }
 
-std::vector<Plot> simulation_plots(const Table& table) {
+std::vector<Plot> simulation_plots(const Mechanism& m, const Table& table) {
   XAxis x{"t (s)", column(table, 0)};
   std::vector<Plot> plots;
-  auto ends_with = [](const std::string& n, const std::string& tail) {
-    return n.size() > tail.size() && n.compare(n.size() - tail.size(), tail.size(), tail) == 0;
+  // The columns of a simulation (dynamics::SimulationResult), by their names.
+  auto series = [&](const std::vector<std::string>& names, size_t strip) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const std::string& n : names)
+      if (table.column(n) >= 0) out.emplace_back(n, n.substr(0, n.size() - strip));
+    return out;
   };
-  // The speed of each coordinate: `qd` (one DOF) or `<driver>.qd` (several).
-  for (size_t c = 1; c < table.columns.size(); ++c) {
-    const std::string& n = table.columns[c];
-    if (n != "qd" && !ends_with(n, ".qd")) continue;
-    const bool rot = table.units[c] == "rad/s";
-    const std::string label = n == "qd" ? "qd" : n;
-    plots.push_back(columns_plot(table, x, n == "qd" ? "simulation-speed" : "simulation-speed-" + n.substr(0, n.size() - 3),
-                                 n == "qd" ? "Speed of the driver coordinate" : "Speed of " + n.substr(0, n.size() - 3),
-                                 label + (rot ? " (rad/s)" : " (m/s)"), {{n, label}}));
+  for (const planar::Driver& d : m.drivers()) {
+    const std::string n = dynamics::driver_rate_column(d, 1);
+    const bool rot = d.type == planar::DriverType::rotational;
+    plots.push_back(columns_plot(table, x, "simulation-speed-" + d.name, "Speed of " + d.name, n + (rot ? " (rad/s)" : " (m/s)"),
+                                 {{n, d.name}}));
   }
-  std::vector<std::pair<std::string, std::string>> currents, torques, forces, reactions, actions;
-  for (size_t c = 1; c < table.columns.size(); ++c) {
-    const std::string& n = table.columns[c];
-    if (n == "q" || n == "qd" || n == "qdd" || ends_with(n, ".q") || ends_with(n, ".qd") || ends_with(n, ".qdd")) continue;
-    if (ends_with(n, ".current")) currents.emplace_back(n, n.substr(0, n.size() - 8));
-    else if (ends_with(n, ".torque")) torques.emplace_back(n, n.substr(0, n.size() - 7));
-    else if (ends_with(n, ".force")) forces.emplace_back(n, n.substr(0, n.size() - 6));
-    else if (ends_with(n, ".F")) reactions.emplace_back(n, n.substr(0, n.size() - 2));
-    else if (ends_with(n, ".Fx") || ends_with(n, ".Fy") || ends_with(n, ".N") || ends_with(n, ".M")) continue;
-    else actions.emplace_back(n, n);
+  std::vector<std::string> currents, torques, forces, actions, reactions;
+  for (const planar::Actuator& a : m.spec().actuators) {
+    if (a.type == planar::Actuator::dc_motor) currents.push_back(a.name + ".current");
+    (a.joint >= 0 ? forces : torques).push_back(a.name + (a.joint >= 0 ? ".force" : ".torque"));
   }
-  if (!currents.empty()) plots.push_back(columns_plot(table, x, "simulation-current", "Motor current", "current (A)", currents));
-  if (!torques.empty()) plots.push_back(columns_plot(table, x, "simulation-torques", "Actuator torques", "torque (N m)", torques));
-  if (!forces.empty()) plots.push_back(columns_plot(table, x, "simulation-forces", "Actuator forces in pairs", "force (N)", forces));
-  if (!actions.empty()) plots.push_back(columns_plot(table, x, "simulation-constraint-actions", "Constraint actions", "force (N)", actions));
-  if (!reactions.empty()) plots.push_back(columns_plot(table, x, "simulation-reactions", "Pair reactions |F| (liaison forces)", "force (N)", reactions));
+  for (const auto& a : m.spec().constraint_actions) actions.push_back(a.name);
+  for (size_t k = 0; k < m.spec().joints.size(); ++k)
+    if (m.joints()[k].type != planar::JointType::gear) reactions.push_back(m.joints()[k].name + ".F");
+  for (const planar::CompoundPin& pin : m.pins())
+    for (int b : pin.bodies) reactions.push_back(pin.name + "." + m.bodies()[b].name + ".F");
+  auto add = [&](const char* id, const char* title, const char* axis, const std::vector<std::pair<std::string, std::string>>& s) {
+    if (!s.empty()) plots.push_back(columns_plot(table, x, id, title, axis, s));
+  };
+  add("simulation-current", "Motor current", "current (A)", series(currents, 8));
+  add("simulation-torques", "Actuator torques", "torque (N m)", series(torques, 7));
+  add("simulation-forces", "Actuator forces in pairs", "force (N)", series(forces, 6));
+  add("simulation-constraint-actions", "Constraint actions", "force (N)", series(actions, 0));
+  add("simulation-reactions", "Pair reactions |F|", "force (N)", series(reactions, 2));
+  if (!m.bearings().empty()) add("simulation-friction", "Friction power in the pairs", "power (W)", series({"friction.power"}, 0));
+  add("simulation-energy", "Kinetic and potential energy", "energy (J)", series({"energy.kinetic", "energy.potential"}, 0));
   for (Plot& p : plots) p.linked = false;  // against time, not the animation's coordinate
   return plots;
 }
@@ -346,7 +350,7 @@ std::string planar_report_html(const Mechanism& m, const planar::TimeGrid& grid,
         so.steps = 600;
         so.rel_tol = so.abs_tol = 1e-9;
         const dynamics::DynamicSystem system(m);
-        sim_plots = simulation_plots(dynamics::simulate(system, so).table);
+        sim_plots = simulation_plots(*system.mechanism, dynamics::simulate(system, so).table);
         summary += fmt::format("direct dynamics: from the driver's law at t = {:g} s, until t = {:g} s\n", grid.t0, grid.t_end);
       }
     } catch (const std::exception& e) {

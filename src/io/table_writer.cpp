@@ -17,12 +17,12 @@ std::ofstream open_output(const std::string& path) {
 }
 }  // namespace
 
-void write_csv(const std::string& path, const Table& table) {
+void write_csv(const std::string& path, const Table& table, int digits) {
   std::ofstream out = open_output(path);
-  write_csv(out, table);
+  write_csv(out, table, digits);
 }
 
-void write_csv(std::ostream& out, const Table& table) {
+void write_csv(std::ostream& out, const Table& table, int digits) {
   for (size_t c = 0; c < table.width(); ++c) out << (c ? "," : "") << table.columns[c];
   out << '\n';
   std::string line;
@@ -32,7 +32,7 @@ void write_csv(std::ostream& out, const Table& table) {
       if (c) line += ',';
       const double v = table.at(r, c);
       if (v == 0.0) line += '0';  // no "-0"
-      else if (std::isfinite(v)) line += fmt::format("{:.12g}", v);
+      else if (std::isfinite(v)) line += digits > 0 ? fmt::format("{:.{}g}", v, digits) : fmt::format("{}", v);
     }
     out << line << '\n';
   }

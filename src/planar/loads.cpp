@@ -93,28 +93,42 @@ std::vector<LoadPart> load_parts(const Load& load) {
   return parts;
 }
 
-double table_value(const Load& load, double x, int column) {
+double table_coordinate(const Load& load, const CoordinateValue& c) {
   const LoadTable& tab = *load.table;
-  const double lo = tab.x.front(), hi = tab.x.back(), span = hi - lo;
+  double x = tab.rate ? c.rate : c.value;
   if (tab.periodic) {
+    const double lo = tab.x.front(), span = tab.x.back() - lo;
     x = lo + std::fmod(x - lo, span);
     if (x < lo) x += span;
-  } else if (x < lo - 1e-12 * (1 + std::abs(span)) || x > hi + 1e-12 * (1 + std::abs(span))) {
+  }
+  return x;
+}
+
+int table_segment(const Load& load, double x) {
+  const LoadTable& tab = *load.table;
+  const size_t k = static_cast<size_t>(std::upper_bound(tab.x.begin(), tab.x.end(), x) - tab.x.begin());
+  return static_cast<int>(std::clamp<size_t>(k, 1, tab.x.size() - 1)) - 1;
+}
+
+double table_value(const Load& load, double x, int column, int segment) {
+  const LoadTable& tab = *load.table;
+  const double lo = tab.x.front(), hi = tab.x.back(), span = hi - lo;
+  if (!tab.periodic && segment < 0 && (x < lo - 1e-12 * (1 + std::abs(span)) || x > hi + 1e-12 * (1 + std::abs(span)))) {
     throw InputError(tab.where, "load '" + load.name + "'",
                      fmt::format("{}{} = {:.9g} is outside its table [{:.9g}, {:.9g}] ({})", tab.against.label,
                                  tab.rate ? " rate" : "", x, lo, hi, tab.file),
                      "extend the table to cover the motion, or mark it periodic: true if it covers one period");
   }
-  size_t k = static_cast<size_t>(std::upper_bound(tab.x.begin(), tab.x.end(), x) - tab.x.begin());
-  k = std::clamp<size_t>(k, 1, tab.x.size() - 1);
-  const double s = std::clamp((x - tab.x[k - 1]) / (tab.x[k] - tab.x[k - 1]), 0.0, 1.0);
+  // The segment's straight line (continued beyond its ends when it is held over a step).
+  const size_t k = static_cast<size_t>(segment >= 0 ? segment : table_segment(load, x)) + 1;
+  const double s = (x - tab.x[k - 1]) / (tab.x[k] - tab.x[k - 1]);
   return (1 - s) * tab.value[k - 1](column) + s * tab.value[k](column);
 }
 
-double magnitude_at(const Load& load, const Magnitude& mag, const CoordinateValue& x) {
+double magnitude_at(const Load& load, const Magnitude& mag, const CoordinateValue& x, int segment) {
   switch (mag.law) {
     case Magnitude::constant: return mag.gain;
-    case Magnitude::table: return table_value(load, load.table->rate ? x.rate : x.value, mag.column);
+    case Magnitude::table: return table_value(load, table_coordinate(load, x), mag.column, segment);
     case Magnitude::linear_value: return mag.gain * (x.value - mag.offset);
     case Magnitude::linear_rate: return mag.gain * x.rate;
   }
@@ -123,7 +137,8 @@ double magnitude_at(const Load& load, const Magnitude& mag, const CoordinateValu
 
 double part_magnitude(const Mechanism& m, const Workspace& ws, const Load& load, const LoadPart& part, double t) {
   if (part.magnitude.law == Magnitude::constant) return part.magnitude.gain;
-  return magnitude_at(load, part.magnitude, coordinate_value(m, ws, t, part.magnitude.coordinate));
+  const int segment = ws.load_segment[static_cast<size_t>(&load - m.spec().loads.data())];
+  return magnitude_at(load, part.magnitude, coordinate_value(m, ws, t, part.magnitude.coordinate), segment);
 }
 
 void part_pattern(const Mechanism& m, const Workspace& ws, const Load& load, const LoadPart& part, int body[2],
@@ -214,6 +229,25 @@ double load_power(const Mechanism& m, const Workspace& ws, double t, bool useful
   for (const Load& load : m.spec().loads)
     if (!useful_only || load.useful) power += load_power(m, ws, load, t);
   return power;
+}
+
+double variable_load_power(const Mechanism& m, const Workspace& ws, const Load& load, double t) {
+  double power = 0.0;
+  for (const LoadPart& part : load.parts)
+    if (part.magnitude.law != Magnitude::constant)
+      power += part_magnitude(m, ws, load, part, t) * pattern_power(m, ws, load, part);
+  return power;
+}
+
+double constant_load_potential(const Mechanism&, const Workspace& ws, const Load& load) {
+  double potential = 0.0;
+  for (const LoadPart& part : load.parts) {
+    if (part.magnitude.law != Magnitude::constant) continue;
+    const BodyState& b = ws.body[load.at[0].body];
+    if (part.pattern == LoadPart::force) potential += part.magnitude.gain * part.direction.dot(b.position(load.at[0].local));
+    else if (part.pattern == LoadPart::moment) potential += part.magnitude.gain * b.theta;
+  }
+  return potential;
 }
 
 double potential_energy(const Mechanism& m, const Workspace& ws) {

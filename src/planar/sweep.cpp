@@ -117,41 +117,65 @@ std::string driver_column(const Driver& d) {
   return d.name + (d.type == DriverType::rotational ? ".angle" : ".position");
 }
 
+KinematicsColumns::KinematicsColumns(const Mechanism& m) {
+  for (const OutputPoint& p : m.output_points()) points_.push_back({p.label, p.body, p.local});
+  for (size_t b = 1; b < m.bodies().size(); ++b)
+    points_.push_back({m.bodies()[b].name + ".com", static_cast<int>(b), m.bodies()[b].com});
+  for (size_t g = 0; g < m.groups().size(); ++g)
+    if (m.groups()[g]->has_transmission_angle()) transmission_groups_.push_back(static_cast<int>(g));
+}
+
+void KinematicsColumns::add_motion_columns(const Mechanism& m, Table& table) const {
+  for (size_t b = 1; b < m.bodies().size(); ++b) {
+    table.add_column(m.bodies()[b].name + ".angle", "rad");
+    table.add_column(m.bodies()[b].name + ".omega", "rad/s");
+    table.add_column(m.bodies()[b].name + ".alpha", "rad/s^2");
+  }
+  for (const Point& p : points_) {
+    for (const char* q : {".x", ".y"}) table.add_column(p.label + q, "m");
+    for (const char* q : {".vx", ".vy"}) table.add_column(p.label + q, "m/s");
+    for (const char* q : {".ax", ".ay"}) table.add_column(p.label + q, "m/s^2");
+  }
+}
+
+void KinematicsColumns::add_transmission_columns(const Mechanism& m, Table& table) const {
+  for (int g : transmission_groups_)
+    table.add_column(m.joints()[m.groups()[g]->label_joint()].name + ".transmission_angle", "rad");
+}
+
+double* KinematicsColumns::write_motion(const Mechanism& m, const Workspace& ws, bool rates, double* out) const {
+  const double none = Table::missing;
+  for (size_t b = 1; b < m.bodies().size(); ++b) {
+    const BodyState& s = ws.body[b];
+    *out++ = s.theta;
+    *out++ = rates ? s.omega : none;
+    *out++ = rates ? s.alpha : none;
+  }
+  for (const Point& p : points_) {
+    const BodyState& s = ws.body[p.body];
+    const Vec2 x = s.position(p.local);
+    const Vec2 v = rates ? s.velocity(p.local) : Vec2(none, none);
+    const Vec2 a = rates ? s.acceleration(p.local) : Vec2(none, none);
+    for (double value : {x.x(), x.y(), v.x(), v.y(), a.x(), a.y()}) *out++ = value;
+  }
+  return out;
+}
+
+double* KinematicsColumns::write_transmission(const Mechanism& m, const Workspace& ws, double* out) const {
+  for (int g : transmission_groups_) *out++ = *m.groups()[g]->transmission_angle(m, ws);
+  return out;
+}
+
 Table kinematics_table(const Mechanism& m, const TimeGrid& grid, SweepSummary* summary,
                        double singular_tolerance) {
   Table table;
   table.add_column("t", "s");
   for (const Driver& d : m.drivers())
     table.add_column(driver_column(d), d.type == DriverType::rotational ? "rad" : "m");
-  const auto& bodies = m.bodies();
-  for (size_t b = 1; b < bodies.size(); ++b) {
-    table.add_column(bodies[b].name + ".angle", "rad");
-    table.add_column(bodies[b].name + ".omega", "rad/s");
-    table.add_column(bodies[b].name + ".alpha", "rad/s^2");
-  }
-  struct Tracked {
-    int body;
-    Vec2 local;
-  };
-  std::vector<Tracked> points;
-  auto add_point = [&](const std::string& label, int body, const Vec2& local) {
-    for (const char* q : {".x", ".y"}) table.add_column(label + q, "m");
-    for (const char* q : {".vx", ".vy"}) table.add_column(label + q, "m/s");
-    for (const char* q : {".ax", ".ay"}) table.add_column(label + q, "m/s^2");
-    points.push_back({body, local});
-  };
-  for (const OutputPoint& p : m.output_points()) add_point(p.label, p.body, p.local);
-  for (size_t b = 1; b < bodies.size(); ++b)
-    add_point(bodies[b].name + ".com", static_cast<int>(b), bodies[b].com);
+  const KinematicsColumns columns(m);
+  columns.add_motion_columns(m, table);
   table.add_column("singular", "1");
-  std::vector<int> transmission_groups;
-  for (size_t g = 0; g < m.groups().size(); ++g) {
-    const Group& grp = *m.groups()[g];
-    if (grp.has_transmission_angle()) {
-      table.add_column(m.joints()[grp.label_joint()].name + ".transmission_angle", "rad");
-      transmission_groups.push_back(static_cast<int>(g));
-    }
-  }
+  columns.add_transmission_columns(m, table);
 
   Workspace ws(m);
   ws.singular_tolerance = singular_tolerance;
@@ -159,26 +183,12 @@ Table kinematics_table(const Mechanism& m, const TimeGrid& grid, SweepSummary* s
   table.values.reserve(static_cast<size_t>(grid.steps + 1) * table.width());
   SweepSummary result = sweep_kinematics(m, ws, grid, [&](int, double t, StepStatus status) {
     if (status == StepStatus::absent) return;
-    const bool rates = status != StepStatus::singular;
-    const double none = Table::missing;
-    size_t c = 0;
-    row[c++] = t;
-    for (size_t d = 0; d < m.drivers().size(); ++d) row[c++] = ws.q[d];
-    for (size_t b = 1; b < bodies.size(); ++b) {
-      const BodyState& s = ws.body[b];
-      row[c++] = s.theta;
-      row[c++] = rates ? s.omega : none;
-      row[c++] = rates ? s.alpha : none;
-    }
-    for (const Tracked& p : points) {
-      const BodyState& s = ws.body[p.body];
-      const Vec2 x = s.position(p.local);
-      const Vec2 v = rates ? s.velocity(p.local) : Vec2(none, none);
-      const Vec2 a = rates ? s.acceleration(p.local) : Vec2(none, none);
-      for (double value : {x.x(), x.y(), v.x(), v.y(), a.x(), a.y()}) row[c++] = value;
-    }
-    row[c++] = status == StepStatus::ok ? 0.0 : status == StepStatus::limit ? 1.0 : 2.0;
-    for (int g : transmission_groups) row[c++] = *m.groups()[g]->transmission_angle(m, ws);
+    double* out = row.data();
+    *out++ = t;
+    for (size_t d = 0; d < m.drivers().size(); ++d) *out++ = ws.q[d];
+    out = columns.write_motion(m, ws, status != StepStatus::singular, out);
+    *out++ = status == StepStatus::ok ? 0.0 : status == StepStatus::limit ? 1.0 : 2.0;
+    columns.write_transmission(m, ws, out);
     table.values.insert(table.values.end(), row.begin(), row.end());
   });
   if (summary) *summary = std::move(result);

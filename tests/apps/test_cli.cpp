@@ -293,12 +293,13 @@ TEST(CliMass, BracketPropertiesInEveryFrameAndErrors) {
 
 TEST(Cli, SimulateByKaneRunsThePumpAndWritesItsColumns) {
   const std::string csv = ::testing::TempDir() + "/pump-kane.csv";
-  const CliRun r = run("simulate " + linkdyn::test::example("seed004-pump") + " --method kane --t-end 0.5 --steps 50 --csv " + csv);
+  const CliRun r = run("simulate " + linkdyn::test::example("seed004-pump") + " --method kane --t-end 0.5 --steps 50 --reactions --csv " + csv);
   ASSERT_EQ(r.code, 0) << r.output;
   EXPECT_NE(r.output.find("kane method"), std::string::npos) << r.output;
   const std::string text = linkdyn::test::read_text(csv);
   const std::string header = text.substr(0, text.find('\n'));
-  for (const char* column : {"t,alpha.q,x_D.q,alpha.qd,x_D.qd,alpha.qdd,x_D.qdd", "rotor.torque", "slider_friction.force",
+  for (const char* column : {"t,alpha.angle,x_D.position,alpha.omega,x_D.velocity,alpha.alpha,x_D.acceleration", "rotor.torque",
+                             "slider_friction.force",
                              "A.Fx", "B.F", "C.Fy", "D.F", "guide.N", "guide.M"})
     EXPECT_NE(header.find(column), std::string::npos) << column << " in " << header;
   size_t rows = 0;
@@ -418,7 +419,8 @@ TEST(Cli, TogglePressWithACompoundPinRunsEveryAnalysis) {
   const CliRun reduce = run("reduce " + model + " --points 90");
   EXPECT_EQ(reduce.code, 0) << reduce.output;
   for (const char* method : {"reduced", "full", "kane"}) {
-    const CliRun sim = run("simulate " + model + " --method " + method + " --t-end 0.5 --steps 25 --csv " + dir + "/toggle-sim.csv");
+    const CliRun sim =
+        run("simulate " + model + " --method " + method + " --t-end 0.5 --steps 25 --reactions --csv " + dir + "/toggle-sim.csv");
     EXPECT_EQ(sim.code, 0) << method << ": " << sim.output;
   }
   EXPECT_NE(linkdyn::test::read_text(dir + "/toggle-sim.csv").find("K.rod.Fx,K.rod.Fy,K.rod.F"), std::string::npos) << "Kane's pin columns";

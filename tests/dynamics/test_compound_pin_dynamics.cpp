@@ -75,10 +75,11 @@ TEST(CompoundPinDynamics, TogglePressSimulatedByReducedFullAndKaneAgree) {
     const double dq_reduced = largest_difference(kane.table, reduced.table, 1);
     std::printf("toggle press %s over 0.9 s, |dq|: Kane vs full %.1e rad (|dqd| %.1e rad/s), Kane vs reduced %.1e rad\n",
                 forming ? "forming" : "without forming", dq, dqd, dq_reduced);
-    // The forming table's kinks (0 to 100 kN and back within a few degrees) limit how closely
-    // two integrations at 1e-12 follow each other; without them the methods agree to rounding.
+    // The pins' friction acts in every method (each solves it by its own successive
+    // approximations, to 1e-3 of the tolerance); the forming table's kinks are events. Without
+    // the forming load the methods agree to 1e-12 rad.
     EXPECT_LT(dq, forming ? 1e-9 : 1e-12);
-    EXPECT_LT(dqd, forming ? 1e-8 : 1e-12);
+    EXPECT_LT(dqd, forming ? 1e-8 : 1e-11);
     EXPECT_LT(dq_reduced, forming ? 1e-6 : 1e-10);  // the reduced method's m(q) interpolation
   }
 }
@@ -86,7 +87,10 @@ TEST(CompoundPinDynamics, TogglePressSimulatedByReducedFullAndKaneAgree) {
 TEST(CompoundPinDynamics, KanePinReactionsAreTheKinetostaticPinForcesAtTheSameMotion) {
   const planar::Mechanism m = io::load_mechanism(test::example("toggle-press"));
   const DynamicSystem system(m);
-  const SimulationResult r = simulate(system, tight(Method::kane, 0.9, 45));
+  SimulationOptions o = tight(Method::kane, 0.9, 45);
+  o.reactions = true;
+  o.friction = false;  // the walk below applies the loads and the motor, not the pins' friction
+  const SimulationResult r = simulate(system, o);
   const Table& t = r.table;
   const planar::Mechanism& mm = *system.mechanism;  // with the rotor's inertia on the crank
   const int motor = t.column("motor.torque"), crank = mm.spec().find_body("crank");

@@ -138,15 +138,20 @@ TEST(Kane, PumpEnergyChangeEqualsTheActuatorsWork) {
 }
 
 TEST(Kane, LiaisonForcesAgreeWithKinetostaticsAtTheSameMotion) {
-  // At states along a simulation, every pair's reaction from [004 Eq. A43] equals the
-  // kinetostatic walk's with Kane's accelerations, and the walk needs no driver effort: the
-  // drivers' coordinates are free.
+  // At states along a simulation, every pair's reaction from [004 Eq. A43] (Kane's liaison
+  // forces, by least squares on m a = Q_ext + Q_liaison) equals the kinetostatic walk's with
+  // Kane's accelerations (the simulation's --reactions), and the walk needs no driver effort:
+  // the drivers' coordinates are free.
   const planar::Mechanism m = io::load_mechanism(test::example("seed004-pump"));
   const DynamicSystem system(m);
-  const SimulationResult r = simulate_kane(system, 1.0, 20);
+  SimulationOptions o = tight(1.0, 20);
+  o.method = Method::kane;
+  o.reactions = true;
+  const SimulationResult r = simulate(system, o);
   const Table& t = r.table;
   const int rotor = t.column("rotor.torque"), slip = t.column("rotor_slip.torque"), friction = t.column("slider_friction.force");
   const int first_reaction = t.column("A.Fx");
+  ASSERT_GE(first_reaction, 0);
   const planar::Mechanism& mm = *system.mechanism;
   planar::Workspace ws(mm);
   KaneWorkspace kw(mm);
@@ -165,14 +170,14 @@ TEST(Kane, LiaisonForcesAgreeWithKinetostaticsAtTheSameMotion) {
     double scale = 1.0;
     for (size_t k = 0; k < mm.joints().size(); ++k) scale = std::max(scale, ws.reaction[k].force.norm());
     for (int i = 0; i < 2; ++i) worst_effort = std::max(worst_effort, std::abs(ws.effort[i]) / scale);
-    int c = first_reaction;
-    for (size_t k = 0; k < mm.joints().size(); ++k)
-      planar::put_reaction(mm.joints()[k], ws.reaction[k], [&](double v) { worst = std::max(worst, std::abs(v - t.at(row, c++)) / scale); });
-    // The same state through the library: Kane's equations and Eq. A43's residual.
+    // The same state through Kane's equations and Eq. A43's liaison forces.
     solve_kane(mm, ws, kw);
     liaison_forces(mm, ws, kw);
     EXPECT_LT(kw.liaison_residual, 1e-10 * scale);
     EXPECT_NEAR(kw.qdd(0), t.at(row, 5), 1e-9 * (1.0 + std::abs(t.at(row, 5))));
+    int c = first_reaction;
+    for (size_t k = 0; k < mm.joints().size(); ++k)
+      planar::put_reaction(mm.joints()[k], ws.reaction[k], [&](double v) { worst = std::max(worst, std::abs(v - t.at(row, c++)) / scale); });
   }
   std::printf("pump: liaison forces vs kinetostatics %.1e, driver efforts %.1e (relative to the largest reaction)\n", worst,
               worst_effort);

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "linkdyn/dynamics/reduced.hpp"
+#include "linkdyn/dynamics/reduced_model.hpp"
 #include "test_support.hpp"
 
 using namespace linkdyn;
@@ -57,34 +58,47 @@ TEST(ReducedParameters, DerivativeIsTheSlopeOfTheReducedInertia) {
   }
 }
 
-TEST(ReducedParameters, InterpolantsConvergeAtFourthOrder) {
-  // Error at the midpoints between table points, against direct evaluation, for N and 2N.
+TEST(ReducedModel, CurvesConvergeAtEighthOrderAndMeetTheirTolerance) {
+  // m(q) of the seed four-bar from the reduced model against its direct evaluation at 97 points
+  // between the nodes: tables of 64, 128, 256 intervals (Hermite-Birkhoff, degree 7: each halving
+  // of h divides the error of m by 2^8 and that of m' by 2^7), and the adaptive table within its
+  // tolerance.
   const planar::Mechanism m = io::load_mechanism(test::example("seed001-fourbar"));
-  planar::Workspace ws(m);
-  auto worst_error = [&](int points) {
-    const ReducedTable t = tabulate_reduced_parameters(m, points);
-    const ReducedInterpolant f(t);
-    double worst_m = 0.0, worst_me = 0.0;
-    for (int k = 0; k < points; k += std::max(1, points / 48)) {
-      const double q = 0.5 * (t.q[k] + t.q[k + 1]);
+  const DynamicSystem system(m);
+  planar::Workspace ws(*system.mechanism);
+  auto worst_error = [&](const ReducedModel& model) {
+    double worst = 0.0;
+    for (int k = 0; k < 97; ++k) {
+      const double q = 2 * M_PI * (k + 0.37) / 97;
       ws.q[0] = q;
-      EXPECT_TRUE(planar::solve_positions(m, ws).ok());
-      const ReducedInertia direct = reduced_inertia_from_energy(m, ws);
-      const KinetostaticReduction kin = reduced_parameters_by_kinetostatics(m, ws);
-      worst_m = std::max(worst_m, std::abs(f.m(q) - direct.m) / direct.m);
-      worst_me = std::max(worst_me, std::abs(f.me1(0, q) - kin.me1[0]) / (1 + std::abs(kin.me1[0])));
+      EXPECT_TRUE(planar::solve_positions(*system.mechanism, ws).ok());
+      const ReducedInertia direct = reduced_inertia_from_energy(*system.mechanism, ws);
+      const CurveBundle::Where w = model.curves.locate(q);
+      worst = std::max(worst, std::abs(model.curves.value(w, 0) - direct.m) / direct.m);
+      worst = std::max(worst, std::abs(model.curves.slope(w, 0) - direct.dm) / direct.m);
     }
-    return std::pair{worst_m, worst_me};
+    return worst;
   };
-  const auto [m90, me90] = worst_error(90);
-  const auto [m180, me180] = worst_error(180);
-  const auto [m360, me360] = worst_error(360);
-  std::printf("relative error of m(q) at midpoints: %.2e (90), %.2e (180), %.2e (360 points)\n", m90, m180, m360);
-  EXPECT_LT(m360, 1e-6);
-  EXPECT_GT(m90 / m180, 10.0);  // about 16 for a fourth-order interpolant
-  EXPECT_GT(m180 / m360, 10.0);
-  EXPECT_LT(me360, 1e-4);
-  EXPECT_GT(me180 / me360, 6.0);
+  ReducedModelOptions o;
+  double e[3];
+  for (int k = 0; k < 3; ++k) {
+    o.intervals = 64 << k;
+    e[k] = worst_error(ReducedModel(system, o));
+  }
+  std::printf("relative error of m(q) and m'(q) between nodes: %.2e (64), %.2e (128), %.2e (256 intervals)\n", e[0], e[1], e[2]);
+  EXPECT_GT(e[0] / e[1], 100.0);
+  EXPECT_GT(e[1] / e[2], 100.0);
+  // (m' from the interpolant carries the nodes' rounding divided by h: about 1e-12 of m at
+  // h = 0.003, so tolerances are taken above that floor.)
+  for (const double tolerance : {1e-8, 1e-11}) {
+    o.intervals = 0;
+    o.tolerance = tolerance;
+    const ReducedModel adaptive(system, o);
+    const double error = worst_error(adaptive);
+    std::printf("tolerance %.0e: %d intervals, estimated %.2e, measured %.2e\n", tolerance, adaptive.curves.intervals(),
+                adaptive.estimated_error, error);
+    EXPECT_LT(error, tolerance);
+  }
 }
 
 TEST(ReducedParameters, ConstraintActionsReproduceKinetostatics) {

@@ -1,74 +1,100 @@
 #pragma once
-// Direct dynamics of machines with motors and resistances [003], [004 Appendix B]:
-//   m(q) qdd + 1/2 m'(q) qd^2 = F(q, qd, t) + sum of actuator torques x velocity coefficients
-// plus L di/dt = U - R i - K omega_motor for each DC motor, integrated by Boost.Odeint's
-// dense-output Dormand-Prince method with the sign changes of the Coulomb and conditional
-// terms located as events. Two ways to evaluate the right-hand side:
-//  - reduced: tabulated reduced parameters and interpolants (fast; [003]);
-//  - full: the whole constrained mechanism in body coordinates with Lagrange multipliers, the
-//    dependent coordinates solved from the driver coordinate at each evaluation (coordinate
-//    partitioning), general and slower; the reference for the reduced method;
+// Direct dynamics of machines with motors, resistances and friction [003], [004 Appendix B]:
+//   m(q) qdd + 1/2 m'(q) qd^2 = F(q, qd, t) + sum of actuator and friction efforts x velocity
+//                                coefficients                                     [003 Eq. 2]
+// plus L di/dt = U - R i - K omega_motor for each DC motor. Three ways to evaluate it:
+//  - reduced: the tabulated reduced model (reduced_model.hpp), one DOF, fast;
+//  - full: the whole constrained mechanism in body coordinates, M a + Phi_q^T mu = Q,
+//    Phi_q a = gamma, the positions and velocities solved from the drivers' coordinates at each
+//    evaluation (coordinate partitioning), with a sparse factorisation: the general reference;
 //  - kane: Kane's equations [004 Eq. A46] in the drivers' coordinates, from the partial
-//    velocities and velocity-product terms of the kinematic walk (kane.hpp), with every pair's
-//    reaction recovered from m a = Q_ext + Q_liaison [004 Eq. A43].
-// The full and Kane methods take any number of degrees of freedom: the drivers' coordinates
-// are the independent coordinates (their motion laws give only the initial state); the reduced
-// method and the steady-regime searches take one.
-#include <memory>
-#include <mutex>
+//    velocities and velocity-product terms of the kinematic walk (kane.hpp).
+// The full and Kane methods take any number of degrees of freedom (the drivers' coordinates
+// are the independent ones; their laws give only the initial state).
+//
+// Coulomb friction acts in every method: in the pairs' bearings (f' r |F| or f N_p, with the
+// reactions the motion itself produces, solved consistently with the accelerations at each
+// evaluation by successive approximations [001 Eqs. 12-13]) and in the actuators' Coulomb
+// resistances. Each element's friction direction is held over a step and its reversals are
+// located as events; a one-DOF machine that comes to rest sticks while static friction holds
+// it and breaks away when the driving load exceeds the static limit (both located as events).
+//
+// The integrator is Boost.Odeint's Runge-Kutta-Fehlberg 7(8) (rows and events reached by exact
+// steps) or Dormand-Prince 5(4) with dense output; events are located by Boost.Math's TOMS 748.
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "linkdyn/core/table.hpp"
+#include "linkdyn/dynamics/machine.hpp"
 #include "linkdyn/dynamics/reduced.hpp"
 
 namespace linkdyn::dynamics {
 
 enum class Method { reduced, full, kane };
+enum class Integrator { rkf78, dopri5 };
 
 struct SimulationOptions {
   Method method = Method::reduced;
+  Integrator integrator = Integrator::rkf78;
   double t0 = 0.0, t_end = 1.0;
   int steps = 1000;                   ///< output rows - 1 (uniform in time)
   double rel_tol = 1e-10, abs_tol = 1e-12;
-  int table_points = 720;             ///< reduced method: points per cycle (or range)
+  /// Reduced method: the table's relative interpolation error (0: rel_tol / 10), or a fixed
+  /// number of intervals (table_points > 0).
+  double table_tolerance = 0.0;
+  int table_points = 0;
+  bool friction = true;               ///< Coulomb friction in the pairs' bearings
+  bool reactions = false;             ///< every pair's reaction at every row
+  bool kinematics = true;             ///< every body's and point's columns at every row
   /// Initial state of the first coordinate; NaN: q and qd from the driver's motion law at t0
   /// (the other coordinates always start from their laws), currents 0.
   double q0 = Table::missing, qd0 = Table::missing;
-  /// Optional overrides of actuator parameters and extra inertia (steady-regime searches).
   std::vector<double> actuator_scale;  ///< per actuator: multiplies its value / voltage / T0
   std::vector<double> current0;        ///< initial armature currents (default 0)
   /// Stop when q first reaches this value (NaN: run to t_end); the last row is that instant.
   double stop_q = Table::missing;
-};
-
-struct ReducedTables;
-
-/// The mechanism prepared for direct dynamics: the rotors' inertias added to their bodies; the
-/// reduced method's tables are built on first use and kept.
-struct DynamicSystem {
-  explicit DynamicSystem(const planar::Mechanism& m);
-  std::shared_ptr<const planar::Mechanism> mechanism;  ///< with rotor inertias
-  std::vector<int> motors;  ///< indices of DC motors in spec().actuators
-  mutable std::shared_ptr<const ReducedTables> reduced_cache;
-  std::shared_ptr<std::mutex> cache_mutex = std::make_shared<std::mutex>();
+  long max_events = 100000;            ///< more switching events than this: the model chatters
+  /// Called after each step with the time reached (progress reports).
+  std::function<void(double t)> progress;
 };
 
 struct SimulationResult {
-  /// t, q, qd, qdd (several DOF: <driver>.q for each driver, then .qd, then .qdd),
-  /// <motor>.current, <actuator>.torque (.force in a pair), <action> ...; Kane: then every
-  /// pair's reaction (<joint>.Fx, .Fy, .F, prismatic .N, .M, gear .torque).
+  /// t; each driver's coordinate (<driver>.angle | .position), then each one's rate (.omega |
+  /// .velocity), then each one's acceleration (.alpha | .acceleration); motor currents;
+  /// actuator efforts (<actuator>.torque | .force); constraint actions; friction powers
+  /// (<pair>.friction_power, friction.power); energies (energy.kinetic, energy.potential,
+  /// work.<actuator>, work.<load>, friction.loss, energy.residual); stuck; then, unless
+  /// kinematics is off, the kinematics columns (kinematics_table's); with `reactions`, every
+  /// pair's reaction (kinetostatics_table's columns).
   Table table;
   int events = 0;
   int rhs_evaluations = 0;
-  double t_final = 0.0;
-  std::vector<double> final_state;  ///< q (n), qd (n), currents
+  int steps = 0;                      ///< accepted integrator steps
+  double t_final = 0.0;               ///< where the run ended (t_end, stop_q, or a stop)
+  std::vector<double> final_state;    ///< q (n), qd (n), currents, at t_final
   double qd_min = 0.0, qd_max = 0.0;  ///< of the first coordinate, over the accepted steps
   std::vector<double> actuator_work;  ///< per actuator: integral of its power (J)
+  std::vector<double> load_work;      ///< per load (J)
+  std::vector<double> friction_loss;  ///< per Coulomb element: energy dissipated (J, >= 0)
+  double energy_change = 0.0;         ///< kinetic + potential, final - initial (J)
+  double energy_residual = 0.0;       ///< input work - friction losses - energy change (J)
+  int table_points = 0;               ///< reduced method: the intervals of its table
+  double table_error = 0.0;           ///< reduced method: the table's estimated relative error
+  bool friction = false;              ///< pair friction acted
+  bool stopped = false;               ///< the run stopped before t_end: see stop_message
+  std::string stop_message;           ///< t, the driver values, the group and the reason
+  int stop_exit_code = AnalysisError::exit_code;  ///< 2 when bad input caused it (a load table left)
 };
 
+/// Integrates from t0 to t_end. A run that cannot go on (a dead point, the mechanism leaves its
+/// range, a load table is left) returns what it computed with `stopped` set; bad options
+/// throw InputError.
+SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& options);
+
 /// The periodic (steady) regime: the speed and currents at q0 that repeat one cycle later
-/// (2 pi of a rotational driver), by Newton's method on the cycle map.
+/// (2 pi of a rotational driver), by Newton's method on the cycle map. Throws AnalysisError when
+/// Newton's method does not converge.
 struct SteadyRegime {
   double qd0 = 0.0;
   std::vector<double> current0;
@@ -81,7 +107,7 @@ struct SteadyRegime {
 SteadyRegime steady_regime(const DynamicSystem& system, SimulationOptions options, double qd_guess);
 
 /// The common scale of some actuators' parameters (torque value, voltage or T0) that gives a
-/// mean speed in the steady regime (secant method).
+/// mean speed in the steady regime (Newton's method on scale, speed and currents).
 struct ActuatorSolution {
   double scale = 1.0;  ///< multiplies the actuators' values
   double qd0 = 0.0;    ///< the periodic regime's speed at q0
@@ -95,11 +121,12 @@ ActuatorSolution solve_actuator_for_mean_speed(const DynamicSystem& system, Simu
 double flywheel_for_fluctuation(const planar::Mechanism& m, const SimulationOptions& options, int body,
                                 double fluctuation, double qd_guess);
 
-/// Integrates from t0 to t_end. Throws AnalysisError where the mechanism leaves its range.
-SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& options);
-
 /// Kinetic energy of the mechanism (with rotors) at q, qd (one DOF, or one value per driver).
 double kinetic_energy(const DynamicSystem& system, double q, double qd);
 double kinetic_energy(const DynamicSystem& system, const std::vector<double>& q, const std::vector<double>& qd);
+
+/// Column name of a driver's rate and acceleration: <driver>.omega | .velocity and
+/// <driver>.alpha | .acceleration.
+std::string driver_rate_column(const planar::Driver& d, int order);
 
 }  // namespace linkdyn::dynamics

@@ -45,6 +45,17 @@ void partial_velocities(const planar::Mechanism& m, planar::Workspace& ws, KaneW
 /// the body frames' origins), taken to the centres of mass [004 Eq. A42].
 void external_forces(const planar::Mechanism& m, const planar::Workspace& ws, KaneWorkspace& kw);
 
+/// Adds the generalized forces of more wrenches (about the body frames' origins, e.g. the
+/// pairs' friction) to kw.Q.
+void add_external_forces(const planar::Mechanism& m, const planar::Workspace& ws,
+                         const std::vector<planar::Wrench>& wrenches, KaneWorkspace& kw);
+
+/// The mass matrix A^T m A of [004 Eq. A46] and its LDLT factorisation (after
+/// partial_velocities). Throws AnalysisError where it is singular.
+void factorise_kane(const planar::Mechanism& m, const planar::Workspace& ws, KaneWorkspace& kw);
+/// kw.qdd from the factorised equations with the current kw.Q.
+void solve_kane_factorised(const planar::Mechanism& m, const planar::Workspace& ws, KaneWorkspace& kw);
+
 /// partial_velocities, external_forces, then the reduced equations [004 Eq. A46] solved for
 /// kw.qdd (LDLT of the symmetric positive mass matrix A^T m A). ws.applied must be set.
 /// Throws AnalysisError where A^T m A is singular.

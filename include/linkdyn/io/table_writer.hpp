@@ -7,9 +7,11 @@
 
 namespace linkdyn::io {
 
-/// CSV with a header row; missing values are empty cells. Numbers with 12 significant digits.
-void write_csv(const std::string& path, const Table& table);
-void write_csv(std::ostream& out, const Table& table);
+/// CSV with a header row; missing values are empty cells. Numbers in full double precision
+/// (the shortest text that reads back to the same double, at most 17 significant digits), or
+/// with `digits` significant digits when digits > 0.
+void write_csv(const std::string& path, const Table& table, int digits = 0);
+void write_csv(std::ostream& out, const Table& table, int digits = 0);
 /// JSON object: {"metadata": <metadata_json>, "columns": [...], "units": {...}, "data":
 /// {column: [values]}}; missing values are null. `metadata_json` must be a JSON object text.
 void write_json(const std::string& path, const Table& table, const std::string& metadata_json);

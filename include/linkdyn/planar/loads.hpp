@@ -13,12 +13,19 @@ namespace linkdyn::planar {
 /// The parts of a load from its description (compile() stores them in Load::parts).
 std::vector<LoadPart> load_parts(const Load& load);
 
-/// The load's table column at x (wrapped when periodic); InputError naming the model line, the
-/// load and the value when x lies outside a non-periodic table.
-double table_value(const Load& load, double x, int column);
-/// A part's magnitude from its coordinate's value and rate.
-double magnitude_at(const Load& load, const Magnitude& magnitude, const CoordinateValue& x);
-/// A part's magnitude at the workspace's state and time t.
+/// The load's table coordinate: its coordinate's value or rate, wrapped into the table when
+/// periodic.
+double table_coordinate(const Load& load, const CoordinateValue& c);
+/// The table's segment (rows k, k + 1) that holds x.
+int table_segment(const Load& load, double x);
+/// The load's table column at x (a table coordinate): on `segment`'s line when given (held over
+/// an integrator step: the table's kinks are events), else on the segment that holds x, with an
+/// InputError naming the model line, the load and the value when x lies outside a
+/// non-periodic table.
+double table_value(const Load& load, double x, int column, int segment = -1);
+/// A part's magnitude from its coordinate's value and rate (on the table segment given).
+double magnitude_at(const Load& load, const Magnitude& magnitude, const CoordinateValue& x, int segment = -1);
+/// A part's magnitude at the workspace's state and time t (on ws.load_segment's table segment).
 double part_magnitude(const Mechanism& m, const Workspace& ws, const Load& load, const LoadPart& part, double t);
 /// The part's unit pattern as wrenches (about the body frames' origins) on up to two bodies.
 void part_pattern(const Mechanism& m, const Workspace& ws, const Load& load, const LoadPart& part, int body[2],
@@ -37,6 +44,16 @@ void evaluate_loads(const Mechanism& m, Workspace& ws, double t);
 double load_power(const Mechanism& m, const Workspace& ws, double t, bool useful_only);
 /// Power of one load (W).
 double load_power(const Mechanism& m, const Workspace& ws, const Load& load, double t);
+/// The power of a load's parts whose magnitude varies (tables, springs, dampers, viscous).
+double variable_load_power(const Mechanism& m, const Workspace& ws, const Load& load, double t);
+/// The potential of a load's constant parts: sum of gain x (direction . point) for forces and
+/// gain x angle for moments; its change is their work (path-independent).
+double constant_load_potential(const Mechanism& m, const Workspace& ws, const Load& load);
+/// True for springs and torsional springs (their work is a change of potential energy).
+inline bool conservative(const Load& load) {
+  return load.type == LoadType::spring || load.type == LoadType::torsional_spring;
+}
+
 /// Potential energy of gravity, springs and torsional springs (J).
 double potential_energy(const Mechanism& m, const Workspace& ws);
 

@@ -207,7 +207,7 @@ struct ConstraintAction {
 ///  - resistance: T = -T0 sgn(omega) - c omega [003 Sect. 3.2]; with `joint` (a prismatic
 ///    pair) a force F = -T0 sgn(v) - c v along the guide on the joint's second body (`body`),
 ///    opposite on the first, v the slider point's velocity relative to the guide (the slider's
-///    Coulomb friction F_r of [004 Eq. A42]; sgn(0) = 0)
+///    Coulomb friction F_r of [004 Eq. A42]); at rest it holds up to T0_static
 ///  - dc_motor: U = R i + L di/dt + K omega_motor, T = K i [003 Sect. 3.2], through a reducer
 ///    omega_body = ratio omega_motor with efficiency; the rotor and reducer inertias (at the
 ///    motor shaft) add (I_motor + I_reducer) / ratio^2 to the body's moment of inertia.
@@ -221,6 +221,7 @@ struct Actuator {
   int when_body = -1;  ///< -1: always
   int when_sign = 0;
   double T0 = 0.0, c = 0.0;
+  double T0_static = 0.0;  ///< resistance: the static Coulomb part (>= T0), for sticking
   double voltage = 0.0, resistance_ohm = 0.0, inductance = 0.0, constant = 0.0;
   double rotor_inertia = 0.0, reducer_inertia = 0.0, ratio = 1.0, efficiency = 1.0;
   SourceLocation where;

@@ -48,6 +48,29 @@ SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid&
 SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid& grid,
                               const std::function<void(int, double, StepStatus)>& on_step);
 
+/// The kinematics columns of every moving body (angle, omega, alpha), named point and centre of
+/// mass (x, y, vx, vy, ax, ay), and the transmission angles: added to a table, then written
+/// from the state in a workspace (kinematics tables, simulation rows).
+class KinematicsColumns {
+ public:
+  explicit KinematicsColumns(const Mechanism& m);
+  void add_motion_columns(const Mechanism& m, Table& table) const;
+  void add_transmission_columns(const Mechanism& m, Table& table) const;
+  /// Writes the columns' values from `out` on; returns the end. Without rates the rates are
+  /// missing (a dead point).
+  double* write_motion(const Mechanism& m, const Workspace& ws, bool rates, double* out) const;
+  double* write_transmission(const Mechanism& m, const Workspace& ws, double* out) const;
+
+ private:
+  struct Point {
+    std::string label;
+    int body;
+    Vec2 local;
+  };
+  std::vector<Point> points_;
+  std::vector<int> transmission_groups_;
+};
+
 /// The kinematics table of a sweep: t, driver coordinates, then per body angle, omega, alpha;
 /// per named point and centre of mass x, y, vx, vy, ax, ay; transmission angles. Rows where
 /// the mechanism does not exist are left out. The column `singular` flags the rows at a

@@ -25,6 +25,7 @@ Workspace::Workspace(const Mechanism& mechanism)
       group(mechanism.groups().size()),
       scratch(mechanism.groups().size()),
       applied(mechanism.bodies().size(), Wrench::Zero()),
+      load_segment(mechanism.spec().loads.size(), -1),
       friction_load(mechanism.bodies().size(), Wrench::Zero()),
       bearing_effort(mechanism.bearings().size(), 0.0),
       load(mechanism.bodies().size(), Wrench::Zero()),

@@ -1,0 +1,52 @@
+#pragma once
+// The machine of direct dynamics [003 Sect. 3]: the mechanism with its rotors' inertias added
+// to their bodies, its DC motors, and its Coulomb elements. A Coulomb element is a dry
+// friction whose effort opposes its relative speed and holds it at rest up to a static limit:
+// the friction in a pair's bearing (f' r |F| or f N_p, from the pair's reaction [001 Eqs.
+// 8-11]), or the Coulomb part T0 of a resistance actuator [003 Sect. 3.2] (on a body, or along
+// a prismatic pair's guide).
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "linkdyn/planar/friction.hpp"
+#include "linkdyn/planar/mechanism.hpp"
+#include "linkdyn/planar/workspace.hpp"
+
+namespace linkdyn::dynamics {
+
+struct CoulombElement {
+  enum Kind { pair_friction, body_resistance, guide_resistance };
+  Kind kind = pair_friction;
+  int bearing = -1;   ///< Mechanism::bearings() index
+  int actuator = -1;  ///< resistances: the actuator
+  /// The effort is -sgn(speed) kinetic x load while sliding, and holds up to static x load at
+  /// rest; load = the bearing's r |F| or N_p, 1 for a resistance.
+  double kinetic = 0.0, static_limit = 0.0;
+  std::string name;   ///< the bearing's label or the actuator's name
+};
+
+/// The element's relative speed (bearing speed; the body's angular velocity; the sliding speed).
+double element_speed(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e);
+/// The load the coefficients multiply, from the reactions in ws (1 for resistances).
+double element_load(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e);
+/// An effort along the element's speed (on its moving side, the opposite on its other side)
+/// added to `loads` as wrenches about the body frames' origins.
+void add_element_effort(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e,
+                        double effort, std::vector<planar::Wrench>& loads);
+
+struct ReducedModel;
+
+/// The mechanism prepared for direct dynamics; the reduced method's model is built on first
+/// use and kept (per table tolerance).
+struct DynamicSystem {
+  explicit DynamicSystem(const planar::Mechanism& m);
+  std::shared_ptr<const planar::Mechanism> mechanism;  ///< with rotor inertias
+  std::vector<int> motors;                 ///< indices of DC motors in spec().actuators
+  std::vector<CoulombElement> coulomb;     ///< pair friction (bearings), then resistances
+  mutable std::shared_ptr<const ReducedModel> reduced_cache;
+  std::shared_ptr<std::mutex> cache_mutex = std::make_shared<std::mutex>();
+};
+
+}  // namespace linkdyn::dynamics

@@ -1,0 +1,79 @@
+// The parts of a right-hand side that every method shares: actuators [003 Sect. 3.2] and the
+// Coulomb efforts of resistances and of a machine held at rest.
+#include "dynamics/evaluator.hpp"
+
+#include <cmath>
+
+namespace linkdyn::dynamics {
+
+using planar::Actuator;
+
+Evaluator::Evaluator(const DynamicSystem& system, const SimulationOptions& options)
+    : sys_(system),
+      m_(*system.mechanism),
+      o_(options),
+      friction_tolerance_(std::max(1e-3 * options.rel_tol, 1e-14)),
+      n_(m_.drivers().size()) {
+  const auto& acts = m_.spec().actuators;
+  scale_.assign(acts.size(), 1.0);
+  for (size_t k = 0; k < options.actuator_scale.size() && k < scale_.size(); ++k) scale_[k] = options.actuator_scale[k];
+  motor_of_.assign(acts.size(), -1);
+  for (size_t k = 0; k < sys_.motors.size(); ++k) motor_of_[sys_.motors[k]] = static_cast<int>(k);
+}
+
+void Evaluator::actuator_efforts(const double* y, const Branches& branches, Evaluation& e) const {
+  const auto& acts = m_.spec().actuators;
+  for (size_t k = 0; k < acts.size(); ++k) {
+    const Actuator& a = acts[k];
+    const double speed = e.actuator_speed[k];
+    double effort = 0.0;
+    switch (a.type) {
+      case Actuator::torque:
+        effort = (a.when_body < 0 || branches.when[k] == a.when_sign) ? scale_[k] * a.value : 0.0;
+        break;
+      case Actuator::resistance:
+        effort = -a.c * speed;  // the Coulomb part T0 is a Coulomb element
+        break;
+      case Actuator::dc_motor: {
+        // U = R i + L di/dt + K omega_motor, T = K i through the reducer [003 Sect. 3.2].
+        const int motor = motor_of_[k];
+        const double current = y[2 * n_ + motor], omega_motor = speed / a.ratio;
+        const double eta = branches.motor[k] >= 0.0 ? a.efficiency : 1.0 / a.efficiency;
+        effort = eta * a.constant * current / a.ratio;
+        e.current_rate[motor] = (scale_[k] * a.voltage - a.resistance_ohm * current - a.constant * omega_motor) / a.inductance;
+        break;
+      }
+    }
+    e.actuator[k] = effort;
+  }
+}
+
+void Evaluator::resistance_efforts(const Branches& branches, Evaluation& e) const {
+  for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
+    const CoulombElement& el = sys_.coulomb[k];
+    if (el.kind == CoulombElement::pair_friction) continue;
+    const double effort = -branches.coulomb[k] * scale_[el.actuator] * el.kinetic;
+    e.coulomb[k] = effort;
+    e.actuator[el.actuator] += effort;
+  }
+}
+
+void Evaluator::holding_efforts(double drive, const std::vector<double>& loads, const std::vector<double>& coefficients,
+                                Evaluation& e) const {
+  double capacity = 0.0;
+  for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
+    const CoulombElement& el = sys_.coulomb[k];
+    const double limit = el.kind == CoulombElement::pair_friction ? el.static_limit : scale_[el.actuator] * el.static_limit;
+    capacity += limit * loads[k] * std::abs(coefficients[k]);
+  }
+  for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
+    const CoulombElement& el = sys_.coulomb[k];
+    const double limit = el.kind == CoulombElement::pair_friction ? el.static_limit : scale_[el.actuator] * el.static_limit;
+    const double c = coefficients[k];
+    // M_k = -drive * share_k / c_k with shares in proportion to capacity: sum M_k c_k = -drive.
+    e.coulomb[k] = (capacity > 0.0 && c != 0.0) ? -drive * limit * loads[k] * (c > 0 ? 1.0 : -1.0) / capacity : 0.0;
+    if (el.kind != CoulombElement::pair_friction) e.actuator[el.actuator] += e.coulomb[k];
+  }
+}
+
+}  // namespace linkdyn::dynamics

@@ -1,0 +1,116 @@
+#pragma once
+// The right-hand side of the machine's equations of motion, by the reduced, full or Kane
+// method, on locked branches (the friction directions, the actuators' conditions and the
+// motors' power directions held fixed over a step, so that every step integrates a smooth
+// function; their changes are the integrator's events).
+//
+// The state y: q (n), qd (n), the DC motors' currents (nm), then the integrated energies:
+// each actuator's work, each load's work, each Coulomb element's dissipated energy.
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include "linkdyn/dynamics/direct.hpp"
+
+namespace linkdyn::dynamics {
+
+/// The locked branches.
+struct Branches {
+  std::vector<double> coulomb;  ///< per Coulomb element: the sign of its speed (friction opposes it)
+  std::vector<double> when;     ///< per actuator: the sign of its condition body's omega
+  std::vector<double> motor;    ///< per actuator: the sign of a DC motor's power (motor or brake)
+  std::vector<int> segment;     ///< per load: the segment of its table held (-1: none or not yet)
+  bool stuck = false;           ///< one DOF at rest, held by static friction
+};
+
+/// One evaluation's results.
+struct Evaluation {
+  std::vector<double> qdd;             ///< n
+  std::vector<double> actuator;        ///< per actuator: torque (N m) or force (N), Coulomb part included
+  std::vector<double> actuator_speed;  ///< per actuator: its body's omega or its pair's sliding speed
+  std::vector<double> coulomb;         ///< per Coulomb element: its effort
+  std::vector<double> coulomb_speed;   ///< per Coulomb element: its speed
+  std::vector<double> current_rate;    ///< per motor: di/dt
+  std::vector<double> load_power;      ///< per load
+  int iterations = 0;                  ///< friction iterations
+};
+
+/// The quantities whose signs the branches lock, at a state.
+struct Speeds {
+  std::vector<double> coulomb;  ///< per Coulomb element
+  std::vector<double> when;     ///< per actuator: its condition body's omega (0 if none)
+  std::vector<double> actuator; ///< per actuator: its speed
+  std::vector<double> table;    ///< per load: its table coordinate (NaN without a table)
+};
+
+/// The successive approximations of the pairs' friction [001 Eqs. 12-13]: done when the
+/// efforts change by less than `tolerance` of their size (or have settled at the rounding level);
+/// AnalysisError after 200 iterations (near self-locking the feedback's gain nears 1).
+class FrictionIteration {
+ public:
+  explicit FrictionIteration(double tolerance) : tolerance_(tolerance) {}
+  bool done(double change, double size) {
+    ++iterations;
+    const bool settled = iterations > 4 && change >= 0.5 * last_ && change <= 1e-11 * size;
+    last_ = change;
+    if (change <= tolerance_ * size || settled) return true;
+    if (iterations >= 200 || !std::isfinite(change))
+      throw AnalysisError("the friction in the pairs does not converge (the successive approximations' gain is near 1: "
+                          "self-locking?)");
+    return false;
+  }
+  int iterations = 0;
+
+ private:
+  double tolerance_;
+  double last_ = INFINITY;
+};
+
+class Evaluator {
+ public:
+  Evaluator(const DynamicSystem& system, const SimulationOptions& options);
+  virtual ~Evaluator() = default;
+  /// qdd, efforts and powers at (t, y) on the branches. In the stuck mode qdd = 0 and the
+  /// Coulomb efforts are the static ones that hold the machine.
+  virtual void evaluate(double t, const double* y, const Branches& branches, Evaluation& e) = 0;
+  /// The switching speeds at (t, y).
+  virtual void speeds(double t, const double* y, Speeds& s) = 0;
+  /// One DOF at rest at (t, y): the generalized force of the loads and actuators without Coulomb
+  /// friction (`drive`), and the largest static friction's (`capacity` >= 0) against motion in
+  /// the drive's direction, with the reactions that this friction itself adds; and the Coulomb
+  /// elements' velocity coefficients (their speeds per unit qd), into `coefficients`.
+  virtual void holding(double t, const double* y, const Branches& branches, double& drive, double& capacity,
+                       std::vector<double>& coefficients) = 0;
+
+  /// What the method adds to a result (the reduced method: its table's size and error).
+  virtual void report(SimulationResult&) const {}
+
+  size_t dof() const { return n_; }
+  size_t motors() const { return sys_.motors.size(); }
+  long evaluations = 0;
+
+ protected:
+  /// Actuator efforts without their Coulomb parts, from their speeds and the motors' currents
+  /// in y, on the branches; and the motors' di/dt.
+  void actuator_efforts(const double* y, const Branches& branches, Evaluation& e) const;
+  /// The efforts of the Coulomb resistances (constant loads), on the branches.
+  void resistance_efforts(const Branches& branches, Evaluation& e) const;
+  /// The static efforts holding a one-DOF machine at rest: the generalized force `drive` shared
+  /// among the elements in proportion to their capacity (static limit x load x |coefficient|).
+  void holding_efforts(double drive, const std::vector<double>& loads, const std::vector<double>& coefficients,
+                       Evaluation& e) const;
+
+  const DynamicSystem& sys_;
+  const planar::Mechanism& m_;
+  const SimulationOptions& o_;
+  double friction_tolerance_;  ///< relative, for FrictionIteration
+  size_t n_;
+  std::vector<double> scale_;  ///< per actuator
+  std::vector<int> motor_of_;  ///< per actuator: its motor index, or -1
+};
+
+std::unique_ptr<Evaluator> make_reduced_evaluator(const DynamicSystem& system, const SimulationOptions& options);
+std::unique_ptr<Evaluator> make_full_evaluator(const DynamicSystem& system, const SimulationOptions& options, const double* y0);
+std::unique_ptr<Evaluator> make_kane_evaluator(const DynamicSystem& system, const SimulationOptions& options, const double* y0);
+
+}  // namespace linkdyn::dynamics

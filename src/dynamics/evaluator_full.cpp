@@ -1,0 +1,130 @@
+// The whole constrained mechanism in body coordinates as a right-hand side:
+//   [ M      Phi_q^T ] [ a  ]   [ Q + Q_v ]
+//   [ Phi_q  0       ] [ mu ] = [ gamma   ]
+// M the bodies' mass matrices about their frames' origins, Q the applied wrenches (loads,
+// actuators, friction), Q_v the centripetal terms of the off-centre masses, Phi_q the pairs'
+// constraint Jacobian and gamma their acceleration terms (planar/constraints.hpp); the pairs'
+// reactions are lambda = -mu. A small system is factorised densely; a large one (a chain of
+// many groups) by a sparse LU whose pattern is analysed once, so that the cost grows with the
+// number of bodies as the factorisation's fill does (linearly for chains of groups).
+#include <Eigen/Sparse>
+#include <Eigen/SparseLU>
+
+#include "dynamics/placed_evaluator.hpp"
+#include "planar/constraints.hpp"
+
+namespace linkdyn::dynamics {
+namespace {
+
+constexpr int dense_limit = 90;  ///< unknowns up to which the dense LU is faster
+
+class FullEvaluator final : public PlacedEvaluator {
+ public:
+  FullEvaluator(const DynamicSystem& s, const SimulationOptions& o, const double* y0) : PlacedEvaluator(s, o, y0) {
+    nb_ = 3 * static_cast<int>(m_.bodies().size() - 1);
+    for (const planar::Joint& j : m_.joints()) nc_ += j.constraint_count();
+    const int n = nb_ + nc_;
+    sparse_ = n > dense_limit;
+    rhs_.setZero(n);
+    base_.setZero(n);
+    if (sparse_) {
+      matrix_.resize(n, n);
+    } else {
+      dense_.setZero(n, n);
+      lu_ = Eigen::PartialPivLU<Eigen::MatrixXd>(n);
+    }
+  }
+
+ protected:
+  void prepare(planar::Workspace& ws) override {
+    // The matrix and the velocity terms; the applied wrenches enter in solve().
+    triplets_.clear();
+    base_.setZero();
+    auto put = [&](int r, int c, double v) {
+      if (sparse_) triplets_.emplace_back(r, c, v);
+      else dense_(r, c) = v;
+    };
+    if (!sparse_) dense_.setZero();
+    for (size_t b = 1; b < m_.bodies().size(); ++b) {  // M_b (a_O, alpha) = Q_b + m omega^2 r_c
+      const planar::Body& body = m_.bodies()[b];
+      const planar::BodyState& s = ws.body[b];
+      const Vec2 rc = s.arm(body.com);
+      const int i = 3 * static_cast<int>(b - 1);
+      put(i, i, body.mass), put(i + 1, i + 1, body.mass);
+      put(i, i + 2, -body.mass * rc.y()), put(i + 2, i, -body.mass * rc.y());
+      put(i + 1, i + 2, body.mass * rc.x()), put(i + 2, i + 1, body.mass * rc.x());
+      put(i + 2, i + 2, body.inertia + body.mass * rc.squaredNorm());
+      base_.segment<3>(i) << body.mass * s.omega * s.omega * rc.x(), body.mass * s.omega * s.omega * rc.y(), 0.0;
+    }
+    planar::JointRows rows;
+    int r = nb_;
+    for (const planar::Joint& j : m_.joints()) {
+      planar::joint_rows(j, ws, true, rows);
+      for (int k = 0; k < rows.count; ++k) {
+        for (int side = 0; side < 2; ++side) {
+          if (j.body[side] == 0) continue;
+          const int col = 3 * (j.body[side] - 1);
+          for (int c = 0; c < 3; ++c) put(r + k, col + c, rows.jac[side](k, c)), put(col + c, r + k, rows.jac[side](k, c));
+        }
+        base_(r + k) = rows.gamma(k);
+      }
+      r += rows.count;
+    }
+    if (sparse_) {
+      matrix_.setFromTriplets(triplets_.begin(), triplets_.end());  // duplicates summed (a body in two sides)
+      if (!analysed_) sparse_lu_.analyzePattern(matrix_), analysed_ = true;
+      sparse_lu_.factorize(matrix_);
+      if (sparse_lu_.info() != Eigen::Success) throw AnalysisError("the constrained system is singular (a dead point)");
+    } else {
+      lu_.compute(dense_);
+    }
+  }
+
+  void solve(planar::Workspace& ws, bool reactions) override {
+    rhs_ = base_;
+    for (size_t b = 1; b < m_.bodies().size(); ++b)
+      rhs_.segment<3>(3 * static_cast<int>(b - 1)) += ws.applied[b] + ws.friction_load[b];
+    if (sparse_) solution_ = sparse_lu_.solve(rhs_);
+    else solution_ = lu_.solve(rhs_);
+    for (size_t b = 1; b < m_.bodies().size(); ++b) {
+      planar::BodyState& s = ws.body[b];
+      const int i = 3 * static_cast<int>(b - 1);
+      s.a = Vec2(solution_(i), solution_(i + 1));
+      s.alpha = solution_(i + 2);
+    }
+    for (size_t d = 0; d < m_.drivers().size(); ++d) {
+      const planar::Driver& driver = m_.drivers()[d];
+      const planar::Joint& dj = m_.joints()[driver.joint];
+      const planar::BodyState& s = ws.body[dj.other(0)];
+      ws.qdd[d] = driver.type == planar::DriverType::rotational ? s.alpha : dj.guide_dir.dot(s.a);  // a slider on a ground guide
+    }
+    if (!reactions) return;
+    // The multipliers of the solve: the reactions are lambda = -mu.
+    int r = nb_;
+    for (size_t k = 0; k < m_.joints().size(); ++k) {
+      const planar::Joint& j = m_.joints()[k];
+      Eigen::Vector2d lambda = Eigen::Vector2d::Zero();
+      for (int c = 0; c < j.constraint_count(); ++c) lambda(c) = -solution_(r + c);
+      planar::store_reaction(j, static_cast<int>(k), lambda, ws);
+      r += j.constraint_count();
+    }
+  }
+
+ private:
+  int nb_ = 0, nc_ = 0;
+  bool sparse_ = false, analysed_ = false;
+  Eigen::VectorXd rhs_, base_, solution_;
+  Eigen::MatrixXd dense_;
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
+  std::vector<Eigen::Triplet<double>> triplets_;
+  Eigen::SparseMatrix<double> matrix_;
+  Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> sparse_lu_;
+};
+
+}  // namespace
+
+std::unique_ptr<Evaluator> make_full_evaluator(const DynamicSystem& system, const SimulationOptions& options, const double* y0) {
+  return std::make_unique<FullEvaluator>(system, options, y0);
+}
+
+}  // namespace linkdyn::dynamics

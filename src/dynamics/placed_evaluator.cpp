@@ -1,0 +1,244 @@
+// The full and Kane methods' common part: placing the mechanism at a state, loads, actuators,
+// pair friction by successive approximations [001 Eqs. 12-13], a machine held at rest, and
+// the limits at singular positions.
+#include "dynamics/placed_evaluator.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "linkdyn/planar/kinetostatics.hpp"
+
+namespace linkdyn::dynamics {
+
+using planar::Workspace;
+
+namespace {
+double sign(double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); }
+}  // namespace
+
+PlacedEvaluator::PlacedEvaluator(const DynamicSystem& s, const SimulationOptions& o, const double* y0)
+    : Evaluator(s, o), ws_(m_), limits_(m_) {
+  const size_t na = m_.spec().actuators.size(), ne = sys_.coulomb.size(), nm = sys_.motors.size(), nl = m_.spec().loads.size();
+  sample_.qdd.assign(n_, 0.0);
+  sample_.actuator.assign(na, 0.0), sample_.actuator_speed.assign(na, 0.0);
+  sample_.coulomb.assign(ne, 0.0), sample_.coulomb_speed.assign(ne, 0.0);
+  sample_.current_rate.assign(nm, 0.0), sample_.load_power.assign(nl, 0.0);
+  // Kinds for the limits: accelerations, efforts, speeds, current rates, powers.
+  auto add = [&](size_t count, int kind) { kinds_.insert(kinds_.end(), count, kind); };
+  add(n_, 0), add(na, 1), add(na, 2), add(ne, 1), add(ne, 2), add(nm, 3), add(nl, 4);
+  bearing_effort_.assign(ne, 0.0);
+  loads_.assign(ne, 0.0);
+  rest_effort_.assign(ne, 0.0);
+  rest_applied_.assign(m_.bodies().size(), planar::Wrench::Zero());
+  for (size_t i = 0; i < n_; ++i) ws_.q[i] = y0[i];
+  const planar::KinematicStatus st = planar::solve_positions(m_, ws_);
+  if (!st.ok()) throw AnalysisError("the mechanism does not assemble at the start: " + planar::describe(m_, ws_, st));
+}
+
+std::string PlacedEvaluator::coordinates(const double* y) const {
+  if (n_ == 1) return fmt::format("q = {:.9g}", y[0]);
+  std::string out;
+  for (size_t i = 0; i < n_; ++i) out += fmt::format("{}{} = {:.9g}", i ? ", " : "", m_.drivers()[i].name, y[i]);
+  return out;
+}
+
+bool PlacedEvaluator::place(const double* y) {
+  for (size_t i = 0; i < n_; ++i) ws_.q[i] = y[i], ws_.qd[i] = y[n_ + i];
+  const planar::KinematicStatus st = planar::solve_positions(m_, ws_);
+  if (!st.ok()) throw AnalysisError(fmt::format("the mechanism does not assemble at {}: {}", coordinates(y), planar::describe(m_, ws_, st)));
+  if (planar::near_singular(m_, ws_)) return false;
+  return planar::solve_velocities(m_, ws_).ok();
+}
+
+void PlacedEvaluator::apply_loads(Workspace& ws, double t, const double* y, const Branches& b, Evaluation& e) {
+  std::copy(b.segment.begin(), b.segment.end(), ws.load_segment.begin());  // the tables' kinks are events
+  planar::evaluate_loads(m_, ws, t);
+  const auto& loads = m_.spec().loads;
+  for (size_t l = 0; l < loads.size(); ++l) e.load_power[l] = planar::variable_load_power(m_, ws, loads[l], t);
+  const auto& acts = m_.spec().actuators;
+  for (size_t k = 0; k < acts.size(); ++k) {
+    Vec2 point;
+    e.actuator_speed[k] = acts[k].joint >= 0 ? planar::sliding_speed(m_.joints()[acts[k].joint], ws, point) : ws.body[acts[k].body].omega;
+  }
+  actuator_efforts(y, b, e);
+  for (size_t k = 0; k < acts.size(); ++k) {  // the smooth parts, on the bodies [004 Eq. A42]
+    if (acts[k].joint < 0) {
+      ws.applied[acts[k].body](2) += e.actuator[k];
+    } else {
+      const planar::Joint& j = m_.joints()[acts[k].joint];
+      Vec2 point;
+      planar::sliding_speed(j, ws, point);
+      planar::add_guide_force(j, ws, point, e.actuator[k], ws.applied);
+    }
+  }
+  resistance_efforts(b, e);
+  for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
+    const CoulombElement& el = sys_.coulomb[k];
+    e.coulomb_speed[k] = element_speed(m_, ws, el);
+    if (el.kind != CoulombElement::pair_friction) add_element_effort(m_, ws, el, e.coulomb[k], ws.applied);
+  }
+  ws.applied[0].setZero();
+}
+
+void PlacedEvaluator::evaluate_at(Workspace& ws, double t, const double* y, const Branches& b, Evaluation& e) {
+  apply_loads(ws, t, y, b, e);
+  for (auto& w : ws.friction_load) w.setZero();
+  prepare(ws);
+  const bool friction = o_.friction && !m_.bearings().empty();
+  if (!friction) {
+    solve(ws, false);
+  } else {
+    // The bearings' friction with the reactions of the motion it changes [001 Eqs. 12-13].
+    FrictionIteration iteration(friction_tolerance_);
+    double change = INFINITY, size = 0.0;
+    do {
+      for (auto& w : ws.friction_load) w.setZero();
+      for (size_t k = 0; k < sys_.coulomb.size(); ++k)
+        if (sys_.coulomb[k].kind == CoulombElement::pair_friction) add_element_effort(m_, ws, sys_.coulomb[k], bearing_effort_[k], ws.friction_load);
+      ws.friction_load[0].setZero();
+      solve(ws, true);
+      change = 0.0, size = 0.0;
+      for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
+        const CoulombElement& el = sys_.coulomb[k];
+        if (el.kind != CoulombElement::pair_friction) continue;
+        const double effort = -b.coulomb[k] * el.kinetic * element_load(m_, ws, el);
+        change = std::max(change, std::abs(effort - bearing_effort_[k]));
+        size = std::max(size, std::abs(effort));
+        bearing_effort_[k] = effort;
+      }
+    } while (!iteration.done(change, size));
+    e.iterations = iteration.iterations;
+    for (size_t k = 0; k < sys_.coulomb.size(); ++k)
+      if (sys_.coulomb[k].kind == CoulombElement::pair_friction) e.coulomb[k] = bearing_effort_[k];
+  }
+  for (size_t i = 0; i < n_; ++i) e.qdd[i] = ws.qdd[i];
+}
+
+void PlacedEvaluator::evaluate(double t, const double* y, const Branches& b, Evaluation& e) {
+  ++evaluations;
+  if (b.stuck) {
+    // Held at rest: no acceleration; the static efforts balance the drive.
+    double drive = 0.0, capacity = 0.0;
+    std::vector<double>& coefficients = sample_.coulomb_speed;  // scratch
+    holding(t, y, b, drive, capacity, coefficients);
+    std::fill(e.qdd.begin(), e.qdd.end(), 0.0);
+    std::fill(e.actuator_speed.begin(), e.actuator_speed.end(), 0.0);
+    std::fill(e.coulomb_speed.begin(), e.coulomb_speed.end(), 0.0);
+    std::fill(e.load_power.begin(), e.load_power.end(), 0.0);
+    actuator_efforts(y, b, e);
+    holding_efforts(drive, loads_, coefficients, e);
+    return;
+  }
+  if (place(y)) {
+    evaluate_at(ws_, t, y, b, e);
+    limits_.anchor.save(ws_);
+    return;
+  }
+  // At or near a singular position: from regular states on both sides.
+  std::fill(ws_.qdd.begin(), ws_.qdd.end(), 0.0);
+  Eigen::VectorXd v;
+  const bool ok = limits_.evaluate(m_, ws_, kinds_, [&](Workspace& s, Eigen::Ref<Eigen::VectorXd> out) {
+    evaluate_at(s, t, y, b, sample_);
+    Eigen::Index c = 0;
+    for (const std::vector<double>* part : {&sample_.qdd, &sample_.actuator, &sample_.actuator_speed, &sample_.coulomb,
+                                             &sample_.coulomb_speed, &sample_.current_rate, &sample_.load_power})
+      for (double x : *part) out(c++) = x;
+  }, v);
+  if (!ok) {
+    const planar::KinematicStatus st = planar::solve_velocities(m_, ws_);
+    throw AnalysisError(fmt::format("the mechanism reaches a dead point at {}: {}", coordinates(y),
+                                    st.ok() ? "its rates and reactions have no limit there" : planar::describe(m_, ws_, st)));
+  }
+  Eigen::Index c = 0;
+  for (std::vector<double>* part : {&e.qdd, &e.actuator, &e.actuator_speed, &e.coulomb, &e.coulomb_speed, &e.current_rate,
+                                    &e.load_power})
+    for (double& x : *part) x = v(c++);
+}
+
+void PlacedEvaluator::speeds(double t, const double* y, Speeds& s) {
+  if (!place(y)) {
+    std::fill(ws_.qdd.begin(), ws_.qdd.end(), 0.0);
+    if (!planar::solve_rates_as_limits(m_, ws_, limits_) && !planar::solve_velocities(m_, ws_).ok())
+      throw AnalysisError(fmt::format("the mechanism reaches a dead point at {}", coordinates(y)));
+  }
+  for (size_t k = 0; k < sys_.coulomb.size(); ++k) s.coulomb[k] = element_speed(m_, ws_, sys_.coulomb[k]);
+  const auto& acts = m_.spec().actuators;
+  for (size_t k = 0; k < acts.size(); ++k) {
+    Vec2 point;
+    s.actuator[k] = acts[k].joint >= 0 ? planar::sliding_speed(m_.joints()[acts[k].joint], ws_, point) : ws_.body[acts[k].body].omega;
+    s.when[k] = acts[k].when_body >= 0 ? ws_.body[acts[k].when_body].omega : 0.0;
+  }
+  const auto& loads = m_.spec().loads;
+  for (size_t l = 0; l < loads.size(); ++l)
+    if (loads[l].table)
+      s.table[l] = planar::table_coordinate(loads[l], planar::coordinate_value(m_, ws_, t, loads[l].table->against));
+}
+
+void PlacedEvaluator::holding(double t, const double* y, const Branches& b, double& drive, double& capacity,
+                              std::vector<double>& coefficients) {
+  // At rest (qd = 0, qdd = 0): the loads and actuators, then their power per unit qd (the drive),
+  // the elements' velocity coefficients, and the static friction against the drive with the
+  // reactions it adds, by the kinetostatic walk.
+  Workspace& ws = ws_;
+  for (size_t i = 0; i < n_; ++i) ws.q[i] = y[i], ws.qd[i] = 0.0, ws.qdd[i] = 0.0;
+  const planar::KinematicStatus st = planar::solve_positions(m_, ws);
+  if (!st.ok()) throw AnalysisError(fmt::format("the mechanism does not assemble at {}: {}", coordinates(y), planar::describe(m_, ws, st)));
+  if (!planar::solve_velocities(m_, ws).ok()) throw AnalysisError(fmt::format("the machine rests at a dead point at {}", coordinates(y)));
+  planar::solve_accelerations(m_, ws);
+  Branches rest = b;
+  std::fill(rest.coulomb.begin(), rest.coulomb.end(), 0.0);
+  apply_loads(ws, t, y, rest, sample_);
+  std::vector<planar::Wrench>& applied = rest_applied_;
+  applied = ws.applied;
+  ws.qd[0] = 1.0;
+  planar::solve_velocities(m_, ws);
+  drive = 0.0;
+  for (size_t k = 1; k < m_.bodies().size(); ++k)
+    drive += applied[k].dot(planar::Wrench(ws.body[k].v.x(), ws.body[k].v.y(), ws.body[k].omega));
+  coefficients.resize(sys_.coulomb.size());
+  for (size_t k = 0; k < sys_.coulomb.size(); ++k) coefficients[k] = element_speed(m_, ws, sys_.coulomb[k]);
+  ws.qd[0] = 0.0;
+  planar::solve_velocities(m_, ws);
+  planar::solve_accelerations(m_, ws);
+  const double d = drive >= 0.0 ? 1.0 : -1.0;
+  std::vector<double>& effort = rest_effort_;
+  std::fill(effort.begin(), effort.end(), 0.0);
+  for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
+    const CoulombElement& el = sys_.coulomb[k];
+    loads_[k] = 1.0;
+    if (el.kind != CoulombElement::pair_friction) effort[k] = -d * sign(coefficients[k]) * scale_[el.actuator] * el.static_limit;
+  }
+  if (o_.friction && !m_.bearings().empty()) {
+    FrictionIteration iteration(friction_tolerance_);
+    for (;;) {
+      ws.applied = applied;
+      for (auto& w : ws.friction_load) w.setZero();
+      for (size_t k = 0; k < sys_.coulomb.size(); ++k) add_element_effort(m_, ws, sys_.coulomb[k], effort[k], ws.friction_load);
+      ws.friction_load[0].setZero();
+      planar::solve_reactions(m_, ws);
+      double change = 0.0, size = 0.0;
+      for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
+        const CoulombElement& el = sys_.coulomb[k];
+        if (el.kind != CoulombElement::pair_friction) continue;
+        loads_[k] = element_load(m_, ws, el);
+        const double next = -d * sign(coefficients[k]) * el.static_limit * loads_[k];
+        change = std::max(change, std::abs(next - effort[k]));
+        size = std::max(size, std::abs(next));
+        effort[k] = next;
+      }
+      if (iteration.done(change, size)) break;
+    }
+  } else {
+    for (size_t k = 0; k < sys_.coulomb.size(); ++k)
+      if (sys_.coulomb[k].kind == CoulombElement::pair_friction) loads_[k] = 0.0;
+  }
+  capacity = 0.0;
+  for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
+    const CoulombElement& el = sys_.coulomb[k];
+    const double limit = el.kind == CoulombElement::pair_friction ? el.static_limit : scale_[el.actuator] * el.static_limit;
+    capacity += limit * loads_[k] * std::abs(coefficients[k]);
+  }
+}
+
+}  // namespace linkdyn::dynamics

@@ -1,0 +1,51 @@
+#pragma once
+// The common part of the full and Kane methods: the whole mechanism placed at each state
+// (positions and velocities from the independent coordinates by the kinematic walk), loads and
+// actuators applied as wrenches on the bodies, the pairs' friction solved with the reactions
+// the accelerations produce, and, at or near a singular position, every result taken from
+// regular states on both sides (SingularLimit).
+#include "dynamics/evaluator.hpp"
+#include "linkdyn/planar/singular.hpp"
+
+namespace linkdyn::dynamics {
+
+class PlacedEvaluator : public Evaluator {
+ public:
+  PlacedEvaluator(const DynamicSystem& s, const SimulationOptions& o, const double* y0);
+  void evaluate(double t, const double* y, const Branches& b, Evaluation& e) final;
+  void speeds(double t, const double* y, Speeds& s) final;
+  void holding(double t, const double* y, const Branches& b, double& drive, double& capacity,
+               std::vector<double>& coefficients) final;
+
+ protected:
+  /// The method's own solution with the loads in ws.applied and the friction loads in
+  /// ws.friction_load: ws.qdd and the accelerations; with `reactions`, ws.reaction too.
+  /// `prepare` first, once per state (factorisations that the friction iterations reuse).
+  virtual void prepare(planar::Workspace& ws) = 0;
+  virtual void solve(planar::Workspace& ws, bool reactions) = 0;
+
+ private:
+  /// Positions and velocities at y into ws_; false where the state is at or near a singular
+  /// position (then only the positions are solved). Throws AnalysisError where the mechanism
+  /// does not assemble.
+  bool place(const double* y);
+  /// The evaluation at the placed (regular) state in ws.
+  void evaluate_at(planar::Workspace& ws, double t, const double* y, const Branches& b, Evaluation& e);
+  /// Loads, actuators and the resistances' Coulomb efforts into ws.applied; speeds and powers.
+  void apply_loads(planar::Workspace& ws, double t, const double* y, const Branches& b, Evaluation& e);
+  std::string coordinates(const double* y) const;
+
+  planar::Workspace ws_;
+  planar::SingularLimit limits_;
+  std::vector<int> kinds_;
+  Evaluation sample_;
+  std::vector<double> bearing_effort_;  ///< the last converged friction (a warm start)
+  std::vector<double> loads_;             ///< at rest: each element's load (holding)
+  std::vector<double> rest_effort_;       ///< at rest: the static efforts
+  std::vector<planar::Wrench> rest_applied_;
+};
+
+std::unique_ptr<Evaluator> make_kane_evaluator(const DynamicSystem& system, const SimulationOptions& options, const double* y0);
+std::unique_ptr<Evaluator> make_full_evaluator(const DynamicSystem& system, const SimulationOptions& options, const double* y0);
+
+}  // namespace linkdyn::dynamics

@@ -1,0 +1,486 @@
+// The tabulated reduced model [003]: node values by the kinematic and kinetostatic walks,
+// interpolation by degree-7 piecewise polynomials, and refinement to a tolerance.
+#include "linkdyn/dynamics/reduced_model.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "linkdyn/dynamics/reduced.hpp"
+#include "linkdyn/planar/kinetostatics.hpp"
+#include "linkdyn/planar/singular.hpp"
+
+namespace linkdyn::dynamics {
+
+using planar::Mechanism;
+using planar::Workspace;
+
+namespace {
+
+constexpr int degree = 7;
+
+/// The monomial coefficients c (p(u) = sum c_k u^k) of the Hermite-Birkhoff polynomial through
+/// values and u-slopes at four nodes at offsets o, as a matrix applied to (f_0..f_3, f'_0..f'_3).
+Eigen::Matrix<double, 8, 8> hermite_matrix(const std::array<double, 4>& o) {
+  Eigen::Matrix<double, 8, 8> A = Eigen::Matrix<double, 8, 8>::Zero();
+  for (int j = 0; j < 4; ++j)
+    for (int k = 0; k <= degree; ++k) {
+      A(j, k) = std::pow(o[j], k);
+      A(4 + j, k) = k == 0 ? 0.0 : k * std::pow(o[j], k - 1);
+    }
+  return A.inverse();
+}
+
+/// The Lagrange polynomial through eight nodes at offsets o (values only).
+Eigen::Matrix<double, 8, 8> lagrange_matrix(const std::array<double, 8>& o) {
+  Eigen::Matrix<double, 8, 8> A;
+  for (int j = 0; j < 8; ++j)
+    for (int k = 0; k <= degree; ++k) A(j, k) = std::pow(o[j], k);
+  return A.inverse();
+}
+
+}  // namespace
+
+CurveBundle::CurveBundle(double q0, double span, bool periodic, const Eigen::MatrixXd& values,
+                         const Eigen::MatrixXd& slopes, int with_slopes)
+    : curves_(static_cast<int>(values.rows())),
+      intervals_(static_cast<int>(values.cols()) - 1),
+      periodic_(periodic),
+      q0_(q0),
+      span_(span),
+      h_(span / (static_cast<double>(values.cols()) - 1)) {
+  const int n = intervals_;
+  if (n < 8) throw AnalysisError("a reduced table needs at least 8 intervals");
+  coef_.assign(static_cast<size_t>(n) * curves_ * 8, 0.0);
+  // Node index of interval i's stencil point at offset o (wrapped when periodic).
+  auto node = [&](int i, int o) {
+    int k = i + o;
+    if (periodic_) k = ((k % n) + n) % n;
+    return k;
+  };
+  const auto interior = hermite_matrix({-1, 0, 1, 2}), first = hermite_matrix({0, 1, 2, 3}), last = hermite_matrix({-2, -1, 0, 1});
+  Eigen::Matrix<double, 8, 1> data;
+  for (int i = 0; i < n; ++i) {
+    // Hermite stencil: nodes i-1 .. i+2, shifted inwards at the ends of a non-periodic range.
+    int shift = -1;
+    const Eigen::Matrix<double, 8, 8>* H = &interior;
+    if (!periodic_ && i == 0) shift = 0, H = &first;
+    if (!periodic_ && i == n - 1) shift = -2, H = &last;
+    // Lagrange stencil: eight nodes around the interval, shifted inwards at the ends.
+    int start = i - 3;
+    if (!periodic_) start = std::clamp(start, 0, n - 7);
+    std::array<double, 8> offsets{};
+    for (int j = 0; j < 8; ++j) offsets[j] = start + j - i;
+    const Eigen::Matrix<double, 8, 8> L = lagrange_matrix(offsets);
+    for (int c = 0; c < curves_; ++c) {
+      if (c < with_slopes) {
+        for (int j = 0; j < 4; ++j) {
+          const int k = node(i, shift + j);
+          data(j) = values(c, k);
+          data(4 + j) = h_ * slopes(c, k);
+        }
+        Eigen::Map<Eigen::Matrix<double, 8, 1>>(coef_.data() + (static_cast<size_t>(i) * curves_ + c) * 8) = *H * data;
+      } else {
+        for (int j = 0; j < 8; ++j) data(j) = values(c, node(i, start + j - i));
+        Eigen::Map<Eigen::Matrix<double, 8, 1>>(coef_.data() + (static_cast<size_t>(i) * curves_ + c) * 8) = L * data;
+      }
+    }
+  }
+}
+
+CurveBundle::Where CurveBundle::locate(double q) const {
+  if (!std::isfinite(q)) throw AnalysisError("the coordinate is no longer finite (the motion diverged)");
+  double x = q - q0_;
+  if (periodic_) {
+    x = std::fmod(x, span_);
+    if (x < 0.0) x += span_;
+  } else if (x < -1e-12 * (1.0 + span_) || x > span_ * (1.0 + 1e-12) + 1e-12) {
+    throw AnalysisError(fmt::format("q = {:.9g} is outside the reduced method's tabulated range [{:.9g}, {:.9g}] (the "
+                                    "driver law's range); use --method kane or full, or give a law that covers the motion",
+                                    q, q0_, q0_ + span_));
+  }
+  const double s = std::clamp(x / h_, 0.0, static_cast<double>(intervals_));
+  Where w;
+  w.interval = std::min(static_cast<int>(s), intervals_ - 1);
+  w.u = s - w.interval;
+  return w;
+}
+
+double CurveBundle::value(const Where& w, int curve) const {
+  const double* c = coefficients(w, curve);
+  const double u = w.u;
+  return c[0] + u * (c[1] + u * (c[2] + u * (c[3] + u * (c[4] + u * (c[5] + u * (c[6] + u * c[7]))))));
+}
+
+double CurveBundle::slope(const Where& w, int curve) const {
+  const double* c = coefficients(w, curve);
+  const double u = w.u;
+  return (c[1] + u * (2 * c[2] + u * (3 * c[3] + u * (4 * c[4] + u * (5 * c[5] + u * (6 * c[6] + u * 7 * c[7])))))) / h_;
+}
+
+namespace {
+
+/// The values of one node: the primary curves with their slopes, then the reaction coefficients.
+class NodeEvaluator {
+ public:
+  NodeEvaluator(const DynamicSystem& system, ReducedModel& model, bool friction)
+      : sys_(system), m_(*system.mechanism), model_(model), ws_(m_), limits_(m_) {
+    const auto& loads = m_.spec().loads;
+    int curve = 2;  // m, F_fixed
+    for (size_t l = 0; l < loads.size(); ++l)
+      for (size_t p = 0; p < loads[l].parts.size(); ++p) {
+        const planar::Magnitude& mag = loads[l].parts[p].magnitude;
+        if (mag.law == planar::Magnitude::constant) continue;
+        ReducedModel::Part part;
+        part.load = static_cast<int>(l), part.part = static_cast<int>(p);
+        if (mag.coordinate.kind != planar::Coordinate::time && mag.coordinate.kind != planar::Coordinate::driver)
+          part.x = curve++;
+        part.g = curve++;
+        model.parts.push_back(part);
+      }
+    for (size_t a = 0; a < m_.spec().actuators.size(); ++a) model.actuator_curve.push_back(curve++);
+    for (const planar::Actuator& a : m_.spec().actuators)
+      model.when_curve.push_back(a.when_body < 0 ? -1 : curve++);
+    for (size_t e = 0; e < sys_.coulomb.size(); ++e) model.element_curve.push_back(curve++);
+    primary_ = curve;
+    // Reactions of the bearings (only where friction acts in them).
+    model.friction = friction;
+    model.sources = 3 + static_cast<int>(model.parts.size() + m_.spec().actuators.size() + sys_.coulomb.size());
+    model.source_part0 = 3;
+    model.source_actuator0 = 3 + static_cast<int>(model.parts.size());
+    model.source_element0 = model.source_actuator0 + static_cast<int>(m_.spec().actuators.size());
+    model.reaction_curve0 = primary_;
+    int rows = 0;
+    for (const CoulombElement& e : sys_.coulomb) {
+      int n = 0;
+      if (friction && e.kind == CoulombElement::pair_friction) {
+        const planar::Bearing& b = m_.bearings()[e.bearing];
+        n = b.kind != planar::Bearing::prismatic ? 2 : (m_.joints()[b.joint].slider_length > 0.0 ? 2 : 1);
+      }
+      model.reaction_row0.push_back(n > 0 ? rows : -1);
+      model.reaction_rows.push_back(n);
+      rows += n;
+    }
+    rows_ = rows;
+    secondary_ = friction ? rows * model.sources : 0;
+    size_ = 2 * primary_ + secondary_;
+    for (int k = 0; k < size_; ++k) kinds_.push_back(k < 2 * primary_ ? (k < primary_ ? 0 : 1) : 2);
+  }
+  int size() const { return size_; }
+  /// Positions (and rates for the next prediction) at q, tracked from the previous call.
+  void track(double q) {
+    ws_.q[0] = q, ws_.qd[0] = 1.0, ws_.qdd[0] = 0.0;
+    if (!planar::solve_positions(m_, ws_).ok()) return;  // reported when a node is evaluated there
+    if (planar::near_singular(m_, ws_)) {
+      planar::solve_rates_as_limits(m_, ws_, limits_);
+      return;
+    }
+    if (!planar::solve_velocities(m_, ws_).ok()) return;
+    planar::solve_accelerations(m_, ws_);
+    limits_.anchor.save(ws_);
+  }
+  int primary() const { return primary_; }
+  Workspace& workspace() { return ws_; }
+
+  /// The node vector at q; positions tracked from the previous call.
+  void evaluate(double q, Eigen::Ref<Eigen::VectorXd> out) {
+    ++model_.evaluations;
+    ws_.q[0] = q;
+    ws_.qd[0] = 1.0, ws_.qdd[0] = 0.0;
+    const planar::KinematicStatus s = planar::solve_positions(m_, ws_);
+    if (!s.ok())
+      throw AnalysisError("the reduced method tabulates the machine over the driver's range, and " + planar::describe(m_, ws_, s) +
+                          "; use --method kane or full for a motion that stays where the mechanism assembles");
+    if (planar::near_singular(m_, ws_)) {
+      Eigen::VectorXd limit;
+      const bool ok = limits_.evaluate(m_, ws_, kinds_, [&](Workspace& sample, Eigen::Ref<Eigen::VectorXd> v) { at_position(sample, v); },
+                                       limit);
+      if (ok) {
+        out = limit;
+        ws_.qd[0] = 1.0, ws_.qdd[0] = 0.0;
+        planar::solve_rates_as_limits(m_, ws_, limits_);  // for the next node's prediction
+        return;
+      }
+      if (!planar::solve_velocities(m_, ws_).ok())
+        throw AnalysisError(fmt::format("the reduced parameters have no limit at the singular position q = {:.9g} (a dead point of the "
+                                        "driver); the reduced method cannot pass it",
+                                        q));
+    }
+    at_position(ws_, out);
+    ws_.qd[0] = 1.0, ws_.qdd[0] = 0.0;
+    planar::solve_velocities(m_, ws_);
+    planar::solve_accelerations(m_, ws_);
+    limits_.anchor.save(ws_);
+  }
+
+ private:
+  /// The node vector at the positions solved in ws.
+  void at_position(Workspace& ws, Eigen::Ref<Eigen::VectorXd> out) {
+    out.setZero();
+    // Velocity coefficients and their derivatives: qd = 1, qdd = 0 (then a = dv/dq).
+    ws.qd[0] = 1.0, ws.qdd[0] = 0.0;
+    if (!planar::solve_velocities(m_, ws).ok()) throw AnalysisError("a reduced-table node is at a dead point");
+    planar::solve_accelerations(m_, ws);
+    const ReducedInertia inertia = reduced_inertia_from_energy(m_, ws);
+    auto put = [&](int curve, double value, double slope) { out(curve) = value, out(primary_ + curve) = slope; };
+    put(0, inertia.m, inertia.dm);
+    // The fixed loads: gravity and the constant parts.
+    double fixed = 0.0, fixed_rate = 0.0;
+    for (size_t b = 1; b < m_.bodies().size(); ++b) {
+      const planar::Body& body = m_.bodies()[b];
+      const Vec2 weight = body.mass * m_.spec().gravity;
+      fixed += weight.dot(ws.body[b].velocity(body.com));
+      fixed_rate += weight.dot(ws.body[b].acceleration(body.com));
+    }
+    const auto& loads = m_.spec().loads;
+    for (const planar::Load& load : loads)
+      for (const planar::LoadPart& part : load.parts)
+        if (part.magnitude.law == planar::Magnitude::constant) {
+          fixed += part.magnitude.gain * planar::pattern_power(m_, ws, load, part);
+          fixed_rate += part.magnitude.gain * planar::pattern_power_rate(m_, ws, load, part);
+        }
+    put(1, fixed, fixed_rate);
+    for (const ReducedModel::Part& p : model_.parts) {
+      const planar::Load& load = loads[p.load];
+      const planar::LoadPart& part = load.parts[p.part];
+      if (p.x >= 0) {
+        const planar::CoordinateValue x = planar::coordinate_value(m_, ws, 0.0, part.magnitude.coordinate, true);
+        put(p.x, x.value, x.rate);
+      }
+      put(p.g, planar::pattern_power(m_, ws, load, part), planar::pattern_power_rate(m_, ws, load, part));
+    }
+    for (size_t a = 0; a < m_.spec().actuators.size(); ++a) {
+      const planar::Actuator& act = m_.spec().actuators[a];
+      if (act.joint >= 0) {
+        planar::Coordinate slide;
+        slide.kind = planar::Coordinate::pair_displacement, slide.index = act.joint;
+        const planar::CoordinateValue v = planar::coordinate_value(m_, ws, 0.0, slide, true);
+        put(model_.actuator_curve[a], v.rate, v.acceleration);
+      } else {
+        put(model_.actuator_curve[a], ws.body[act.body].omega, ws.body[act.body].alpha);
+      }
+    }
+    for (size_t a = 0; a < m_.spec().actuators.size(); ++a)
+      if (model_.when_curve[a] >= 0) {
+        const planar::BodyState& b = ws.body[m_.spec().actuators[a].when_body];
+        put(model_.when_curve[a], b.omega, b.alpha);
+      }
+    for (size_t e = 0; e < sys_.coulomb.size(); ++e) {
+      const CoulombElement& el = sys_.coulomb[e];
+      double speed = element_speed(m_, ws, el), rate = 0.0;
+      if (el.kind == CoulombElement::pair_friction) {
+        rate = planar::bearing_acceleration(m_, ws, m_.bearings()[el.bearing]);
+      } else if (el.kind == CoulombElement::body_resistance) {
+        rate = ws.body[m_.spec().actuators[el.actuator].body].alpha;
+      } else {
+        planar::Coordinate slide;
+        slide.kind = planar::Coordinate::pair_displacement, slide.index = m_.spec().actuators[el.actuator].joint;
+        rate = planar::coordinate_value(m_, ws, 0.0, slide, true).acceleration;
+      }
+      put(model_.element_curve[e], speed, rate);
+    }
+    if (secondary_ > 0) reactions(ws, out.tail(secondary_));
+  }
+
+  /// The bearings' reactions per unit of each source (rows x sources, row-major by source).
+  void reactions(Workspace& ws, Eigen::Ref<Eigen::VectorXd> out) {
+    const int S = model_.sources;
+    auto walk = [&](int source) {
+      for (auto& w : ws.friction_load) w.setZero();
+      planar::solve_reactions(m_, ws);
+      for (size_t e = 0; e < sys_.coulomb.size(); ++e) {
+        const int row0 = model_.reaction_row0[e];
+        if (row0 < 0) continue;
+        const planar::Bearing& b = m_.bearings()[sys_.coulomb[e].bearing];
+        Eigen::Vector2d r = Eigen::Vector2d::Zero();
+        if (b.kind == planar::Bearing::revolute) r = ws.reaction[b.joint].force;
+        else if (b.kind == planar::Bearing::pin_member) r = planar::pin_force(m_, ws, b.pin, b.member);
+        else r << ws.reaction[b.joint].normal, ws.reaction[b.joint].moment;
+        for (int k = 0; k < model_.reaction_rows[e]; ++k) out((row0 + k) * S + source) = r(k);
+      }
+    };
+    auto zero_applied = [&] {
+      for (auto& w : ws.applied) w.setZero();
+    };
+    // Inertia: qdd = 1 at rest, then qd = 1 without qdd.
+    ws.qd[0] = 0.0, ws.qdd[0] = 1.0;
+    planar::solve_velocities(m_, ws);
+    planar::solve_accelerations(m_, ws);
+    zero_applied();
+    walk(0);
+    ws.qd[0] = 1.0, ws.qdd[0] = 0.0;
+    planar::solve_velocities(m_, ws);
+    planar::solve_accelerations(m_, ws);
+    zero_applied();
+    walk(1);
+    // The rest at rest: no inertia, one unit source at a time.
+    ws.qd[0] = 0.0, ws.qdd[0] = 0.0;
+    planar::solve_velocities(m_, ws);
+    planar::solve_accelerations(m_, ws);
+    const auto& loads = m_.spec().loads;
+    zero_applied();
+    for (size_t b = 1; b < m_.bodies().size(); ++b) ws.applied[b] = planar::gravity_load(m_, ws, static_cast<int>(b));
+    int body[2];
+    planar::Wrench w[2];
+    for (const planar::Load& load : loads)
+      for (const planar::LoadPart& part : load.parts)
+        if (part.magnitude.law == planar::Magnitude::constant) {
+          planar::part_pattern(m_, ws, load, part, body, w);
+          ws.applied[body[0]] += part.magnitude.gain * w[0];
+          ws.applied[body[1]] += part.magnitude.gain * w[1];
+        }
+    ws.applied[0].setZero();
+    walk(2);
+    for (size_t p = 0; p < model_.parts.size(); ++p) {
+      const planar::Load& load = loads[model_.parts[p].load];
+      zero_applied();
+      planar::part_pattern(m_, ws, load, load.parts[model_.parts[p].part], body, w);
+      ws.applied[body[0]] += w[0];
+      ws.applied[body[1]] += w[1];
+      ws.applied[0].setZero();
+      walk(model_.source_part0 + static_cast<int>(p));
+    }
+    for (size_t a = 0; a < m_.spec().actuators.size(); ++a) {
+      const planar::Actuator& act = m_.spec().actuators[a];
+      zero_applied();
+      if (act.joint >= 0) {
+        const planar::Joint& j = m_.joints()[act.joint];
+        Vec2 point;
+        planar::sliding_speed(j, ws, point);
+        planar::add_guide_force(j, ws, point, 1.0, ws.applied);
+      } else {
+        ws.applied[act.body](2) = 1.0;
+      }
+      ws.applied[0].setZero();
+      walk(model_.source_actuator0 + static_cast<int>(a));
+    }
+    for (size_t e = 0; e < sys_.coulomb.size(); ++e) {
+      zero_applied();
+      add_element_effort(m_, ws, sys_.coulomb[e], 1.0, ws.applied);
+      ws.applied[0].setZero();
+      walk(model_.source_element0 + static_cast<int>(e));
+    }
+  }
+
+  const DynamicSystem& sys_;
+  const Mechanism& m_;
+  ReducedModel& model_;
+  Workspace ws_;
+  planar::SingularLimit limits_;
+  std::vector<int> kinds_;
+  int primary_ = 0, rows_ = 0, secondary_ = 0, size_ = 0;
+};
+
+/// The driver's tabulated range: a full turn of a rotational driver whose law turns one or
+/// stands still (periodic), else the law's range.
+void table_range(const Mechanism& m, double& q0, double& span, bool& periodic) {
+  const planar::TimeGrid grid = m.default_grid();
+  const planar::Driver& drv = m.drivers()[0];
+  const double q_start = planar::evaluate(drv.law, grid.t0).q, q_end = planar::evaluate(drv.law, grid.t_end).q;
+  periodic = drv.type == planar::DriverType::rotational &&
+             (std::abs(q_end - q_start) >= 2.0 * M_PI * (1.0 - 1e-12) || q_end == q_start);
+  q0 = std::min(q_start, q_end);
+  span = periodic ? 2.0 * M_PI : std::abs(q_end - q_start);
+  if (periodic) q0 = q_start;
+  if (span == 0.0)
+    throw InputError(drv.where, "driver '" + drv.name + "'", "its motion law does not move, so it gives no range of q",
+                     "give a law that covers the range of the coordinate");
+}
+
+}  // namespace
+
+ReducedModel::ReducedModel(const DynamicSystem& system, const ReducedModelOptions& options)
+    : options(options), tolerance(options.tolerance) {
+  const Mechanism& m = *system.mechanism;
+  if (m.drivers().size() != 1)
+    throw InputError(m.spec().where, "drivers",
+                     fmt::format("the reduced method needs one degree of freedom, and the mechanism has {}", m.drivers().size()),
+                     "use --method kane (or full) for several degrees of freedom");
+  double q0 = 0.0, span = 0.0;
+  bool periodic = false;
+  table_range(m, q0, span, periodic);
+  NodeEvaluator nodes(system, *this, options.friction && !m.bearings().empty());
+  const int P = nodes.primary(), size = nodes.size();
+  // Node values on a grid of n intervals (n + 1 nodes), by one tracked sweep; `known` (the
+  // grid of n / 2 intervals) gives the even nodes.
+  auto sweep = [&](int n, const Eigen::MatrixXd* known) {
+    Eigen::MatrixXd v(size, n + 1);
+    nodes.workspace().reset_tracking();
+    for (int k = 0; k <= n; ++k) {
+      const double q = q0 + span * k / n;
+      if (known && k % 2 == 0) {
+        nodes.track(q);  // a known node: positions only, to keep the branch from node to node
+        v.col(k) = known->col(k / 2);
+        continue;
+      }
+      nodes.evaluate(q, v.col(k));
+    }
+    if (periodic) {
+      // After one turn the mechanism must be back in its assembly mode.
+      const double scale = v.col(0).head(P).cwiseAbs().maxCoeff() + 1e-300;
+      if ((v.col(n).head(P) - v.col(0).head(P)).cwiseAbs().maxCoeff() > 1e-6 * scale)
+        throw AnalysisError("the mechanism does not come back to its assembly mode after one turn of the driver: the reduced "
+                            "method's periodic table does not close; use --method kane or full");
+      v.col(n) = v.col(0);
+    }
+    return v;
+  };
+  auto bundle = [&](const Eigen::MatrixXd& v) {
+    const Eigen::MatrixXd values = v.topRows(P);
+    Eigen::MatrixXd all(P + (size - 2 * P), v.cols());
+    all.topRows(P) = values;
+    all.bottomRows(size - 2 * P) = v.bottomRows(size - 2 * P);
+    return CurveBundle(q0, span, periodic, all, v.middleRows(P, P), P);
+  };
+  int n = options.intervals > 0 ? options.intervals : 32;
+  Eigen::MatrixXd v = sweep(n, nullptr);
+  double last_error = INFINITY;
+  if (options.intervals > 0) {
+    curves = bundle(v);
+    return;
+  }
+  for (;;) {
+    const CurveBundle coarse = bundle(v);
+    const Eigen::MatrixXd fine = sweep(2 * n, &v);
+    // The coarse interpolant against the new (midpoint) nodes, each curve against its size;
+    // reaction coefficients against the largest of their row.
+    const int curves_count = coarse.curves();
+    Eigen::VectorXd scale = Eigen::VectorXd::Zero(curves_count);
+    for (int c = 0; c < curves_count; ++c) scale(c) = fine.row(c < P ? c : 2 * P + (c - P)).cwiseAbs().maxCoeff();
+    if (friction) {
+      const int rows = (curves_count - P) / std::max(sources, 1);
+      for (int r = 0; r < rows; ++r) {
+        const double row_size = scale.segment(P + r * sources, sources).maxCoeff();
+        for (int s = 0; s < sources; ++s) scale(P + r * sources + s) = std::max(scale(P + r * sources + s), 1e-6 * row_size);
+      }
+    }
+    // Slopes too (m' enters the equation of motion), against the larger of their own size and
+    // their curve's size per radian (or metre) of q.
+    Eigen::VectorXd slope_scale(P);
+    for (int c = 0; c < P; ++c) slope_scale(c) = std::max(fine.row(P + c).cwiseAbs().maxCoeff(), scale(c));
+    double error = 0.0;
+    for (int k = 1; k < 2 * n; k += 2) {
+      const CurveBundle::Where w{k / 2, 0.5};
+      for (int c = 0; c < curves_count; ++c) {
+        if (scale(c) == 0.0) continue;
+        const double exact = fine(c < P ? c : 2 * P + (c - P), k);
+        error = std::max(error, std::abs(coarse.value(w, c) - exact) / scale(c));
+        if (c < P) error = std::max(error, std::abs(coarse.slope(w, c) - fine(P + c, k)) / slope_scale(c));
+      }
+    }
+    v = fine;
+    n *= 2;
+    estimated_error = error / 256.0;
+    if (error <= 16.0 * tolerance || n >= options.max_intervals) break;
+    // Halving h no longer divides the error: the nodes' rounding (amplified by 1/h in the
+    // slopes) is reached, and more nodes would not help.
+    if (n >= 512 && error > 0.25 * last_error) {
+      estimated_error = error;
+      break;
+    }
+    last_error = error;
+  }
+  curves = bundle(v);
+}
+
+}  // namespace linkdyn::dynamics

@@ -1,0 +1,552 @@
+// The simulation of a machine: the integration with its events (friction reversals, sticking
+// and breaking away, conditional torques, motors turning brakes), the rows of results and the
+// energy balance.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "dynamics/evaluator.hpp"
+#include "linkdyn/dynamics/integrator.hpp"
+#include "linkdyn/planar/kinetostatics.hpp"
+#include "linkdyn/planar/singular.hpp"
+
+namespace linkdyn::dynamics {
+
+using planar::Actuator;
+using planar::Mechanism;
+using planar::Workspace;
+using State = Stepper::State;
+
+namespace {
+
+double sign(double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); }
+
+/// The layout of the state vector.
+struct Layout {
+  size_t n = 0, motors = 0, actuators = 0, loads = 0, elements = 0;
+  size_t current() const { return 2 * n; }
+  size_t actuator_work() const { return current() + motors; }
+  size_t load_work() const { return actuator_work() + actuators; }
+  size_t loss() const { return load_work() + loads; }
+  size_t size() const { return loss() + elements; }
+};
+
+/// The rows of results: columns built once, each row from the state and its evaluation.
+class RowWriter {
+ public:
+  RowWriter(const DynamicSystem& s, const SimulationOptions& o, Table& table)
+      : sys_(s), m_(*s.mechanism), o_(o), table_(table), ws_(m_), limits_(m_), kinematics_(m_) {
+    Table& t = table_;
+    t.add_column("t", "s");
+    const char* const rot_units[] = {"rad", "rad/s", "rad/s^2"};
+    const char* const lin_units[] = {"m", "m/s", "m/s^2"};
+    for (int order = 0; order < 3; ++order)
+      for (const planar::Driver& d : m_.drivers())
+        t.add_column(order == 0 ? planar::driver_column(d) : driver_rate_column(d, order),
+                     (d.type == planar::DriverType::rotational ? rot_units : lin_units)[order]);
+    for (int k : s.motors) t.add_column(m_.spec().actuators[k].name + ".current", "A");
+    for (const Actuator& a : m_.spec().actuators) t.add_column(a.name + (a.joint >= 0 ? ".force" : ".torque"), a.joint >= 0 ? "N" : "N m");
+    for (const auto& a : m_.spec().constraint_actions)
+      t.add_column(a.name, a.kind == planar::ConstraintAction::pair_moment ? "N m" : "N");
+    for (const CoulombElement& e : s.coulomb)
+      if (e.kind == CoulombElement::pair_friction) t.add_column(e.name + ".friction_power", "W");
+    t.add_column("friction.power", "W");
+    t.add_column("energy.kinetic", "J");
+    t.add_column("energy.potential", "J");
+    for (const Actuator& a : m_.spec().actuators) t.add_column("work." + a.name, "J");
+    for (const planar::Load& l : m_.spec().loads) t.add_column("work." + l.name, "J");
+    t.add_column("friction.loss", "J");
+    t.add_column("energy.residual", "J");
+    t.add_column("stuck", "1");
+    if (o.kinematics) {
+      kinematics_.add_motion_columns(m_, t);
+      kinematics_.add_transmission_columns(m_, t);
+    }
+    need_reactions_ = o.reactions || !m_.spec().constraint_actions.empty();
+    if (o.reactions) {
+      for (size_t k = 0; k < m_.spec().joints.size(); ++k) planar::add_reaction_columns(m_.joints()[k], t);
+      for (const planar::CompoundPin& pin : m_.pins()) planar::add_pin_reaction_columns(m_, pin, t);
+    }
+    row_.resize(t.width());
+    constant_potential0_.assign(m_.spec().loads.size(), 0.0);
+  }
+
+  /// The row at (t, y) with its evaluation; the first row sets the energies' origin.
+  void write(double t, const State& y, const Evaluation& e, const Layout& L, const Branches& branches) {
+    const bool stuck = branches.stuck;
+    std::copy(branches.segment.begin(), branches.segment.end(), ws_.load_segment.begin());
+    place(t, y, e);
+    const auto& loads = m_.spec().loads;
+    if (first_) {
+      energy0_ = kinetic() + planar::potential_energy(m_, ws_);
+      for (size_t l = 0; l < loads.size(); ++l) constant_potential0_[l] = planar::constant_load_potential(m_, ws_, loads[l]);
+      first_ = false;
+    }
+    double* out = row_.data();
+    *out++ = t;
+    for (size_t i = 0; i < 2 * L.n; ++i) *out++ = y[i];
+    for (double a : e.qdd) *out++ = a;
+    for (size_t k = 0; k < L.motors; ++k) *out++ = y[L.current() + k];
+    for (double a : e.actuator) *out++ = a;
+    for (const auto& a : m_.spec().constraint_actions) *out++ = constraint_action(m_, ws_, a);
+    double friction = 0.0;
+    for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
+      if (sys_.coulomb[k].kind != CoulombElement::pair_friction) continue;
+      const double loss = -e.coulomb[k] * e.coulomb_speed[k];
+      *out++ = loss;
+      friction += loss;
+    }
+    *out++ = friction;
+    const double kinetic_energy = kinetic(), potential = planar::potential_energy(m_, ws_);
+    *out++ = kinetic_energy;
+    *out++ = potential;
+    double input = 0.0;
+    for (size_t k = 0; k < L.actuators; ++k) {
+      *out++ = y[L.actuator_work() + k];
+      input += y[L.actuator_work() + k];
+    }
+    for (size_t l = 0; l < loads.size(); ++l) {
+      const double work = load_work(y, L, l);
+      *out++ = work;
+      if (!planar::conservative(loads[l])) input += work;
+    }
+    double loss = 0.0;
+    for (size_t k = 0; k < sys_.coulomb.size(); ++k)
+      if (sys_.coulomb[k].kind == CoulombElement::pair_friction) loss += y[L.loss() + k];
+    *out++ = loss;
+    residual_ = input - loss - (kinetic_energy + potential - energy0_);
+    energy_change_ = kinetic_energy + potential - energy0_;
+    *out++ = residual_;
+    *out++ = stuck ? 1.0 : 0.0;
+    if (o_.kinematics) {
+      out = kinematics_.write_motion(m_, ws_, true, out);
+      out = kinematics_.write_transmission(m_, ws_, out);
+    }
+    if (o_.reactions) {
+      auto put = [&](double v) { *out++ = v; };
+      for (size_t k = 0; k < m_.spec().joints.size(); ++k) planar::put_reaction(m_.joints()[k], ws_.reaction[k], put);
+      for (size_t p = 0; p < m_.pins().size(); ++p) planar::put_pin_reaction(m_, ws_, static_cast<int>(p), put);
+    }
+    table_.values.insert(table_.values.end(), row_.begin(), row_.end());
+  }
+
+  /// A load's work: its variable parts' integrated power and its constant parts' change of
+  /// potential.
+  double load_work(const State& y, const Layout& L, size_t l) const {
+    return y[L.load_work() + l] + planar::constant_load_potential(m_, ws_, m_.spec().loads[l]) - constant_potential0_[l];
+  }
+  double residual() const { return residual_; }
+  double energy_change() const { return energy_change_; }
+  const Workspace& workspace() const { return ws_; }
+
+ private:
+  double kinetic() const {
+    double energy = 0.0;
+    for (size_t b = 1; b < m_.bodies().size(); ++b) {
+      const planar::Body& body = m_.bodies()[b];
+      energy += 0.5 * (body.mass * ws_.body[b].velocity(body.com).squaredNorm() + body.inertia * ws_.body[b].omega * ws_.body[b].omega);
+    }
+    return energy;
+  }
+
+  /// The mechanism at the row's state: positions tracked from the last row, rates (limits at a
+  /// singular position), accelerations from the evaluation, and the reactions of the loads,
+  /// actuators and friction of the evaluation when asked.
+  void place(double t, const State& y, const Evaluation& e) {
+    const size_t n = m_.drivers().size();
+    for (size_t i = 0; i < n; ++i) ws_.q[i] = y[i], ws_.qd[i] = y[n + i], ws_.qdd[i] = e.qdd[i];
+    const planar::KinematicStatus st = planar::solve_positions(m_, ws_);
+    if (!st.ok()) throw AnalysisError(planar::describe(m_, ws_, st));
+    if (planar::near_singular(m_, ws_)) {
+      if (!planar::solve_rates_as_limits(m_, ws_, limits_))
+        throw AnalysisError(planar::describe(m_, ws_, planar::solve_velocities(m_, ws_)));
+    } else {
+      const planar::KinematicStatus sv = planar::solve_velocities(m_, ws_);
+      if (!sv.ok()) throw AnalysisError(planar::describe(m_, ws_, sv));
+      planar::solve_accelerations(m_, ws_);
+      limits_.anchor.save(ws_);
+    }
+    if (!need_reactions_) return;
+    // The kinetostatic walk with everything the dynamics applied: its reactions are the
+    // motion's (and the drivers' efforts vanish, up to the integrator's accuracy).
+    planar::evaluate_loads(m_, ws_, t);
+    const auto& acts = m_.spec().actuators;
+    for (auto& w : ws_.friction_load) w.setZero();
+    for (size_t k = 0; k < sys_.coulomb.size(); ++k) add_element_effort(m_, ws_, sys_.coulomb[k], e.coulomb[k], ws_.friction_load);
+    for (size_t k = 0; k < acts.size(); ++k) {
+      double smooth = e.actuator[k];
+      for (size_t c = 0; c < sys_.coulomb.size(); ++c)
+        if (sys_.coulomb[c].actuator == static_cast<int>(k)) smooth -= e.coulomb[c];
+      if (acts[k].joint < 0) {
+        ws_.applied[acts[k].body](2) += smooth;
+      } else {
+        const planar::Joint& j = m_.joints()[acts[k].joint];
+        Vec2 point;
+        planar::sliding_speed(j, ws_, point);
+        planar::add_guide_force(j, ws_, point, smooth, ws_.applied);
+      }
+    }
+    ws_.applied[0].setZero();
+    ws_.friction_load[0].setZero();
+    planar::solve_reactions(m_, ws_);
+  }
+
+  const DynamicSystem& sys_;
+  const Mechanism& m_;
+  const SimulationOptions& o_;
+  Table& table_;
+  Workspace ws_;
+  planar::SingularLimit limits_;
+  planar::KinematicsColumns kinematics_;
+  std::vector<double> row_, constant_potential0_;
+  bool need_reactions_ = false, first_ = true;
+  double energy0_ = 0.0, residual_ = 0.0, energy_change_ = 0.0;
+};
+
+/// The switching functions of the locked branches and what to do when one changes sign.
+class Switches {
+ public:
+  Switches(const DynamicSystem& s, const SimulationOptions& o, Evaluator& eval, const Layout& L)
+      : sys_(s), m_(*s.mechanism), eval_(eval), L_(L) {
+    const size_t na = m_.spec().actuators.size(), ne = s.coulomb.size();
+    speeds_.coulomb.assign(ne, 0.0), speeds_.when.assign(na, 0.0), speeds_.actuator.assign(na, 0.0);
+    speeds_.table.assign(m_.spec().loads.size(), NAN);
+    branches.coulomb.assign(ne, 0.0), branches.when.assign(na, 0.0), branches.motor.assign(na, 0.0);
+    branches.segment.assign(m_.spec().loads.size(), -1);
+    // Pair friction switched off: its elements act nowhere and switch nothing.
+    for (const CoulombElement& e : s.coulomb) active_.push_back(o.friction || e.kind != CoulombElement::pair_friction);
+    one_dof_stick_ = L.n == 1 && std::find(active_.begin(), active_.end(), true) != active_.end();
+  }
+  Branches branches;
+
+  /// The functions' values at (t, y): Coulomb speeds, condition speeds, motor powers, then
+  /// (one DOF with Coulomb elements) the machine's speed, or while stuck its break-away margin.
+  /// With one DOF and Coulomb elements the speeds are taken per unit speed in the machine's
+  /// direction: their zeros as the machine stops belong to the machine's own function.
+  void values(double t, const State& y, std::vector<double>& g) {
+    g.assign(count(), 0.0);
+    double factor = 1.0;
+    if (one_dof_stick_) {
+      unit_ = y;
+      unit_[1] = 1.0;
+      eval_.speeds(t, unit_.data(), speeds_);
+      factor = machine_sign_;
+    } else {
+      eval_.speeds(t, y.data(), speeds_);
+    }
+    size_t c = 0;
+    for (size_t k = 0; k < speeds_.coulomb.size(); ++k) g[c++] = branches.stuck || !active_[k] ? 0.0 : factor * speeds_.coulomb[k];
+    for (double v : speeds_.when) g[c++] = branches.stuck ? 0.0 : factor * v;
+    const auto& acts = m_.spec().actuators;
+    for (size_t k = 0; k < acts.size(); ++k) {
+      const bool brake_matters = acts[k].type == Actuator::dc_motor && acts[k].efficiency < 1.0;
+      g[c++] = brake_matters && !branches.stuck ? y[L_.current() + motor_index(k)] * factor * speeds_.actuator[k] : 0.0;
+    }
+    // A table's kink: the coordinate leaves the segment held, (x - x_k)(x_k+1 - x) < 0.
+    const auto& loads = m_.spec().loads;
+    for (size_t l = 0; l < loads.size(); ++l) {
+      const int k = branches.segment[l];
+      if (!loads[l].table || k < 0) {
+        g[c++] = 0.0;
+        continue;
+      }
+      const std::vector<double>& x = loads[l].table->x;
+      g[c++] = (speeds_.table[l] - x[k]) * (x[k + 1] - speeds_.table[l]) / ((x[k + 1] - x[k]) * (x[k + 1] - x[k]));
+    }
+    if (one_dof_stick_) g[c++] = branches.stuck ? margin(t, y) : y[1];
+  }
+  size_t count() const {
+    return sys_.coulomb.size() + 2 * m_.spec().actuators.size() + m_.spec().loads.size() + (one_dof_stick_ ? 1 : 0);
+  }
+  /// The locked sign of function k (0: none yet).
+  double locked(size_t k) const {
+    const size_t ne = sys_.coulomb.size(), na = m_.spec().actuators.size();
+    if (k < ne) return branches.stuck ? 0.0 : branches.coulomb[k];
+    if (k < ne + na) return branches.when[k - ne];
+    if (k < ne + 2 * na) return branches.motor[k - ne - na];
+    if (k < ne + 2 * na + nl()) return branches.segment[k - ne - 2 * na] >= 0 ? 1.0 : 0.0;
+    return branches.stuck ? -1.0 : machine_sign_;
+  }
+  /// Locks every function (or only those without a sign yet) to its sign at (t, y); a function
+  /// at zero keeps its branch.
+  void lock(double t, const State& y, bool only_unlocked = false) {
+    std::vector<double>& g = scratch_;
+    values(t, y, g);
+    const size_t ne = sys_.coulomb.size(), na = m_.spec().actuators.size();
+    const auto& loads = m_.spec().loads;
+    for (size_t l = 0; l < loads.size(); ++l)  // the segments that hold the tables' coordinates
+      if (loads[l].table && (!only_unlocked || branches.segment[l] < 0) && std::isfinite(speeds_.table[l]))
+        branches.segment[l] = planar::table_segment(loads[l], speeds_.table[l]);
+    for (size_t k = 0; k < g.size(); ++k) {
+      const double s = sign(g[k]);
+      if (s == 0.0 || (only_unlocked && locked(k) != 0.0)) continue;
+      if (k < ne) { if (!branches.stuck) branches.coulomb[k] = s; }
+      else if (k < ne + na) branches.when[k - ne] = s;
+      else if (k < ne + 2 * na) branches.motor[k - ne - na] = s;
+      else if (k < ne + 2 * na + loads.size()) continue;
+      else if (!branches.stuck) machine_sign_ = s;
+    }
+  }
+  /// A one-DOF machine at rest at (t, y): it sticks if static friction holds it, else it starts
+  /// in the drive's direction. Sets y's speed to 0. True if it sticks.
+  bool stop_or_start(double t, State& y) {
+    y[1] = 0.0;
+    double drive = 0.0, capacity = 0.0;
+    eval_.holding(t, y.data(), branches, drive, capacity, coefficients_);
+    if (std::abs(drive) <= capacity) {
+      branches.stuck = true;
+      std::fill(branches.when.begin(), branches.when.end(), 0.0);
+      std::fill(branches.motor.begin(), branches.motor.end(), 0.0);
+      return true;
+    }
+    start(drive);
+    return false;
+  }
+  /// Leaves the stuck mode in the drive's direction.
+  void break_away(double t, State& y) {
+    double drive = 0.0, capacity = 0.0;
+    y[1] = 0.0;
+    eval_.holding(t, y.data(), branches, drive, capacity, coefficients_);
+    start(drive);
+  }
+  bool one_dof_stick() const { return one_dof_stick_; }
+  size_t machine_function() const { return count() - 1; }
+
+ private:
+  void start(double drive) {
+    // Every friction opposes the motion that starts; the conditions and motors' directions are
+    // found by the next (probe) step.
+    branches.stuck = false;
+    const double d = drive >= 0.0 ? 1.0 : -1.0;
+    machine_sign_ = d;
+    for (size_t k = 0; k < sys_.coulomb.size(); ++k) branches.coulomb[k] = sign(coefficients_[k]) * d;
+    std::fill(branches.when.begin(), branches.when.end(), 0.0);
+    std::fill(branches.motor.begin(), branches.motor.end(), 0.0);
+  }
+  double margin(double t, const State& y) {
+    double drive = 0.0, capacity = 0.0;
+    eval_.holding(t, y.data(), branches, drive, capacity, coefficients_);
+    return std::abs(drive) - capacity;
+  }
+  size_t nl() const { return m_.spec().loads.size(); }
+  size_t motor_index(size_t actuator) const {
+    return static_cast<size_t>(std::find(sys_.motors.begin(), sys_.motors.end(), static_cast<int>(actuator)) - sys_.motors.begin());
+  }
+  const DynamicSystem& sys_;
+  const Mechanism& m_;
+  Evaluator& eval_;
+  const Layout& L_;
+  Speeds speeds_;
+  std::vector<double> scratch_, coefficients_;
+  State unit_;
+  std::vector<bool> active_;
+  double machine_sign_ = 0.0;
+  bool one_dof_stick_ = false;
+};
+
+std::string where_text(const Mechanism& m, double t, const State& y) {
+  std::string out = fmt::format("t = {:.9g} s", t);
+  for (size_t d = 0; d < m.drivers().size(); ++d) {
+    const planar::Driver& drv = m.drivers()[d];
+    out += drv.type == planar::DriverType::rotational ? fmt::format(", {} = {:.6g} rad ({:.4f} deg)", drv.name, y[d], y[d] * 180.0 / M_PI)
+                                                      : fmt::format(", {} = {:.6g} m", drv.name, y[d]);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string driver_rate_column(const planar::Driver& d, int order) {
+  const bool rot = d.type == planar::DriverType::rotational;
+  return d.name + (order == 1 ? (rot ? ".omega" : ".velocity") : (rot ? ".alpha" : ".acceleration"));
+}
+
+SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& o) {
+  const Mechanism& m = *system.mechanism;
+  Layout L;
+  L.n = m.drivers().size(), L.motors = system.motors.size(), L.actuators = m.spec().actuators.size();
+  L.loads = m.spec().loads.size(), L.elements = system.coulomb.size();
+  if (!(o.t_end > o.t0) || o.steps < 1)
+    throw InputError(m.spec().where, "simulation", fmt::format("the time span [{:g}, {:g}] s with {} rows is empty", o.t0, o.t_end, o.steps),
+                     "give an end time after the start and at least one step");
+  // Initial state: q0 / qd0 override the first coordinate; the others from the drivers' laws.
+  State y(L.size(), 0.0);
+  for (size_t i = 0; i < L.n; ++i) {
+    const planar::MotionSample start = planar::evaluate(m.drivers()[i].law, o.t0);
+    y[i] = start.q, y[L.n + i] = start.qd;
+  }
+  if (std::isfinite(o.q0)) y[0] = o.q0;
+  if (std::isfinite(o.qd0)) y[L.n] = o.qd0;
+  for (size_t k = 0; k < L.motors && k < o.current0.size(); ++k) y[L.current() + k] = o.current0[k];
+
+  SimulationResult result;
+  std::unique_ptr<Evaluator> eval = o.method == Method::reduced ? make_reduced_evaluator(system, o)
+                                    : o.method == Method::full  ? make_full_evaluator(system, o, y.data())
+                                                                : make_kane_evaluator(system, o, y.data());
+  eval->report(result);
+  result.friction = o.friction && !m.bearings().empty();
+  RowWriter rows(system, o, result.table);
+  Switches switches(system, o, *eval, L);
+
+  Evaluation e;
+  e.qdd.assign(L.n, 0.0);
+  e.actuator.assign(L.actuators, 0.0), e.actuator_speed.assign(L.actuators, 0.0);
+  e.coulomb.assign(L.elements, 0.0), e.coulomb_speed.assign(L.elements, 0.0);
+  e.current_rate.assign(L.motors, 0.0), e.load_power.assign(L.loads, 0.0);
+  const Stepper::System f = [&](const State& x, State& dx, double t) {
+    eval->evaluate(t, x.data(), switches.branches, e);
+    for (size_t i = 0; i < L.n; ++i) dx[i] = switches.branches.stuck ? 0.0 : x[L.n + i], dx[L.n + i] = e.qdd[i];
+    for (size_t k = 0; k < L.motors; ++k) dx[L.current() + k] = e.current_rate[k];
+    for (size_t k = 0; k < L.actuators; ++k) dx[L.actuator_work() + k] = e.actuator[k] * e.actuator_speed[k];
+    for (size_t l = 0; l < L.loads; ++l) dx[L.load_work() + l] = e.load_power[l];
+    for (size_t k = 0; k < L.elements; ++k) dx[L.loss() + k] = -e.coulomb[k] * e.coulomb_speed[k];
+  };
+  const bool stop_at_q = std::isfinite(o.stop_q);
+  const double stop_dir = stop_at_q && o.stop_q < y[0] ? -1.0 : 1.0;
+  const double span = o.t_end - o.t0;
+  auto out_time = [&](int k) { return k == o.steps ? o.t_end : o.t0 + span * k / o.steps; };
+  State dy(y.size()), row_state(y.size()), y_event(y.size());
+  std::vector<double> g_end, g_probe;
+  auto emit = [&](double t, const State& x) {
+    f(x, dy, t);
+    rows.write(t, x, e, L, switches.branches);
+  };
+  auto finish = [&](double t, const State& x) {
+    result.t_final = t;
+    result.final_state.assign(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(2 * L.n + L.motors));
+    result.actuator_work.assign(x.begin() + static_cast<std::ptrdiff_t>(L.actuator_work()),
+                                x.begin() + static_cast<std::ptrdiff_t>(L.load_work()));
+    result.load_work.resize(L.loads);
+    for (size_t l = 0; l < L.loads; ++l) result.load_work[l] = rows.load_work(x, L, l);
+    result.friction_loss.assign(x.begin() + static_cast<std::ptrdiff_t>(L.loss()), x.end());
+    result.energy_residual = rows.residual();
+    result.energy_change = rows.energy_change();
+  };
+
+  std::unique_ptr<Stepper> stepper = Stepper::make(o.integrator, o.abs_tol, o.rel_tol);
+  double t = o.t0;
+  int next = 0;
+  result.qd_min = result.qd_max = y[L.n];
+  try {
+    // The branches at the start; a one-DOF machine starting at rest sticks or starts.
+    switches.lock(t, y);
+    if (switches.one_dof_stick() && y[1] == 0.0) switches.stop_or_start(t, y);
+    // A first step that turns the coordinates by about 1e-3 (the controller adapts it).
+    double speed = 0.0;
+    for (size_t i = 0; i < L.n; ++i) speed = std::max(speed, std::abs(y[L.n + i]));
+    stepper->initialize(y, t, std::min(span / o.steps / 10.0, 1e-3 / (1.0 + speed)));
+    emit(t, y);
+    ++next;
+    bool finished = false;
+    int probes = 0;
+    State start(y.size());
+    while (!finished && next <= o.steps) {
+      std::copy(stepper->state().begin(), stepper->state().end(), start.begin());  // to redo a probe step (below)
+      const auto [ta, tb] = stepper->step(f);
+      ++result.steps;
+      // Functions that had no sign yet (at rest, or a speed exactly zero) take the sign the
+      // step found, and the step is redone on that branch.
+      switches.values(tb, stepper->state(), g_end);
+      bool unlocked = false;
+      for (size_t k = 0; k < g_end.size(); ++k)
+        if (switches.locked(k) == 0.0 && g_end[k] != 0.0 && !(switches.branches.stuck && k < L.elements)) unlocked = true;
+      if (unlocked && probes++ < 100) {
+        switches.lock(tb, stepper->state(), true);
+        stepper->initialize(start, ta, tb - ta);
+        continue;
+      }
+      probes = 0;
+      // The first function to leave its branch in this step, located on the step's states.
+      double t_event = tb;
+      int which = -1;
+      for (size_t k = 0; k < g_end.size(); ++k) {
+        const double locked = switches.locked(k);
+        if (locked == 0.0 || sign(g_end[k]) == 0.0 || sign(g_end[k]) == locked) continue;
+        const double tk = locate_sign_change(ta, tb, [&](double s) {
+          stepper->state_at(f, s, row_state);
+          switches.values(s, row_state, g_probe);
+          return g_probe[k] * locked;
+        });
+        if (tk <= t_event) t_event = tk, which = static_cast<int>(k);
+      }
+      // The stop at q, on the same footing.
+      bool stop_here = false;
+      if (stop_at_q && stop_dir * (stepper->state()[0] - o.stop_q) >= 0.0) {
+        const double ts = locate_sign_change(ta, tb, [&](double s) {
+          stepper->state_at(f, s, row_state);
+          return row_state[0] - o.stop_q;
+        });
+        if (ts <= t_event) t_event = ts, which = -1, stop_here = true;
+      }
+      while (next <= o.steps && out_time(next) <= t_event + 1e-14 * (1.0 + std::abs(t_event))) {
+        const double tr = std::min(out_time(next), t_event);
+        stepper->state_at(f, tr, row_state);
+        emit(out_time(next), row_state);
+        ++next;
+      }
+      stepper->state_at(f, t_event, y_event);
+      result.qd_min = std::min(result.qd_min, y_event[L.n]), result.qd_max = std::max(result.qd_max, y_event[L.n]);
+      t = t_event;
+      if (o.progress) o.progress(t);
+      if (stop_here) {
+        emit(t, y_event);
+        finish(t, y_event);
+        finished = true;
+        break;
+      }
+      if (which < 0) continue;
+      // An event: a friction direction reverses, a machine stops (and sticks or turns back),
+      // a stuck machine breaks away, a condition or a motor's power changes sign.
+      if (++result.events > o.max_events)
+        throw AnalysisError(fmt::format("more than {} switching events by t = {:.9g} s: the model chatters (an element that "
+                                        "should stick in a machine of several DOF?)",
+                                        o.max_events, t));
+      if (switches.one_dof_stick() && static_cast<size_t>(which) == switches.machine_function()) {
+        if (switches.branches.stuck) switches.break_away(t, y_event);
+        else switches.stop_or_start(t, y_event);
+      } else {
+        switches.lock(t, y_event);
+      }
+      stepper->initialize(y_event, t, stepper->step_size());
+    }
+    if (!finished) {
+      if (stop_at_q)
+        throw AnalysisError(fmt::format("q did not reach {:.9g} by t = {:.9g} s (the machine stalls or runs backwards)", o.stop_q, o.t_end));
+      stepper->state_at(f, o.t_end, row_state);
+      finish(o.t_end, row_state);
+    }
+  } catch (const AnalysisError& error) {
+    result.stopped = true;
+    result.stop_message = fmt::format("the simulation stops at {}: {}", where_text(m, t, stepper->state()), error.what());
+    finish(t, stepper->state());
+  } catch (const InputError& error) {
+    result.stopped = true;
+    result.stop_exit_code = InputError::exit_code;
+    result.stop_message = fmt::format("the simulation stops at {}: {}", where_text(m, t, stepper->state()), error.what());
+    finish(t, stepper->state());
+  }
+  result.rhs_evaluations = static_cast<int>(eval->evaluations);
+  return result;
+}
+
+double kinetic_energy(const DynamicSystem& system, double q, double qd) {
+  return kinetic_energy(system, std::vector<double>{q}, std::vector<double>{qd});
+}
+
+double kinetic_energy(const DynamicSystem& system, const std::vector<double>& q, const std::vector<double>& qd) {
+  const Mechanism& m = *system.mechanism;
+  Workspace ws(m);
+  ws.q = q;
+  ws.qd = qd;
+  if (!planar::solve_positions(m, ws).ok() || !planar::solve_velocities(m, ws).ok())
+    throw AnalysisError(fmt::format("no kinetic energy at q = {:.9g}: the mechanism does not assemble", q[0]));
+  double e = 0.0;
+  for (size_t b = 1; b < m.bodies().size(); ++b) {
+    const planar::Body& body = m.bodies()[b];
+    e += 0.5 * (body.mass * ws.body[b].velocity(body.com).squaredNorm() + body.inertia * ws.body[b].omega * ws.body[b].omega);
+  }
+  return e;
+}
+
+}  // namespace linkdyn::dynamics

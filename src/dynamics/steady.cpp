@@ -1,0 +1,160 @@
+// The periodic (steady) regime of a one-DOF machine and the searches built on it: the
+// actuators' scale for a mean speed, the flywheel for a speed fluctuation [003 Sect. 3].
+#include <fmt/format.h>
+
+#include <Eigen/Dense>
+#include <cmath>
+
+#include "linkdyn/dynamics/direct.hpp"
+
+namespace linkdyn::dynamics {
+
+using planar::Mechanism;
+
+namespace {
+void require_one_dof(const Mechanism& m, const char* what) {
+  if (m.drivers().size() != 1)
+    throw InputError(m.spec().where, "drivers",
+                     fmt::format("{} needs one degree of freedom, and the mechanism has {}", what, m.drivers().size()),
+                     "simulate a given time span (--t-end) instead");
+}
+}  // namespace
+
+SteadyRegime steady_regime(const DynamicSystem& system, SimulationOptions o, double qd_guess) {
+  const Mechanism& m = *system.mechanism;
+  require_one_dof(m, "the steady regime");
+  const planar::Driver& d = m.drivers()[0];
+  if (d.type != planar::DriverType::rotational)
+    throw InputError(d.where, "driver '" + d.name + "'", "a steady regime needs a cyclic (rotational) coordinate", "drive a crank");
+  const double q0 = std::isfinite(o.q0) ? o.q0 : planar::evaluate(d.law, o.t0).q;
+  const size_t nm = system.motors.size(), n = 1 + nm;
+  o.q0 = q0;
+  o.steps = 1;
+  // The cycle map: (qd, currents) at q0 -> the same one turn later.
+  auto cycle = [&](const Eigen::VectorXd& x, SimulationResult& r) {
+    o.qd0 = x(0);
+    o.current0.assign(x.data() + 1, x.data() + n);
+    o.stop_q = q0 + 2.0 * M_PI * (x(0) >= 0 ? 1.0 : -1.0);
+    o.t_end = o.t0 + 50.0 * 2.0 * M_PI / std::max(std::abs(x(0)), 1e-3);
+    r = simulate(system, o);
+    if (r.stopped) throw AnalysisError("no steady regime: " + r.stop_message);
+    Eigen::VectorXd out(n);
+    out(0) = r.final_state[1];
+    for (size_t k = 0; k < nm; ++k) out(1 + k) = r.final_state[2 + k];
+    return out;
+  };
+  Eigen::VectorXd x = Eigen::VectorXd::Zero(n);
+  x(0) = qd_guess;
+  SteadyRegime s;
+  SimulationResult r;
+  bool converged = false;
+  for (s.iterations = 1; s.iterations <= 30; ++s.iterations) {
+    const Eigen::VectorXd g = cycle(x, r) - x;
+    if (g.lpNorm<Eigen::Infinity>() < 1e-10 * (1.0 + x.lpNorm<Eigen::Infinity>())) {
+      converged = true;
+      break;
+    }
+    Eigen::MatrixXd J(n, n);
+    SimulationResult probe;
+    for (size_t k = 0; k < n; ++k) {
+      Eigen::VectorXd xp = x;
+      const double h = 1e-6 * (1.0 + std::abs(x(k)));
+      xp(k) += h;
+      J.col(k) = (cycle(xp, probe) - xp - g) / h;
+    }
+    Eigen::VectorXd step = J.partialPivLu().solve(g);
+    if (!step.allFinite()) throw AnalysisError("no steady regime found: the cycle map is singular");
+    // Damped: the speed changes by at most half of itself per iteration.
+    const double limit = 0.5 * std::abs(x(0));
+    if (std::abs(step(0)) > limit) step *= limit / std::abs(step(0));
+    x -= step;
+  }
+  if (!converged)
+    throw AnalysisError(fmt::format("no steady regime: Newton's method on the cycle map did not converge in 30 iterations (last "
+                                    "speed {:.9g}); the machine may not have a periodic regime (no resistance to balance its "
+                                    "drive?)",
+                                    x(0)));
+  cycle(x, r);
+  s.qd0 = x(0);
+  s.current0.assign(x.data() + 1, x.data() + n);
+  s.period = r.t_final - o.t0;
+  s.mean_speed = 2.0 * M_PI / s.period * (x(0) >= 0 ? 1.0 : -1.0);
+  s.qd_min = r.qd_min, s.qd_max = r.qd_max;
+  s.fluctuation = (s.qd_max - s.qd_min) / std::abs(s.mean_speed);
+  s.actuator_work = r.actuator_work;
+  return s;
+}
+
+ActuatorSolution solve_actuator_for_mean_speed(const DynamicSystem& system, SimulationOptions o,
+                                               const std::vector<int>& actuators, double mean_speed, double qd_guess) {
+  // Newton on (scale, qd0, currents): the cycle repeats and lasts 2 pi / mean speed. Solved
+  // jointly, so that machines whose steady speed is neutral (driving and resisting work both
+  // independent of the speed, as in pedalling) are handled as well as dissipative ones.
+  const Mechanism& m = *system.mechanism;
+  require_one_dof(m, "solving an actuator for a mean speed");
+  const size_t nm = system.motors.size(), n = 2 + nm;
+  const double q0 = std::isfinite(o.q0) ? o.q0 : planar::evaluate(m.drivers()[0].law, o.t0).q;
+  o.q0 = q0;
+  o.steps = 1;
+  o.actuator_scale.assign(m.spec().actuators.size(), 1.0);
+  const double direction = mean_speed >= 0 ? 1.0 : -1.0, period = 2.0 * M_PI / std::abs(mean_speed);
+  auto residual = [&](const Eigen::VectorXd& z) {
+    for (int a : actuators) o.actuator_scale[a] = z(0);
+    o.qd0 = z(1);
+    o.current0.assign(z.data() + 2, z.data() + n);
+    o.stop_q = q0 + direction * 2.0 * M_PI;
+    o.t_end = o.t0 + 50.0 * period;
+    const SimulationResult r = simulate(system, o);
+    if (r.stopped) throw AnalysisError("no actuator value found for that mean speed: " + r.stop_message);
+    Eigen::VectorXd out(n);
+    out(0) = (r.t_final - o.t0 - period) / period * std::abs(mean_speed);  // in speed units
+    out(1) = r.final_state[1] - z(1);
+    for (size_t k = 0; k < nm; ++k) out(2 + k) = r.final_state[2 + k] - z(2 + k);
+    return out;
+  };
+  Eigen::VectorXd z = Eigen::VectorXd::Zero(n);
+  z(0) = 1.0;
+  z(1) = qd_guess;
+  for (int it = 0; it < 40; ++it) {
+    const Eigen::VectorXd g = residual(z);
+    if (g.lpNorm<Eigen::Infinity>() < 1e-9 * std::abs(mean_speed))
+      return {z(0), z(1), std::vector<double>(z.data() + 2, z.data() + n)};
+    Eigen::MatrixXd J(n, n);
+    for (size_t k = 0; k < n; ++k) {
+      Eigen::VectorXd zp = z;
+      const double h = 1e-6 * (1.0 + std::abs(z(k)));
+      zp(k) += h;
+      J.col(k) = (residual(zp) - g) / h;
+    }
+    Eigen::VectorXd step = J.fullPivLu().solve(g);
+    if (!step.allFinite()) throw AnalysisError("no actuator value found for that mean speed: the cycle map is singular");
+    const double limit = 0.5 * std::max(std::abs(z(0)), 0.1);
+    if (std::abs(step(0)) > limit) step *= limit / std::abs(step(0));
+    z -= step;
+  }
+  throw AnalysisError(fmt::format("no actuator value found for a mean speed of {:.6g} in 40 iterations", mean_speed));
+}
+
+double flywheel_for_fluctuation(const Mechanism& m, const SimulationOptions& o, int body, double fluctuation, double qd_guess) {
+  auto fluct = [&](double added) {
+    planar::MechanismSpec spec = m.spec();
+    spec.bodies[body].inertia += added;
+    const DynamicSystem system(planar::compile(spec));
+    return steady_regime(system, o, qd_guess).fluctuation;
+  };
+  if (fluct(0.0) <= fluctuation) return 0.0;
+  // Bracket, then bisect (the fluctuation falls as the inertia grows).
+  double lo = 0.0, hi = 1e-3 * (1.0 + m.bodies()[body].inertia);
+  for (int doubling = 0; fluct(hi) > fluctuation; ++doubling) {
+    if (doubling > 40)
+      throw AnalysisError(fmt::format("no flywheel inertia up to {:.3g} kg m^2 brings the fluctuation below {:g}", hi, fluctuation));
+    lo = hi, hi *= 4.0;
+  }
+  for (int it = 0; it < 40 && hi - lo > 1e-6 * hi; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    (fluct(mid) > fluctuation ? lo : hi) = mid;
+  }
+  return hi;
+}
+
+}  // namespace linkdyn::dynamics
