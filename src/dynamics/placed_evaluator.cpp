@@ -154,6 +154,9 @@ void PlacedEvaluator::evaluate(double t, const double* y, const Branches& b, Eva
   for (std::vector<double>* part : {&e.qdd, &e.actuator, &e.actuator_speed, &e.coulomb, &e.coulomb_speed, &e.current_rate,
                                     &e.load_power})
     for (double& x : *part) x = v(c++);
+  // The rates at this state too (their limits), for the next evaluation's prediction.
+  for (size_t i = 0; i < n_; ++i) ws_.qdd[i] = e.qdd[i];
+  planar::solve_rates_as_limits(m_, ws_, limits_);
 }
 
 void PlacedEvaluator::speeds(double t, const double* y, Speeds& s) {

@@ -45,10 +45,15 @@ PosePrediction predict_poses(const Workspace& ws) {
     p.order = 2;
   }
   // Taylor's formula holds for small steps only: a step that turns a body by more than about
-  // 30 degrees (a jump back by a whole period, a restart) is predicted by the last pose.
+  // 30 degrees is not predicted (solve_positions walks it in smaller steps).
   for (const BodyState& b : ws.body) {
-    const double turn = p.s * b.omega + (p.order >= 2 ? 0.5 * p.s * p.s * b.alpha : 0.0);
-    if (!(std::abs(turn) <= 0.5)) return {};
+    const double turn = std::abs(p.s * b.omega) + (p.order >= 2 ? std::abs(0.5 * p.s * p.s * b.alpha) : 0.0);
+    p.turn = std::max(p.turn, turn);
+  }
+  if (!(p.turn <= 0.5)) {
+    PosePrediction none;
+    none.turn = p.turn;
+    return none;
   }
   return p;
 }
@@ -69,10 +74,68 @@ KinematicStatus solve_groups(const Mechanism& m, Workspace& ws) {
   return {};
 }
 
+
+/// The step from the solved state to ws.q walked along the straight line in the drivers'
+/// coordinates in n steps, each predicted from the rates of the last (continuation); the
+/// intermediate rates are per step of that line. False where a step fails.
+bool walk_in_steps(const Mechanism& m, Workspace& ws, int n) {
+  const std::vector<double> target = ws.q, qd = ws.qd, qdd = ws.qdd, start = ws.solved.q;
+  bool ok = true;
+  for (int i = 1; i < n && ok; ++i) {
+    for (size_t d = 0; d < target.size(); ++d) {
+      ws.q[d] = start[d] + (target[d] - start[d]) * i / n;
+      ws.qd[d] = (target[d] - start[d]) / n, ws.qdd[d] = 0.0;  // the path's rate per step
+    }
+    ok = solve_groups(m, ws).ok() && solve_velocities(m, ws).ok();
+    if (ok) solve_accelerations(m, ws);
+  }
+  ws.q = target, ws.qd = qd, ws.qdd = qdd;
+  return ok;
+}
+
+double largest_ambiguity(const Workspace& ws) {
+  double worst = 0.0;
+  for (const GroupState& g : ws.group) worst = std::max(worst, g.ambiguity);
+  return worst;
+}
+
+/// Puts back the state a position solve started from.
+void restart(Workspace& ws) {
+  std::copy(ws.start_body.begin(), ws.start_body.end(), ws.body.begin());
+  ws.solved.level = ws.start_solved.level;
+  std::copy(ws.start_solved.q.begin(), ws.start_solved.q.end(), ws.solved.q.begin());
+  std::copy(ws.start_solved.qd.begin(), ws.start_solved.qd.end(), ws.solved.qd.begin());
+  std::copy(ws.start_solved.qdd.begin(), ws.start_solved.qdd.end(), ws.solved.qdd.begin());
+}
+
 }  // namespace
 
 KinematicStatus solve_positions(const Mechanism& m, Workspace& ws) {
-  const KinematicStatus status = solve_groups(m, ws);
+  // A step whose prediction would turn a body by more than about 30 degrees, or whose choice of
+  // assembly mode was unclear (near a bifurcation), is walked again in smaller steps from where
+  // it started, each predicted from the last.
+  const bool walkable = ws.solved.level >= SolvedState::velocities;
+  if (walkable) {
+    std::copy(ws.body.begin(), ws.body.end(), ws.start_body.begin());
+    ws.start_solved.level = ws.solved.level;
+    std::copy(ws.solved.q.begin(), ws.solved.q.end(), ws.start_solved.q.begin());
+    std::copy(ws.solved.qd.begin(), ws.solved.qd.end(), ws.start_solved.qd.begin());
+    std::copy(ws.solved.qdd.begin(), ws.solved.qdd.end(), ws.start_solved.qdd.begin());
+  }
+  const PosePrediction p = predict_poses(ws);
+  int steps = (walkable && p.order == 0 && p.turn > 0.5 && std::isfinite(p.turn))
+                  ? std::min(1000, static_cast<int>(std::ceil(p.turn / 0.25)))
+                  : 1;
+  KinematicStatus status;
+  for (;;) {
+    if (steps > 1) {
+      restart(ws);
+      walk_in_steps(m, ws, steps);
+    }
+    status = solve_groups(m, ws);
+    if (!walkable || !status.ok() || largest_ambiguity(ws) < 0.25 || steps >= 1024) break;
+    steps *= 4;
+  }
   if (status.ok() || ws.group[status.group].tracked) return status;
   // A group assembled from the hints where its closed form degenerates (a rhombus started
   // with its crank on the next pivot) has no unique answer: assemble it at a nearby regular

@@ -100,6 +100,7 @@ bool SingularLimit::try_step(const Mechanism& m, const Workspace& ws, double h, 
     for (size_t d = 0; d < q_star_.size(); ++d) along += direction_[d] * (anchor.solved.q[d] - q_star_[d]);
     side = along > 0.0 ? 1.0 : -1.0;
   }
+  spread_ = -1.0;
   for (int pass = 0; pass < 2; ++pass) {
     const double sign = pass == 0 ? side : -side;
     if (anchor.valid) {

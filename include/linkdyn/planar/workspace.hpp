@@ -43,6 +43,7 @@ struct SolvedState {
 struct PosePrediction {
   int order = 0;
   double s = 0.0;
+  double turn = 0.0;  ///< the largest body rotation the step was estimated to make (rad)
   /// The predicted pose of a body from its last solved state.
   BodyState of(const BodyState& b) const {
     BodyState p = b;
@@ -75,6 +76,10 @@ struct GroupState {
   int branch = 0;
   bool tracked = false;  ///< false: the next position solve starts from the model's hints
   double conditioning = 1.0;  ///< 0 at a singular (dead) position, ~1 far from it
+  /// How unclear the last choice of assembly mode was: the chosen mode's distance to the
+  /// predicted pose over the other's (0: clear, or a single mode; near 1: the prediction did
+  /// not tell them apart, and solve_positions takes smaller steps).
+  double ambiguity = 0.0;
 };
 
 /// Newton buffers of a group's closure equations (generic groups, dyads' fallback), sized once.
@@ -97,6 +102,9 @@ class Workspace {
   std::vector<GroupState> group;
   std::vector<GenericScratch> scratch;  ///< per group; sized only for generic groups
   SolvedState solved;          ///< what `body` holds (set by the kinematic solves)
+  /// The state a position solve starts from, kept to walk it again in smaller steps.
+  std::vector<BodyState> start_body;
+  SolvedState start_solved;
   PosePrediction prediction;   ///< set by solve_positions for the groups
 
   // Kinetostatics (see kinetostatics.hpp).

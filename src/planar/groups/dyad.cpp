@@ -44,23 +44,25 @@ Line Dyad::origin_line(const Joint& jt, const BodyState& known, int known_index,
   return {known.position(jt.point[1]) - rotate(jt.point[0], rotation), rotate(jt.guide_dir, rotation)};
 }
 
-int Dyad::choose(const Mechanism& m, const Workspace& ws, int self, const Candidates& cs) const {
+int Dyad::choose(const Mechanism& m, Workspace& ws, int self, const Candidates& cs) const {
+  ws.group[self].ambiguity = 0.0;
   if (cs.count == 1) return 0;
   if (ws.group[self].tracked) {
     // Continue the tracked assembly mode: the candidate nearest to the pose predicted along
     // the drivers' path (at a bifurcation both modes meet; only the prediction tells which
     // one continues the motion).
     const BodyState bi = ws.prediction.of(ws.body[i()]), bj = ws.prediction.of(ws.body[j()]);
-    double best = std::numeric_limits<double>::infinity();
-    int pick = ws.group[self].branch;
-    for (int k = 0; k < 2; ++k) {
-      const Candidate& c = cs.c[k];
-      const double d = (c.r_i - bi.r).squaredNorm() + (c.r_j - bj.r).squaredNorm() +
-                       scale_ * scale_ * ((c.rot_i - bi.rotation()).squaredNorm() +
-                                          (c.rot_j - bj.rotation()).squaredNorm());
-      if (d < best) best = d, pick = k;
-    }
-    return pick;
+    auto distance = [&](const Candidate& c, const Vec2& ri, const Vec2& rj, const Vec2& si, const Vec2& sj) {
+      return (c.r_i - ri).squaredNorm() + (c.r_j - rj).squaredNorm() +
+             scale_ * scale_ * ((c.rot_i - si).squaredNorm() + (c.rot_j - sj).squaredNorm());
+    };
+    const double d0 = distance(cs.c[0], bi.r, bj.r, bi.rotation(), bj.rotation());
+    const double d1 = distance(cs.c[1], bi.r, bj.r, bi.rotation(), bj.rotation());
+    // How clearly the prediction tells them apart: the nearer's distance over the farther's,
+    // 0 when the two candidates are one pose (at the bifurcation itself).
+    const double separation = distance(cs.c[0], cs.c[1].r_i, cs.c[1].r_j, cs.c[1].rot_i, cs.c[1].rot_j);
+    if (separation > 1e-18 * scale_ * scale_) ws.group[self].ambiguity = std::sqrt(std::min(d0, d1) / std::max(d0, d1));
+    return d0 <= d1 ? 0 : 1;
   }
   // Start of a sweep or re-entry: the model's assembly hint, else the first mode.
   for (const AssemblyHint& hint : m.spec().assembly) {

@@ -36,6 +36,8 @@ Workspace::Workspace(const Mechanism& mechanism)
   solved.q.assign(q.size(), 0.0);
   solved.qd.assign(q.size(), 0.0);
   solved.qdd.assign(q.size(), 0.0);
+  start_solved = solved;
+  start_body = body;
   for (size_t g = 0; g < mechanism.groups().size(); ++g) {
     const auto n = static_cast<Eigen::Index>(mechanism.groups()[g]->newton_unknowns());
     if (n > 0) {
