@@ -6,6 +6,7 @@
 //
 // The state y: q (n), qd (n), the DC motors' currents (nm), then the integrated energies:
 // each actuator's work, each load's work, each Coulomb element's dissipated energy.
+#include <array>
 #include <cmath>
 #include <memory>
 #include <vector>
@@ -20,6 +21,9 @@ struct Branches {
   std::vector<double> when;     ///< per actuator: the sign of its condition body's omega
   std::vector<double> motor;    ///< per actuator: the sign of a DC motor's power (motor or brake)
   std::vector<int> segment;     ///< per load: the segment of its table held (-1: none or not yet)
+  /// Per Coulomb element: the signs of a prismatic pair's normal loads (N, or N1 and N2) held,
+  /// 0 where none yet.
+  std::vector<std::array<double, 2>> normal;
   bool stuck = false;           ///< one DOF at rest, held by static friction
 };
 
@@ -32,6 +36,7 @@ struct Evaluation {
   std::vector<double> coulomb_speed;   ///< per Coulomb element: its speed
   std::vector<double> current_rate;    ///< per motor: di/dt
   std::vector<double> load_power;      ///< per load
+  std::vector<std::array<double, 2>> normal;  ///< per Coulomb element: a prismatic pair's signed normal loads
   int iterations = 0;                  ///< friction iterations
 };
 

@@ -6,6 +6,7 @@
 
 #include "dynamics/evaluator.hpp"
 #include "linkdyn/dynamics/reduced_model.hpp"
+#include "linkdyn/planar/friction.hpp"
 #include "linkdyn/planar/loads.hpp"
 
 namespace linkdyn::dynamics {
@@ -122,7 +123,7 @@ class ReducedEvaluator final : public Evaluator {
       change = 0.0;
       for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
         if (sys_.coulomb[k].kind != CoulombElement::pair_friction) continue;
-        const double effort = -b.coulomb[k] * sys_.coulomb[k].kinetic * bearing_load(k);
+        const double effort = -b.coulomb[k] * sys_.coulomb[k].kinetic * bearing_load(k, b.normal[k], e.normal[k]);
         change = std::max(change, std::abs(effort - bearing_effort_[k]));
         bearing_effort_[k] = effort;
       }
@@ -178,14 +179,17 @@ class ReducedEvaluator final : public Evaluator {
       if (sys_.coulomb[k].kind != CoulombElement::pair_friction)
         R0_ += C_.col(model_->source_element0 + static_cast<int>(k)) * e.coulomb[k];
   }
-  /// A bearing's load from R_: r |F| or N_p.
-  double bearing_load(size_t k) const {
+  /// A bearing's load from R_: r |F|, or a prismatic pair's N_p with its normal loads' signs
+  /// held; the signed normal loads into `normals`.
+  double bearing_load(size_t k, const std::array<double, 2>& held, std::array<double, 2>& normals) const {
     const planar::Bearing& b = m_.bearings()[sys_.coulomb[k].bearing];
     const int row = model_->reaction_row0[k];
+    normals = {0.0, 0.0};
     if (b.kind != planar::Bearing::prismatic) return b.radius * std::hypot(R_(row), R_(row + 1));
-    if (model_->reaction_rows[k] == 1) return std::abs(R_(row));
-    const double half = 0.5 * R_(row), shift = R_(row + 1) / m_.joints()[b.joint].slider_length;
-    return std::abs(half - shift) + std::abs(half + shift);
+    double n[2] = {0.0, 0.0};
+    const int count = planar::slider_normals(m_.joints()[b.joint], R_(row), model_->reaction_rows[k] > 1 ? R_(row + 1) : 0.0, n);
+    normals = {n[0], n[1]};
+    return held_normal_load(count, n, held);
   }
   /// At rest (qd = 0, qdd = 0): the drive and the static capacity against it, with the loads of
   /// the elements in load_.
@@ -228,7 +232,7 @@ class ReducedEvaluator final : public Evaluator {
         double change = 0.0;
         for (size_t k = 0; k < ne; ++k) {
           if (sys_.coulomb[k].kind != CoulombElement::pair_friction) continue;
-          load_[k] = bearing_load(k);
+          load_[k] = bearing_load(k, unheld_, normals_);
           const double sgn = coefficient_[k] > 0 ? 1.0 : (coefficient_[k] < 0 ? -1.0 : 0.0);
           const double effort = -d * sgn * sys_.coulomb[k].static_limit * load_[k];
           change = std::max(change, std::abs(effort - bearing_effort_[k]));
@@ -253,6 +257,8 @@ class ReducedEvaluator final : public Evaluator {
   Eigen::VectorXd R_, R0_;
   Eigen::MatrixXd C_;
   Evaluation rest_;
+  const std::array<double, 2> unheld_{0.0, 0.0};
+  std::array<double, 2> normals_{0.0, 0.0};
 };
 
 }  // namespace

@@ -32,6 +32,24 @@ double element_load(const planar::Mechanism& m, const planar::Workspace& ws, con
   return e.kind == CoulombElement::pair_friction ? planar::bearing_load(m, ws, m.bearings()[e.bearing]) : 1.0;
 }
 
+double held_normal_load(int count, const double normals[2], const std::array<double, 2>& held) {
+  double load = 0.0;
+  for (int k = 0; k < count; ++k) load += held[k] != 0.0 ? held[k] * normals[k] : std::abs(normals[k]);
+  return load;
+}
+
+double element_load(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e,
+                    const std::array<double, 2>& held, std::array<double, 2>& normals) {
+  normals = {0.0, 0.0};
+  if (e.kind != CoulombElement::pair_friction) return 1.0;
+  const planar::Bearing& b = m.bearings()[e.bearing];
+  if (b.kind != planar::Bearing::prismatic) return planar::bearing_load(m, ws, b);
+  double n[2] = {0.0, 0.0};
+  const int count = planar::bearing_normals(m, ws, b, n);
+  normals = {n[0], n[1]};
+  return held_normal_load(count, n, held);
+}
+
 void add_element_effort(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e,
                         double effort, std::vector<planar::Wrench>& loads) {
   switch (e.kind) {

@@ -24,9 +24,10 @@ PlacedEvaluator::PlacedEvaluator(const DynamicSystem& s, const SimulationOptions
   sample_.actuator.assign(na, 0.0), sample_.actuator_speed.assign(na, 0.0);
   sample_.coulomb.assign(ne, 0.0), sample_.coulomb_speed.assign(ne, 0.0);
   sample_.current_rate.assign(nm, 0.0), sample_.load_power.assign(nl, 0.0);
-  // Kinds for the limits: accelerations, efforts, speeds, current rates, powers.
+  sample_.normal.assign(ne, {0.0, 0.0});
+  // Kinds for the limits: accelerations, efforts, speeds, current rates, powers, normal loads.
   auto add = [&](size_t count, int kind) { kinds_.insert(kinds_.end(), count, kind); };
-  add(n_, 0), add(na, 1), add(na, 2), add(ne, 1), add(ne, 2), add(nm, 3), add(nl, 4);
+  add(n_, 0), add(na, 1), add(na, 2), add(ne, 1), add(ne, 2), add(nm, 3), add(nl, 4), add(2 * ne, 5);
   bearing_effort_.assign(ne, 0.0);
   loads_.assign(ne, 0.0);
   rest_effort_.assign(ne, 0.0);
@@ -102,7 +103,7 @@ void PlacedEvaluator::evaluate_at(Workspace& ws, double t, const double* y, cons
       for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
         const CoulombElement& el = sys_.coulomb[k];
         if (el.kind != CoulombElement::pair_friction) continue;
-        const double effort = -b.coulomb[k] * el.kinetic * element_load(m_, ws, el);
+        const double effort = -b.coulomb[k] * el.kinetic * element_load(m_, ws, el, b.normal[k], e.normal[k]);
         change = std::max(change, std::abs(effort - bearing_effort_[k]));
         size = std::max(size, std::abs(effort));
         bearing_effort_[k] = effort;
@@ -144,6 +145,7 @@ void PlacedEvaluator::evaluate(double t, const double* y, const Branches& b, Eva
     for (const std::vector<double>* part : {&sample_.qdd, &sample_.actuator, &sample_.actuator_speed, &sample_.coulomb,
                                              &sample_.coulomb_speed, &sample_.current_rate, &sample_.load_power})
       for (double x : *part) out(c++) = x;
+    for (const auto& n : sample_.normal) out(c++) = n[0], out(c++) = n[1];
   }, v);
   if (!ok) {
     const planar::KinematicStatus st = planar::solve_velocities(m_, ws_);
@@ -154,6 +156,7 @@ void PlacedEvaluator::evaluate(double t, const double* y, const Branches& b, Eva
   for (std::vector<double>* part : {&e.qdd, &e.actuator, &e.actuator_speed, &e.coulomb, &e.coulomb_speed, &e.current_rate,
                                     &e.load_power})
     for (double& x : *part) x = v(c++);
+  for (auto& n : e.normal) n[0] = v(c++), n[1] = v(c++);
   // The rates at this state too (their limits), for the next evaluation's prediction.
   for (size_t i = 0; i < n_; ++i) ws_.qdd[i] = e.qdd[i];
   planar::solve_rates_as_limits(m_, ws_, limits_);

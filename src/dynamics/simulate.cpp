@@ -214,9 +214,28 @@ class Switches {
     speeds_.table.assign(m_.spec().loads.size(), NAN);
     branches.coulomb.assign(ne, 0.0), branches.when.assign(na, 0.0), branches.motor.assign(na, 0.0);
     branches.segment.assign(m_.spec().loads.size(), -1);
+    branches.normal.assign(ne, {0.0, 0.0});
     // Pair friction switched off: its elements act nowhere and switch nothing.
-    for (const CoulombElement& e : s.coulomb) active_.push_back(o.friction || e.kind != CoulombElement::pair_friction);
+    for (const CoulombElement& e : s.coulomb) {
+      const bool active = o.friction || e.kind != CoulombElement::pair_friction;
+      active_.push_back(active);
+      // A prismatic pair's normal loads change sign: |N| has a kink there.
+      int normals = 0;
+      if (active && e.kind == CoulombElement::pair_friction) {
+        const planar::Bearing& b = m_.bearings()[e.bearing];
+        if (b.kind == planar::Bearing::prismatic) normals = m_.joints()[b.joint].slider_length > 0.0 ? 2 : 1;
+      }
+      normals_.push_back(normals);
+      any_normals_ = any_normals_ || normals > 0;
+    }
     one_dof_stick_ = L.n == 1 && std::find(active_.begin(), active_.end(), true) != active_.end();
+    if (any_normals_) {
+      probe_.qdd.assign(L.n, 0.0);
+      probe_.actuator.assign(na, 0.0), probe_.actuator_speed.assign(na, 0.0);
+      probe_.coulomb.assign(ne, 0.0), probe_.coulomb_speed.assign(ne, 0.0);
+      probe_.current_rate.assign(L.motors, 0.0), probe_.load_power.assign(m_.spec().loads.size(), 0.0);
+      probe_.normal.assign(ne, {0.0, 0.0});
+    }
   }
   Branches branches;
 
@@ -254,10 +273,15 @@ class Switches {
       const std::vector<double>& x = loads[l].table->x;
       g[c++] = (speeds_.table[l] - x[k]) * (x[k + 1] - speeds_.table[l]) / ((x[k + 1] - x[k]) * (x[k + 1] - x[k]));
     }
+    // A prismatic pair's normal loads, from an evaluation at the state.
+    if (any_normals_ && !branches.stuck) eval_.evaluate(t, y.data(), branches, probe_);
+    for (size_t k = 0; k < normals_.size(); ++k)
+      for (int i = 0; i < 2; ++i) g[c++] = (i < normals_[k] && !branches.stuck) ? probe_.normal[k][i] : 0.0;
     if (one_dof_stick_) g[c++] = branches.stuck ? margin(t, y) : y[1];
   }
   size_t count() const {
-    return sys_.coulomb.size() + 2 * m_.spec().actuators.size() + m_.spec().loads.size() + (one_dof_stick_ ? 1 : 0);
+    return sys_.coulomb.size() + 2 * m_.spec().actuators.size() + m_.spec().loads.size() + 2 * sys_.coulomb.size() +
+           (one_dof_stick_ ? 1 : 0);
   }
   /// The locked sign of function k (0: none yet).
   double locked(size_t k) const {
@@ -266,6 +290,10 @@ class Switches {
     if (k < ne + na) return branches.when[k - ne];
     if (k < ne + 2 * na) return branches.motor[k - ne - na];
     if (k < ne + 2 * na + nl()) return branches.segment[k - ne - 2 * na] >= 0 ? 1.0 : 0.0;
+    if (k < ne + 2 * na + nl() + 2 * ne) {
+      const size_t i = k - ne - 2 * na - nl();
+      return branches.stuck ? 0.0 : branches.normal[i / 2][i % 2];
+    }
     return branches.stuck ? -1.0 : machine_sign_;
   }
   /// Locks every function (or only those without a sign yet) to its sign at (t, y); a function
@@ -285,7 +313,10 @@ class Switches {
       else if (k < ne + na) branches.when[k - ne] = s;
       else if (k < ne + 2 * na) branches.motor[k - ne - na] = s;
       else if (k < ne + 2 * na + loads.size()) continue;
-      else if (!branches.stuck) machine_sign_ = s;
+      else if (k < ne + 2 * na + loads.size() + 2 * ne) {
+        const size_t i = k - ne - 2 * na - loads.size();
+        if (!branches.stuck) branches.normal[i / 2][i % 2] = s;
+      } else if (!branches.stuck) machine_sign_ = s;
     }
   }
   /// A one-DOF machine at rest at (t, y): it sticks if static friction holds it, else it starts
@@ -341,6 +372,9 @@ class Switches {
   std::vector<double> scratch_, coefficients_;
   State unit_;
   std::vector<bool> active_;
+  std::vector<int> normals_;  ///< per Coulomb element: how many normal loads switch (0, 1, 2)
+  bool any_normals_ = false;
+  Evaluation probe_;
   double machine_sign_ = 0.0;
   bool one_dof_stick_ = false;
 };
@@ -394,6 +428,7 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
   e.actuator.assign(L.actuators, 0.0), e.actuator_speed.assign(L.actuators, 0.0);
   e.coulomb.assign(L.elements, 0.0), e.coulomb_speed.assign(L.elements, 0.0);
   e.current_rate.assign(L.motors, 0.0), e.load_power.assign(L.loads, 0.0);
+  e.normal.assign(L.elements, {0.0, 0.0});
   const Stepper::System f = [&](const State& x, State& dx, double t) {
     eval->evaluate(t, x.data(), switches.branches, e);
     for (size_t i = 0; i < L.n; ++i) dx[i] = switches.branches.stuck ? 0.0 : x[L.n + i], dx[L.n + i] = e.qdd[i];

@@ -61,16 +61,33 @@ double bearing_acceleration(const Mechanism& m, const Workspace& ws, const Beari
   return (g.omega * perp(u)).dot(v_rel) + u.dot(a_rel);
 }
 
+int slider_normals(const Joint& j, double normal, double moment, double normals[2]) {
+  if (j.slider_length <= 0.0) {
+    normals[0] = normal;
+    return 1;
+  }
+  // N1 + N2 = N, (b / 2)(N2 - N1) = M.
+  const double half = 0.5 * normal, shift = moment / j.slider_length;
+  normals[0] = half - shift, normals[1] = half + shift;
+  return 2;
+}
+
+int bearing_normals(const Mechanism& m, const Workspace& ws, const Bearing& b, double normals[2]) {
+  if (b.kind != Bearing::prismatic) return 0;
+  const JointReaction& r = ws.reaction[b.joint];
+  return slider_normals(m.joints()[b.joint], r.normal, r.moment, normals);
+}
+
 double bearing_load(const Mechanism& m, const Workspace& ws, const Bearing& b) {
   switch (b.kind) {
     case Bearing::revolute: return b.radius * ws.reaction[b.joint].force.norm();
     case Bearing::pin_member: return b.radius * pin_force(m, ws, b.pin, b.member).norm();
     case Bearing::prismatic: {
-      const Joint& j = m.joints()[b.joint];
-      const JointReaction& r = ws.reaction[b.joint];
-      if (j.slider_length <= 0.0) return std::abs(r.normal);
-      const double half = 0.5 * r.normal, shift = r.moment / j.slider_length;
-      return std::abs(half - shift) + std::abs(half + shift);
+      double normals[2];
+      const int count = bearing_normals(m, ws, b, normals);
+      double load = 0.0;
+      for (int k = 0; k < count; ++k) load += std::abs(normals[k]);
+      return load;
     }
   }
   return 0.0;

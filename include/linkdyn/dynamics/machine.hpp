@@ -5,6 +5,7 @@
 // the friction in a pair's bearing (f' r |F| or f N_p, from the pair's reaction [001 Eqs.
 // 8-11]), or the Coulomb part T0 of a resistance actuator [003 Sect. 3.2] (on a body, or along
 // a prismatic pair's guide).
+#include <array>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -31,6 +32,13 @@ struct CoulombElement {
 double element_speed(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e);
 /// The load the coefficients multiply, from the reactions in ws (1 for resistances).
 double element_load(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e);
+/// The same with the signs of a prismatic pair's normal loads held: sum of held_k N_k (|N_k|
+/// where a sign is 0), so that the load is smooth within an integrator step and a normal
+/// load's change of sign is an event; `normals` receives the signed normal loads.
+double element_load(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e,
+                    const std::array<double, 2>& held, std::array<double, 2>& normals);
+/// The load from signed normal loads and held signs (a helper of both).
+double held_normal_load(int count, const double normals[2], const std::array<double, 2>& held);
 /// An effort along the element's speed (on its moving side, the opposite on its other side)
 /// added to `loads` as wrenches about the body frames' origins.
 void add_element_effort(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e,

@@ -28,6 +28,12 @@ double bearing_acceleration(const Mechanism& m, const Workspace& ws, const Beari
 /// The load that friction multiplies from the current reactions: r |F| (revolute, pin member),
 /// N_p (prismatic).
 double bearing_load(const Mechanism& m, const Workspace& ws, const Bearing& b);
+/// The signed normal loads whose magnitudes make a prismatic bearing's load N_p: N (a short
+/// slider) or the end loads N1 = N/2 - M/b, N2 = N/2 + M/b; returns how many (0 for revolute
+/// bearings and pin members).
+int bearing_normals(const Mechanism& m, const Workspace& ws, const Bearing& b, double normals[2]);
+/// The same from a pair's normal force and moment.
+int slider_normals(const Joint& j, double normal, double moment, double normals[2]);
 /// An effort along the bearing's speed (moment or guide force on its second body, the opposite
 /// on its first) added to `loads` as wrenches about the body frames' origins.
 void add_bearing_effort(const Mechanism& m, const Workspace& ws, const Bearing& b, double effort,
