@@ -20,7 +20,7 @@ struct Branches {
   std::vector<double> coulomb;  ///< per Coulomb element: the sign of its speed (friction opposes it)
   std::vector<double> when;     ///< per actuator: the sign of its condition body's omega
   std::vector<double> motor;    ///< per actuator: the sign of a DC motor's power (motor or brake)
-  std::vector<int> segment;     ///< per load: the segment of its table held (-1: none or not yet)
+  std::vector<int> segment;     ///< per load: the segment of its table held (planar::no_segment: none or not yet)
   /// Per Coulomb element: the signs of a prismatic pair's normal loads (N, or N1 and N2) held,
   /// 0 where none yet.
   std::vector<std::array<double, 2>> normal;
@@ -87,6 +87,9 @@ class Evaluator {
   virtual void holding(double t, const double* y, const Branches& branches, double& drive, double& capacity,
                        std::vector<double>& coefficients) = 0;
 
+  /// Throws AnalysisError where an accepted state lies outside what the method covers (the
+  /// reduced method's tabulated range).
+  virtual void check(const double*) const {}
   /// What the method adds to a result (the reduced method: its table's size and error).
   virtual void report(SimulationResult&) const {}
 

@@ -45,8 +45,10 @@ class ReducedEvaluator final : public Evaluator {
     r.table_error = model_->estimated_error;
   }
 
+  void check(const double* y) const override { model_->curves.locate(y[0]); }
+
   void speeds(double t, const double* y, Speeds& s) override {
-    const CurveBundle::Where w = model_->curves.locate(y[0]);
+    const CurveBundle::Where w = model_->curves.locate(y[0], true);
     const double qd = y[1];
     for (size_t k = 0; k < sys_.coulomb.size(); ++k) s.coulomb[k] = model_->curves.value(w, model_->element_curve[k]) * qd;
     for (size_t a = 0; a < m_.spec().actuators.size(); ++a) {
@@ -65,7 +67,7 @@ class ReducedEvaluator final : public Evaluator {
     ++evaluations;
     const CurveBundle& c = model_->curves;
     const double q = y[0], qd = y[1];
-    const CurveBundle::Where w = c.locate(q);
+    const CurveBundle::Where w = c.locate(q, true);
     const double m = c.value(w, 0), dm = c.slope(w, 0);
     // [003 Eq. 2]: m qdd = F - m'/2 qd^2, F the reduced force of every load, actuator and
     // Coulomb effort [003 Eqs. 7-9].

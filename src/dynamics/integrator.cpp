@@ -16,8 +16,8 @@ using State = Stepper::State;
 /// Dormand-Prince 5(4) with its dense output.
 class DenseDopri5 final : public Stepper {
  public:
-  DenseDopri5(double abs_tol, double rel_tol)
-      : stepper_(odeint::make_dense_output(abs_tol, rel_tol, odeint::runge_kutta_dopri5<State>())) {}
+  DenseDopri5(double abs_tol, double rel_tol, double max_step)
+      : stepper_(odeint::make_dense_output(abs_tol, rel_tol, max_step, odeint::runge_kutta_dopri5<State>())) {}
   void initialize(const State& y, double t, double dt) override { stepper_.initialize(y, t, dt); }
   std::pair<double, double> step(const System& f) override {
     const auto interval = stepper_.do_step(f);
@@ -40,7 +40,8 @@ class DenseDopri5 final : public Stepper {
 /// its start (13 evaluations, the scheme's own order).
 class ExactRkf78 final : public Stepper {
  public:
-  ExactRkf78(double abs_tol, double rel_tol) : controlled_(odeint::make_controlled(abs_tol, rel_tol, odeint::runge_kutta_fehlberg78<State>())) {}
+  ExactRkf78(double abs_tol, double rel_tol, double max_step)
+      : controlled_(odeint::make_controlled(abs_tol, rel_tol, max_step, odeint::runge_kutta_fehlberg78<State>())) {}
   void initialize(const State& y, double t, double dt) override {
     y_ = y;
     start_ = y;
@@ -82,13 +83,19 @@ class ExactRkf78 final : public Stepper {
 
 }  // namespace
 
-std::unique_ptr<Stepper> Stepper::make(Integrator scheme, double abs_tol, double rel_tol) {
-  if (scheme == Integrator::dopri5) return std::make_unique<DenseDopri5>(abs_tol, rel_tol);
-  return std::make_unique<ExactRkf78>(abs_tol, rel_tol);
+std::unique_ptr<Stepper> Stepper::make(Integrator scheme, double abs_tol, double rel_tol, double max_step) {
+  if (scheme == Integrator::dopri5) return std::make_unique<DenseDopri5>(abs_tol, rel_tol, max_step);
+  return std::make_unique<ExactRkf78>(abs_tol, rel_tol, max_step);
 }
 
 double locate_sign_change(double a, double b, const std::function<double(double)>& g) {
-  const double ga = g(a), gb = g(b);
+  double ga = g(a);
+  const double gb = g(b);
+  if (ga == 0.0 && gb != 0.0) {
+    // Starting on the boundary itself (just after an event there): the change sought is the
+    // next one, away from a.
+    for (double step = 1e-12 * (b - a); ga == 0.0 && a + step < b; step *= 16.0) ga = g(a + step), a = ga == 0.0 ? a : a + step;
+  }
   if (ga == 0.0 || ga * gb > 0.0) return a;
   if (gb == 0.0) return b;
   std::uintmax_t iterations = 100;

@@ -88,12 +88,18 @@ CurveBundle::CurveBundle(double q0, double span, bool periodic, const Eigen::Mat
   }
 }
 
-CurveBundle::Where CurveBundle::locate(double q) const {
+CurveBundle::Where CurveBundle::locate(double q, bool extrapolate) const {
   if (!std::isfinite(q)) throw AnalysisError("the coordinate is no longer finite (the motion diverged)");
   double x = q - q0_;
   if (periodic_) {
     x = std::fmod(x, span_);
     if (x < 0.0) x += span_;
+  } else if (extrapolate) {
+    Where w;
+    const double s = x / h_;
+    w.interval = std::clamp(static_cast<int>(std::floor(s)), 0, intervals_ - 1);
+    w.u = s - w.interval;
+    return w;
   } else if (x < -1e-12 * (1.0 + span_) || x > span_ * (1.0 + 1e-12) + 1e-12) {
     throw AnalysisError(fmt::format("q = {:.9g} is outside the reduced method's tabulated range [{:.9g}, {:.9g}] (the "
                                     "driver law's range); use --method kane or full, or give a law that covers the motion",

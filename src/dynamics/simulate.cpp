@@ -213,7 +213,7 @@ class Switches {
     speeds_.coulomb.assign(ne, 0.0), speeds_.when.assign(na, 0.0), speeds_.actuator.assign(na, 0.0);
     speeds_.table.assign(m_.spec().loads.size(), NAN);
     branches.coulomb.assign(ne, 0.0), branches.when.assign(na, 0.0), branches.motor.assign(na, 0.0);
-    branches.segment.assign(m_.spec().loads.size(), -1);
+    branches.segment.assign(m_.spec().loads.size(), planar::no_segment);
     branches.normal.assign(ne, {0.0, 0.0});
     // Pair friction switched off: its elements act nowhere and switch nothing.
     for (const CoulombElement& e : s.coulomb) {
@@ -266,12 +266,12 @@ class Switches {
     const auto& loads = m_.spec().loads;
     for (size_t l = 0; l < loads.size(); ++l) {
       const int k = branches.segment[l];
-      if (!loads[l].table || k < 0) {
+      if (!loads[l].table || k == planar::no_segment) {
         g[c++] = 0.0;
         continue;
       }
-      const std::vector<double>& x = loads[l].table->x;
-      g[c++] = (speeds_.table[l] - x[k]) * (x[k + 1] - speeds_.table[l]) / ((x[k + 1] - x[k]) * (x[k + 1] - x[k]));
+      const auto [a, b] = planar::table_segment_ends(loads[l], k);
+      g[c++] = (speeds_.table[l] - a) * (b - speeds_.table[l]) / ((b - a) * (b - a));
     }
     // A prismatic pair's normal loads, from an evaluation at the state.
     if (any_normals_ && !branches.stuck) eval_.evaluate(t, y.data(), branches, probe_);
@@ -289,7 +289,7 @@ class Switches {
     if (k < ne) return branches.stuck ? 0.0 : branches.coulomb[k];
     if (k < ne + na) return branches.when[k - ne];
     if (k < ne + 2 * na) return branches.motor[k - ne - na];
-    if (k < ne + 2 * na + nl()) return branches.segment[k - ne - 2 * na] >= 0 ? 1.0 : 0.0;
+    if (k < ne + 2 * na + nl()) return branches.segment[k - ne - 2 * na] != planar::no_segment ? 1.0 : 0.0;
     if (k < ne + 2 * na + nl() + 2 * ne) {
       const size_t i = k - ne - 2 * na - nl();
       return branches.stuck ? 0.0 : branches.normal[i / 2][i % 2];
@@ -299,12 +299,14 @@ class Switches {
   /// Locks every function (or only those without a sign yet) to its sign at (t, y); a function
   /// at zero keeps its branch.
   void lock(double t, const State& y, bool only_unlocked = false) {
+    // The machine's direction first: the other functions are taken along it.
+    if (one_dof_stick_ && !branches.stuck && y[1] != 0.0 && !(only_unlocked && machine_sign_ != 0.0)) machine_sign_ = sign(y[1]);
     std::vector<double>& g = scratch_;
     values(t, y, g);
     const size_t ne = sys_.coulomb.size(), na = m_.spec().actuators.size();
     const auto& loads = m_.spec().loads;
     for (size_t l = 0; l < loads.size(); ++l)  // the segments that hold the tables' coordinates
-      if (loads[l].table && (!only_unlocked || branches.segment[l] < 0) && std::isfinite(speeds_.table[l]))
+      if (loads[l].table && (!only_unlocked || branches.segment[l] == planar::no_segment) && std::isfinite(speeds_.table[l]))
         branches.segment[l] = planar::table_segment(loads[l], speeds_.table[l]);
     for (size_t k = 0; k < g.size(); ++k) {
       const double s = sign(g[k]);
@@ -459,7 +461,9 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
     result.energy_change = rows.energy_change();
   };
 
-  std::unique_ptr<Stepper> stepper = Stepper::make(o.integrator, o.abs_tol, o.rel_tol);
+  // Steps no longer than the rows' spacing: a switching function that changes sign twice within
+  // a step would go unseen.
+  std::unique_ptr<Stepper> stepper = Stepper::make(o.integrator, o.abs_tol, o.rel_tol, span / o.steps);
   double t = o.t0;
   int next = 0;
   result.qd_min = result.qd_max = y[L.n];
@@ -521,6 +525,7 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
         ++next;
       }
       stepper->state_at(f, t_event, y_event);
+      eval->check(y_event.data());
       result.qd_min = std::min(result.qd_min, y_event[L.n]), result.qd_max = std::max(result.qd_max, y_event[L.n]);
       t = t_event;
       if (o.progress) o.progress(t);
@@ -537,13 +542,15 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
         throw AnalysisError(fmt::format("more than {} switching events by t = {:.9g} s: the model chatters (an element that "
                                         "should stick in a machine of several DOF?)",
                                         o.max_events, t));
+      double restart_step = stepper->step_size();
       if (switches.one_dof_stick() && static_cast<size_t>(which) == switches.machine_function()) {
         if (switches.branches.stuck) switches.break_away(t, y_event);
         else switches.stop_or_start(t, y_event);
+        restart_step = std::min(restart_step, span / o.steps / 10.0);  // the motion changes its kind
       } else {
         switches.lock(t, y_event);
       }
-      stepper->initialize(y_event, t, stepper->step_size());
+      stepper->initialize(y_event, t, restart_step);
     }
     if (!finished) {
       if (stop_at_q)

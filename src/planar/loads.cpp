@@ -93,35 +93,50 @@ std::vector<LoadPart> load_parts(const Load& load) {
   return parts;
 }
 
-double table_coordinate(const Load& load, const CoordinateValue& c) {
-  const LoadTable& tab = *load.table;
-  double x = tab.rate ? c.rate : c.value;
-  if (tab.periodic) {
-    const double lo = tab.x.front(), span = tab.x.back() - lo;
-    x = lo + std::fmod(x - lo, span);
-    if (x < lo) x += span;
-  }
-  return x;
+double table_coordinate(const Load& load, const CoordinateValue& c) { return load.table->rate ? c.rate : c.value; }
+
+namespace {
+// A periodic table's period p and x within the table, x - p span.
+int table_period(const LoadTable& tab, double x) {
+  return tab.periodic ? static_cast<int>(std::floor((x - tab.x.front()) / (tab.x.back() - tab.x.front()))) : 0;
 }
+}  // namespace
 
 int table_segment(const Load& load, double x) {
   const LoadTable& tab = *load.table;
-  const size_t k = static_cast<size_t>(std::upper_bound(tab.x.begin(), tab.x.end(), x) - tab.x.begin());
-  return static_cast<int>(std::clamp<size_t>(k, 1, tab.x.size() - 1)) - 1;
+  const int period = table_period(tab, x);
+  const int rows = static_cast<int>(tab.x.size());
+  x -= period * (tab.x.back() - tab.x.front());
+  const int k = static_cast<int>(std::upper_bound(tab.x.begin(), tab.x.end(), x) - tab.x.begin());
+  return std::clamp(k, 1, rows - 1) - 1 + period * (rows - 1);
+}
+
+std::pair<double, double> table_segment_ends(const Load& load, int segment) {
+  const LoadTable& tab = *load.table;
+  const int rows = static_cast<int>(tab.x.size());
+  const int period = tab.periodic ? (segment >= 0 ? segment / (rows - 1) : -((-segment + rows - 2) / (rows - 1))) : 0;
+  const size_t k = static_cast<size_t>(segment - period * (rows - 1));
+  const double shift = period * (tab.x.back() - tab.x.front());
+  return {tab.x[k] + shift, tab.x[k + 1] + shift};
 }
 
 double table_value(const Load& load, double x, int column, int segment) {
   const LoadTable& tab = *load.table;
   const double lo = tab.x.front(), hi = tab.x.back(), span = hi - lo;
-  if (!tab.periodic && segment < 0 && (x < lo - 1e-12 * (1 + std::abs(span)) || x > hi + 1e-12 * (1 + std::abs(span)))) {
+  if (!tab.periodic && segment == no_segment && (x < lo - 1e-12 * (1 + std::abs(span)) || x > hi + 1e-12 * (1 + std::abs(span)))) {
     throw InputError(tab.where, "load '" + load.name + "'",
                      fmt::format("{}{} = {:.9g} is outside its table [{:.9g}, {:.9g}] ({})", tab.against.label,
                                  tab.rate ? " rate" : "", x, lo, hi, tab.file),
                      "extend the table to cover the motion, or mark it periodic: true if it covers one period");
   }
-  // The segment's straight line (continued beyond its ends when it is held over a step).
-  const size_t k = static_cast<size_t>(segment >= 0 ? segment : table_segment(load, x)) + 1;
-  const double s = (x - tab.x[k - 1]) / (tab.x[k] - tab.x[k - 1]);
+  // The segment's straight line (continued beyond its ends when it is held over a step); a
+  // periodic table's segments are numbered on, period after period, so that holding one is
+  // continuous across the table's ends.
+  if (segment == no_segment) segment = table_segment(load, x);
+  const auto [a, b] = table_segment_ends(load, segment);
+  const int rows = static_cast<int>(tab.x.size());
+  const size_t k = static_cast<size_t>(((segment % (rows - 1)) + (rows - 1)) % (rows - 1)) + 1;
+  const double s = (x - a) / (b - a);
   return (1 - s) * tab.value[k - 1](column) + s * tab.value[k](column);
 }
 

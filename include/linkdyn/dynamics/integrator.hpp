@@ -18,7 +18,9 @@ class Stepper {
   using State = std::vector<double>;
   using System = std::function<void(const State& y, State& dydt, double t)>;
   virtual ~Stepper() = default;
-  static std::unique_ptr<Stepper> make(Integrator scheme, double abs_tol, double rel_tol);
+  /// `max_step` > 0 bounds the steps (a switching function that changes sign twice within one
+  /// step is not seen).
+  static std::unique_ptr<Stepper> make(Integrator scheme, double abs_tol, double rel_tol, double max_step = 0.0);
   /// Starts (or restarts, after an event) at (t, y) with a first step dt.
   virtual void initialize(const State& y, double t, double dt) = 0;
   /// One accepted step; its interval [t_a, t_b]. Throws AnalysisError when the step size falls

@@ -41,8 +41,10 @@ class CurveBundle {
   /// layout). Periodic: the last node repeats the first (q0 + span).
   CurveBundle(double q0, double span, bool periodic, const Eigen::MatrixXd& values, const Eigen::MatrixXd& slopes,
               int with_slopes);
-  /// Throws AnalysisError when q lies outside a non-periodic range.
-  Where locate(double q) const;
+  /// Throws AnalysisError when q lies outside a non-periodic range, unless `extrapolate` (an
+  /// integrator's trial stage: the end intervals' polynomials continued; the step control
+  /// rejects what they give, and an accepted state outside the range stops the run).
+  Where locate(double q, bool extrapolate = false) const;
   double value(const Where& w, int curve) const;
   double slope(const Where& w, int curve) const;  ///< d/dq
   int curves() const { return curves_; }

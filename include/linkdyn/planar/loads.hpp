@@ -4,27 +4,34 @@
 // springs, dampers, viscous forces) times a unit pattern at the load's points (LoadPart in
 // mechanism.hpp). The same parts serve kinetostatics, the constrained dynamics and the reduced
 // tables (which tabulate each pattern's generalized force and each coordinate against q).
+#include <limits>
+#include <utility>
 #include <vector>
 
 #include "linkdyn/planar/coordinate.hpp"
 
 namespace linkdyn::planar {
 
+/// A load table's segment not held (the segment that holds the coordinate is used).
+inline constexpr int no_segment = std::numeric_limits<int>::min();
+
 /// The parts of a load from its description (compile() stores them in Load::parts).
 std::vector<LoadPart> load_parts(const Load& load);
 
-/// The load's table coordinate: its coordinate's value or rate, wrapped into the table when
-/// periodic.
+/// The load's table coordinate: its coordinate's value or rate.
 double table_coordinate(const Load& load, const CoordinateValue& c);
-/// The table's segment (rows k, k + 1) that holds x.
+/// The table's segment (rows k, k + 1) that holds x; a periodic table's segments are numbered on
+/// over the periods (k + p (rows - 1) in period p), so x never jumps within a segment.
 int table_segment(const Load& load, double x);
+/// The coordinates at a segment's two ends (shifted by whole periods for a periodic table).
+std::pair<double, double> table_segment_ends(const Load& load, int segment);
 /// The load's table column at x (a table coordinate): on `segment`'s line when given (held over
 /// an integrator step: the table's kinks are events), else on the segment that holds x, with an
 /// InputError naming the model line, the load and the value when x lies outside a
 /// non-periodic table.
-double table_value(const Load& load, double x, int column, int segment = -1);
+double table_value(const Load& load, double x, int column, int segment = no_segment);
 /// A part's magnitude from its coordinate's value and rate (on the table segment given).
-double magnitude_at(const Load& load, const Magnitude& magnitude, const CoordinateValue& x, int segment = -1);
+double magnitude_at(const Load& load, const Magnitude& magnitude, const CoordinateValue& x, int segment = no_segment);
 /// A part's magnitude at the workspace's state and time t (on ws.load_segment's table segment).
 double part_magnitude(const Mechanism& m, const Workspace& ws, const Load& load, const LoadPart& part, double t);
 /// The part's unit pattern as wrenches (about the body frames' origins) on up to two bodies.

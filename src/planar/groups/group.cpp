@@ -1,5 +1,6 @@
 // Workspace set-up shared by every group type.
 #include "linkdyn/planar/groups/group.hpp"
+#include "linkdyn/planar/loads.hpp"
 
 #include <cmath>
 
@@ -25,7 +26,7 @@ Workspace::Workspace(const Mechanism& mechanism)
       group(mechanism.groups().size()),
       scratch(mechanism.groups().size()),
       applied(mechanism.bodies().size(), Wrench::Zero()),
-      load_segment(mechanism.spec().loads.size(), -1),
+      load_segment(mechanism.spec().loads.size(), no_segment),
       friction_load(mechanism.bodies().size(), Wrench::Zero()),
       bearing_effort(mechanism.bearings().size(), 0.0),
       load(mechanism.bodies().size(), Wrench::Zero()),

@@ -1,0 +1,263 @@
+// Friction in the direct dynamics [001 Eqs. 8-16] against independent solutions:
+//  - a block on an inclined guide pushed by a force that varies with time, sticking and
+//    slipping (kinetic 0.3, static 0.4): its closed form, piece by piece;
+//  - a crank spinning on a pin with friction f' r |F| (|F| from its own acceleration): an
+//    independent ODE solved for qdd at each step;
+//  - the energy balance of every example with actuators or friction;
+//  - the reduced, full and Kane methods with friction on;
+//  - the simulated motion fed back to kinetostatics as a table law;
+//  - a machine whose motor cannot overcome static friction stays at rest.
+#include <gtest/gtest.h>
+
+#include <boost/numeric/odeint.hpp>
+#include <cmath>
+
+#include "linkdyn/dynamics/direct.hpp"
+#include "linkdyn/planar/kinetostatics.hpp"
+#include "test_support.hpp"
+
+using namespace linkdyn;
+using namespace linkdyn::dynamics;
+
+namespace {
+
+std::string data(const std::string& name) { return std::string(LINKDYN_TEST_DATA_DIR) + "/" + name; }
+
+/// The block on the 15 deg incline (tests/data/incline-block.yaml) in closed form. Within a
+/// segment of the force table F(t) = F_i + s (t - t_i) the acceleration is linear in time,
+/// m a = F - m g sin(a) - d f N while sliding in direction d; it stops where the quadratic v
+/// vanishes, then sticks while |F - m g sin(a)| <= f_s N and breaks away where the linear
+/// F - m g sin(a) reaches -+ f_s N.
+struct InclineBlock {
+  double m = 2.0, g = 9.81, angle = 15.0 * M_PI / 180.0, fk = 0.3, fs = 0.4;
+  std::vector<double> t_rows{0, 1, 3, 4.5, 6}, F_rows;  // F along the incline, N
+  InclineBlock() {
+    const double W = m * g;
+    F_rows = {0, 1.5 * W, -1.5 * W, 1.2 * W, 0};
+  }
+  double N() const { return m * g * std::cos(angle); }
+  double pull() const { return m * g * std::sin(angle); }
+  /// x(t) at every time of `times` (increasing), from rest at x = 0, t = 0.
+  std::vector<double> positions(const std::vector<double>& times) const {
+    std::vector<double> out;
+    double t = 0.0, x = 0.0, v = 0.0;
+    int d = 0;  // 0: stuck, +-1: sliding
+    size_t next = 0, seg = 0;
+    const double stick_limit = fs * N();
+    auto force = [&](double time) {
+      const double slope = (F_rows[seg + 1] - F_rows[seg]) / (t_rows[seg + 1] - t_rows[seg]);
+      return F_rows[seg] + slope * (time - t_rows[seg]);
+    };
+    if (std::abs(F_rows[0] - pull()) > stick_limit) d = F_rows[0] - pull() > 0 ? 1 : -1;
+    while (next < times.size()) {
+      const double slope = (F_rows[seg + 1] - F_rows[seg]) / (t_rows[seg + 1] - t_rows[seg]);
+      const double end = t_rows[seg + 1];
+      enum { segment_end, stop, break_away } kind = segment_end;
+      double t_event = end;
+      const double A = (force(t) - pull() - d * fk * N()) / m, B = slope / m;  // a = A + B tau
+      if (d != 0) {
+        // v + A tau + B tau^2 / 2 = 0: the first root where v changes sign.
+        double tau = INFINITY;
+        if (B == 0.0) {
+          if (A * v < 0) tau = -v / A;
+        } else {
+          const double disc = A * A - 2.0 * B * v;
+          if (disc >= 0)
+            for (const double r : {(-A - std::sqrt(disc)) / B, (-A + std::sqrt(disc)) / B})
+              if (r > 1e-13) tau = std::min(tau, r);
+        }
+        if (t + tau < end) t_event = t + tau, kind = stop;
+      } else if (slope != 0.0) {
+        // F - m g sin(a) reaches +- f_s N.
+        for (const double limit : {stick_limit, -stick_limit}) {
+          const double tau = (limit + pull() - force(t)) / slope;
+          if (tau > 1e-13 && t + tau < t_event) t_event = t + tau, kind = break_away;
+        }
+      }
+      while (next < times.size() && times[next] <= t_event) {
+        const double tau = times[next] - t;
+        out.push_back(x + (d == 0 ? 0.0 : v * tau + A * tau * tau / 2 + B * tau * tau * tau / 6));
+        ++next;
+      }
+      const double tau = t_event - t;
+      if (d != 0) x += v * tau + A * tau * tau / 2 + B * tau * tau * tau / 6, v += A * tau + B * tau * tau / 2;
+      t = t_event;
+      const double drive = force(t) - pull();
+      if (kind == stop) v = 0.0, d = std::abs(drive) <= stick_limit ? 0 : (drive > 0 ? 1 : -1);
+      if (kind == break_away) d = drive > 0 ? 1 : -1;
+      if (kind == segment_end) {
+        if (seg + 2 >= t_rows.size()) break;
+        ++seg;
+      }
+    }
+    return out;
+  }
+};
+
+// Options for a run to 1e-12 from (q0, qd0), rows only.
+SimulationOptions accurate(Method method, double t_end, int steps, double q0, double qd0) {
+  SimulationOptions o;
+  o.method = method;
+  o.t_end = t_end;
+  o.steps = steps;
+  o.q0 = q0, o.qd0 = qd0;
+  o.rel_tol = o.abs_tol = 1e-12;
+  o.kinematics = false;
+  return o;
+}
+
+}  // namespace
+
+TEST(FrictionDynamics, BlockOnAnInclineSticksAndSlipsAsItsClosedForm) {
+  const planar::Mechanism m = io::load_mechanism(data("incline-block.yaml"));
+  const DynamicSystem system(m);
+  const InclineBlock block;
+  for (const Method method : {Method::reduced, Method::full, Method::kane}) {
+    const SimulationResult r = simulate(system, accurate(method, 6.0, 600, 0.0, 0.0));
+    ASSERT_FALSE(r.stopped) << r.stop_message;
+    std::vector<double> times;
+    for (size_t row = 0; row < r.table.rows(); ++row) times.push_back(r.table.at(row, 0));
+    const std::vector<double> x = block.positions(times);
+    ASSERT_EQ(x.size(), times.size());
+    double worst = 0.0;
+    int stuck_rows = 0;
+    for (size_t row = 0; row < times.size(); ++row) {
+      worst = std::max(worst, std::abs(r.table.at(row, 1) - x[row]));
+      stuck_rows += r.table.at(row, r.table.column("stuck")) > 0.5;
+    }
+    std::printf("incline block, method %d: |s - closed form| %.2e m over 6 s, %d events, %d rows stuck, s(6) = %.9f m\n",
+                static_cast<int>(method), worst, r.events, stuck_rows, r.table.at(r.table.rows() - 1, 1));
+    EXPECT_LT(worst, 1e-9);
+    EXPECT_GT(stuck_rows, 40);  // held at the start (0.43 s) and again later
+    EXPECT_LT(std::abs(r.energy_residual), 1e-9);
+  }
+}
+
+TEST(FrictionDynamics, SpinningBarWithPinFrictionFollowsAnIndependentOde) {
+  // I_O theta'' = -m g d cos(theta) - sgn(theta') f' r |F|, F = m a_G - m g the pin's force on
+  // the bar, a_G = d (theta'' e_t - theta'^2 e_r): implicit in theta'', solved by Newton's
+  // method at each evaluation; integrated to 1e-14 while the bar keeps turning one way.
+  const planar::Mechanism m = io::load_mechanism(data("pendulum-friction.yaml"));
+  const DynamicSystem system(m);
+  const double mass = 1.0, d = 0.2, I_O = 0.005 + mass * d * d, g = 9.81, fr = 0.2 * 0.01;
+  auto theta_dd = [&](double th, double w) {
+    const Vec2 er(std::cos(th), std::sin(th)), et(-std::sin(th), std::cos(th)), weight(0.0, -mass * g);
+    double a = 0.0;
+    for (int it = 0; it < 50; ++it) {
+      const Vec2 F = mass * d * (a * et - w * w * er) - weight;
+      const Vec2 dF = mass * d * et;  // dF/da
+      const double res = I_O * a + mass * g * d * std::cos(th) + (w > 0 ? 1.0 : -1.0) * fr * F.norm();
+      const double dres = I_O + (w > 0 ? 1.0 : -1.0) * fr * F.dot(dF) / F.norm();
+      a -= res / dres;
+    }
+    return a;
+  };
+  using State = std::vector<double>;
+  namespace odeint = boost::numeric::odeint;
+  for (const Method method : {Method::reduced, Method::full, Method::kane}) {
+    const SimulationResult r = simulate(system, accurate(method, 2.0, 100, 0.0, 20.0));
+    ASSERT_FALSE(r.stopped) << r.stop_message;
+    State y{0.0, 20.0};
+    double t = 0.0, worst = 0.0;
+    for (size_t row = 1; row < r.table.rows(); ++row) {
+      auto stepper = odeint::make_controlled(1e-14, 1e-14, odeint::runge_kutta_fehlberg78<State>());
+      odeint::integrate_adaptive(stepper, [&](const State& x, State& dx, double) { dx[0] = x[1], dx[1] = theta_dd(x[0], x[1]); }, y,
+                                 t, r.table.at(row, 0), 1e-4);
+      t = r.table.at(row, 0);
+      worst = std::max(worst, std::abs(y[0] - r.table.at(row, 1)));
+    }
+    std::printf("spinning bar with pin friction, method %d: |theta - ODE| %.2e rad over 2 s (speed %.4g -> %.4g rad/s)\n",
+                static_cast<int>(method), worst, 20.0, r.table.at(r.table.rows() - 1, 2));
+    EXPECT_LT(worst, 1e-9);
+    EXPECT_LT(r.table.at(r.table.rows() - 1, 2), 19.0);  // friction slows it
+  }
+}
+
+namespace {
+
+/// The seed four-bar with its loads and friction, driven by a DC motor on the crank.
+planar::MechanismSpec motor_fourbar() {
+  planar::MechanismSpec spec = io::read_planar_model(test::example("seed001-fourbar"));
+  planar::Actuator motor;
+  motor.name = "motor";
+  motor.type = planar::Actuator::dc_motor;
+  motor.body = spec.find_body("crank");
+  motor.voltage = 120.0, motor.resistance_ohm = 0.5, motor.inductance = 2e-3, motor.constant = 0.8;
+  motor.ratio = 0.1, motor.efficiency = 0.9, motor.rotor_inertia = 1e-3;
+  spec.actuators.push_back(motor);
+  return spec;
+}
+
+}  // namespace
+
+TEST(FrictionDynamics, SimulatedMotionFedBackToKinetostaticsGivesTheSameTorquesReactionsAndFriction) {
+  // The simulation's rows (t, q, qd, qdd) as a table law: kinetostatics, with its own friction
+  // iterations, must need the motor's torque at the crank and find the simulation's reactions
+  // and friction powers.
+  const planar::MechanismSpec spec = motor_fourbar();
+  const DynamicSystem system(planar::compile(spec));
+  SimulationOptions o = accurate(Method::kane, 1.0, 200, Table::missing, 10.0);
+  o.kinematics = true;
+  o.reactions = true;
+  const SimulationResult sim = simulate(system, o);
+  ASSERT_FALSE(sim.stopped) << sim.stop_message;
+  const Table& s = sim.table;
+  planar::MechanismSpec fed = system.mechanism->spec();  // with the rotor's inertia
+  fed.actuators.clear();
+  planar::TableLaw law;
+  for (size_t r = 0; r < s.rows(); ++r) {
+    law.t.push_back(s.at(r, 0)), law.q.push_back(s.at(r, 1)), law.qd.push_back(s.at(r, 2)), law.qdd.push_back(s.at(r, 3));
+  }
+  fed.drivers[0].law = law;
+  const planar::Mechanism km = planar::compile(fed);
+  planar::KinetostaticsOptions ko;
+  ko.tolerance = 1e-11;
+  const Table k = planar::kinetostatics_table(km, km.default_grid(), ko);
+  ASSERT_EQ(k.rows(), s.rows());
+  double torque = 0.0, reaction = 0.0, friction = 0.0, scale_t = 0.0, scale_r = 0.0, scale_f = 0.0;
+  for (size_t r = 0; r < s.rows(); ++r) {
+    torque = std::max(torque, std::abs(k.at(r, k.column("crank_drive.torque")) - s.at(r, s.column("motor.torque"))));
+    scale_t = std::max(scale_t, std::abs(s.at(r, s.column("motor.torque"))));
+    for (const char* j : {"A", "B", "C", "D"}) {
+      for (const char* c : {".Fx", ".Fy"}) {
+        const std::string n = std::string(j) + c;
+        reaction = std::max(reaction, std::abs(k.at(r, k.column(n)) - s.at(r, s.column(n))));
+        scale_r = std::max(scale_r, std::abs(s.at(r, s.column(n))));
+      }
+      const std::string n = std::string(j) + ".friction_power";
+      friction = std::max(friction, std::abs(k.at(r, k.column(n)) - s.at(r, s.column(n))));
+      scale_f = std::max(scale_f, std::abs(s.at(r, s.column(n))));
+    }
+  }
+  std::printf("motion fed back: driver torque %.1e, reactions %.1e, friction powers %.1e (relative to their largest)\n",
+              torque / scale_t, reaction / scale_r, friction / scale_f);
+  EXPECT_LT(torque, 1e-6 * scale_t);
+  EXPECT_LT(reaction, 1e-6 * scale_r);
+  EXPECT_LT(friction, 1e-6 * scale_f);
+}
+
+TEST(FrictionDynamics, ReducedFullAndKaneAgreeWithFriction) {
+  // Pair friction, with its normal loads' and directions' changes as events, in three machines.
+  for (const std::string& name : {std::string("motor-fourbar"), std::string("offset-slider-crank"), std::string("toggle-press")}) {
+    SCOPED_TRACE(name);
+    const planar::MechanismSpec spec = name == "motor-fourbar" ? motor_fourbar() : io::read_planar_model(test::example(name));
+    const DynamicSystem system(planar::compile(spec));
+    const double qd0 = name == "toggle-press" ? Table::missing : name == "motor-fourbar" ? 10.0 : 150.0;
+    SimulationOptions o = accurate(Method::reduced, name == "offset-slider-crank" ? 0.1 : 1.0, 100, Table::missing, qd0);
+    SimulationResult r[3];
+    for (const Method method : {Method::reduced, Method::full, Method::kane}) {
+      o.method = method;
+      r[static_cast<int>(method)] = simulate(system, o);
+      ASSERT_FALSE(r[static_cast<int>(method)].stopped) << r[static_cast<int>(method)].stop_message;
+      EXPECT_GT(r[static_cast<int>(method)].friction_loss[0], 0.0);
+    }
+    double reduced = 0.0, full = 0.0;
+    for (size_t row = 0; row < r[0].table.rows(); ++row) {
+      reduced = std::max(reduced, std::abs(r[0].table.at(row, 1) - r[2].table.at(row, 1)));
+      full = std::max(full, std::abs(r[1].table.at(row, 1) - r[2].table.at(row, 1)));
+    }
+    std::printf("%s with friction: |q| reduced - Kane %.1e rad, full - Kane %.1e rad\n", name.c_str(), reduced, full);
+    EXPECT_LT(reduced, 1e-8);
+    EXPECT_LT(full, 1e-8);
+  }
+}
