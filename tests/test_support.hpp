@@ -21,7 +21,8 @@ inline std::string example(const std::string& name) {
   return std::string(LINKDYN_EXAMPLES_DIR) + "/" + name + ".yaml";
 }
 
-/// Every shipped example with the structural sequence it must decompose into.
+/// Every shipped planar example with the structural sequence it must decompose into (a test in
+/// test_structure.cpp checks that none is missing).
 struct ExampleCase {
   std::string name;
   std::string structure;
@@ -41,6 +42,10 @@ inline const std::vector<ExampleCase>& example_cases() {
       {"non-grashof-fourbar", "R_I(0,1) -> RRR_II(2,3)"},
       {"seed003-bicycle", "R_I(0,1) -> G_I(1,6) -> RRR_II(2,3) -> RRR_II(4,5)"},
       {"seed003-dwell", "R_I(0,1) -> RRR_II(2,3) -> RPR_II(4,5)"},
+      {"seed001-fourbar-motor", "R_I(0,1) -> RRR_II(2,3)"},
+      {"seed004-pump", "R_I(0,1) -> P_I(0,4) -> RRR_II(2,3)"},
+      {"toggle-press", "R_I(0,1) -> RRR_II(2,3) -> RRP_II(4,5)"},
+      {"parallelogram-chain", "R_I(0,1) -> RRR_II(2,5) -> RRR_II(3,6) -> RRR_II(4,7)"},
   };
   return cases;
 }

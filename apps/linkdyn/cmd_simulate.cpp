@@ -124,7 +124,12 @@ void print_summary(const planar::Mechanism& m, const dynamics::DynamicSystem& sy
     double stuck_time = 0.0;
     for (size_t k = 1; k < t.rows(); ++k)
       if (t.at(k, stuck) > 0.5 && t.at(k - 1, stuck) > 0.5) stuck_time += t.at(k, 0) - t.at(k - 1, 0);
-    if (t.at(t.rows() - 1, stuck) > 0.5)
+    bool always = true;
+    for (size_t k = 0; k < t.rows(); ++k) always = always && t.at(k, stuck) > 0.5;
+    if (always)
+      fmt::print("the machine stays at rest: static friction holds it throughout (its actuators and loads never "
+                 "exceed the static limit); raise the drive or lower the static friction to start it\n");
+    else if (t.at(t.rows() - 1, stuck) > 0.5)
       fmt::print("the machine is at rest at the end, held by static friction (the drive does not exceed it)\n");
     else if (stuck_time > 0.0)
       fmt::print("the machine stood still, held by static friction, for {:.6g} s\n", stuck_time);
@@ -176,7 +181,8 @@ void run_simulate(SimulateOptions o) {
   write_outputs(m, o.model, "simulate", r.table, planar::SweepSummary{}, o.csv, o.json, extra);
   write_plots(o.plot_dir, io::simulation_plots(*system->mechanism, r.table));
   if (r.stopped) {
-    if (r.stop_exit_code == InputError::exit_code) throw InputError(m.spec().where, "simulation", r.stop_message, "see above");
+    // The message names the model line, the entity and the fix of the input that stopped it.
+    if (r.stop_exit_code == InputError::exit_code) throw InputError({}, "", r.stop_message, "");
     throw AnalysisError(r.stop_message);
   }
 }

@@ -16,6 +16,7 @@ Usage: parallelogram_chain.py N [--length L] [--mass M] [--theta0 DEG] [--speed 
                                 [--duration S] [-o FILE]
 """
 import argparse
+import math
 import sys
 
 
@@ -59,7 +60,14 @@ def chain_model(n, length, mass, theta0, speed, duration):
     w("  theta:")
     w("    type: rotational")
     w("    joint: O0")
-    w(f"    law: {{type: constant_speed, q0: {theta0:.12g} deg, speed: {speed:.12g}, duration: {duration:.12g}, steps: 360}}")
+    if speed == 0.0:
+        # Released from rest: q = theta0 + t - sin(t) = theta0 + t + cos(t + pi/2) starts at rest
+        # and sweeps one turn in 2 pi s (the analyses' grid; `simulate` starts at rest from it).
+        w("    # q = theta0 + t - sin t: at rest at t = 0, one turn in 2 pi s")
+        w(f"    law: {{type: harmonic, c: [{math.radians(theta0):.17g}, 1, 1, 1, {math.pi / 2:.17g}], "
+          f"duration: {2 * math.pi:.17g}, steps: 360}}")
+    else:
+        w(f"    law: {{type: constant_speed, q0: {theta0:.12g} deg, speed: {speed:.12g}, duration: {duration:.12g}, steps: 360}}")
     w("assembly:                      # the parallelogram mode: each tip above its crank's pivot side")
     for k in range(1, n + 1):
         w(f"  coupler{k}.T{k}: {{near: [{(k + 1) * length:.12g}, {0.3 * length:.12g}]}}")
@@ -72,8 +80,9 @@ def main():
     parser.add_argument("--length", type=float, default=0.5, help="bar length and pivot spacing, m (default 0.5)")
     parser.add_argument("--mass", type=float, default=1.0, help="mass of each bar, kg (default 1)")
     parser.add_argument("--theta0", type=float, default=0.0, help="initial crank angle, deg (default 0: all bars horizontal)")
-    parser.add_argument("--speed", type=float, default=0.0, help="initial crank speed, rad/s (default 0: released from rest)")
-    parser.add_argument("--duration", type=float, default=2.0, help="duration of the driver law's grid, s (default 2)")
+    parser.add_argument("--speed", type=float, default=0.0, help="crank speed of a constant-speed law, rad/s (default 0: released from rest, "
+                        "a law that starts at rest and sweeps one turn)")
+    parser.add_argument("--duration", type=float, default=2.0, help="duration of a constant-speed law's grid, s (default 2)")
     parser.add_argument("-o", "--output", help="file to write (default: standard output)")
     a = parser.parse_args()
     if a.n < 1 or a.length <= 0 or a.mass <= 0:

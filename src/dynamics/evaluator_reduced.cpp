@@ -147,7 +147,11 @@ class ReducedEvaluator final : public Evaluator {
   /// A part's coordinate at q (its tabulated curve, time, or the driver coordinate itself).
   planar::CoordinateValue coordinate(const CurveBundle::Where& w, double t, const double* y, const ReducedModel::Part& part,
                                      const planar::Magnitude& mag) const {
-    if (part.x >= 0) return {model_->curves.value(w, part.x), model_->curves.slope(w, part.x) * y[1], 0.0};
+    if (part.x >= 0) {
+      const CurveBundle& c = model_->curves;
+      const double turns = part.advance / c.span();  // an angle turning with the driver, unwrapped
+      return {c.value(w, part.x) + turns * (y[0] - c.q0()), (c.slope(w, part.x) + turns) * y[1], 0.0};
+    }
     if (mag.coordinate.kind == planar::Coordinate::time) return {t, 1.0, 0.0};
     return {y[0], y[1], 0.0};
   }

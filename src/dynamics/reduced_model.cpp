@@ -409,6 +409,15 @@ ReducedModel::ReducedModel(const DynamicSystem& system, const ReducedModelOption
   const int P = nodes.primary(), size = nodes.size();
   // Node values on a grid of n intervals (n + 1 nodes), by one tracked sweep; `known` (the
   // grid of n / 2 intervals) gives the even nodes.
+  std::vector<ReducedModel::Part>& parts = this->parts;
+  auto angle_kind = [&](const ReducedModel::Part& part) {
+    const planar::Coordinate::Kind kind = m.spec().loads[part.load].parts[part.part].magnitude.coordinate.kind;
+    return kind == planar::Coordinate::body_angle || kind == planar::Coordinate::pair_angle;
+  };
+  auto detrend = [&](Eigen::Ref<Eigen::VectorXd> node, double q) {
+    for (const ReducedModel::Part& part : parts)
+      if (part.x >= 0 && part.advance != 0.0) node(part.x) -= part.advance * (q - q0) / span, node(P + part.x) -= part.advance / span;
+  };
   auto sweep = [&](int n, const Eigen::MatrixXd* known) {
     Eigen::MatrixXd v(size, n + 1);
     nodes.workspace().reset_tracking();
@@ -420,6 +429,14 @@ ReducedModel::ReducedModel(const DynamicSystem& system, const ReducedModelOption
         continue;
       }
       nodes.evaluate(q, v.col(k));
+      if (known) detrend(v.col(k), q);
+    }
+    if (periodic && !known) {
+      // An angle that turns with the driver changes by whole turns over the table's period:
+      // its curve holds the angle less that steady advance (set by the first sweep).
+      for (ReducedModel::Part& part : parts)
+        if (part.x >= 0 && angle_kind(part)) part.advance = 2.0 * M_PI * std::round((v(part.x, n) - v(part.x, 0)) / (2.0 * M_PI));
+      for (int k = 0; k <= n; ++k) detrend(v.col(k), q0 + span * k / n);
     }
     if (periodic) {
       // After one turn the mechanism must be back in its assembly mode.
@@ -453,6 +470,8 @@ ReducedModel::ReducedModel(const DynamicSystem& system, const ReducedModelOption
     const int curves_count = coarse.curves();
     Eigen::VectorXd scale = Eigen::VectorXd::Zero(curves_count);
     for (int c = 0; c < curves_count; ++c) scale(c) = fine.row(c < P ? c : 2 * P + (c - P)).cwiseAbs().maxCoeff();
+    for (const ReducedModel::Part& part : parts)  // an angle's size includes its steady advance
+      if (part.x >= 0) scale(part.x) = std::max(scale(part.x), std::abs(part.advance));
     if (friction) {
       const int rows = (curves_count - P) / std::max(sources, 1);
       for (int r = 0; r < rows; ++r) {
@@ -464,24 +483,33 @@ ReducedModel::ReducedModel(const DynamicSystem& system, const ReducedModelOption
     // their curve's size per radian (or metre) of q.
     Eigen::VectorXd slope_scale(P);
     for (int c = 0; c < P; ++c) slope_scale(c) = std::max(fine.row(P + c).cwiseAbs().maxCoeff(), scale(c));
-    double error = 0.0;
+    double error = 0.0, worst_q = q0;
     for (int k = 1; k < 2 * n; k += 2) {
       const CurveBundle::Where w{k / 2, 0.5};
       for (int c = 0; c < curves_count; ++c) {
         if (scale(c) == 0.0) continue;
         const double exact = fine(c < P ? c : 2 * P + (c - P), k);
-        error = std::max(error, std::abs(coarse.value(w, c) - exact) / scale(c));
-        if (c < P) error = std::max(error, std::abs(coarse.slope(w, c) - fine(P + c, k)) / slope_scale(c));
+        double e = std::abs(coarse.value(w, c) - exact) / scale(c);
+        if (c < P) e = std::max(e, std::abs(coarse.slope(w, c) - fine(P + c, k)) / slope_scale(c));
+        if (e > error) error = e, worst_q = q0 + span * k / (2 * n);
       }
     }
     v = fine;
     n *= 2;
     estimated_error = error / 256.0;
-    if (error <= 16.0 * tolerance || n >= options.max_intervals) break;
-    // Halving h no longer divides the error: the nodes' rounding (amplified by 1/h in the
-    // slopes) is reached, and more nodes would not help.
-    if (n >= 512 && error > 0.25 * last_error) {
+    const bool stalled = n >= 512 && error > 0.25 * last_error;  // halving h no longer divides the error
+    if (error <= 16.0 * tolerance || (n >= options.max_intervals && !stalled)) break;
+    if (stalled || n >= options.max_intervals) {
       estimated_error = error;
+      // The nodes' rounding (amplified by 1/h in the slopes) is reached and more nodes would
+      // not help; far above the tolerance, a tabulated quantity jumps or has a kink instead.
+      if (estimated_error > std::max(1e3 * tolerance, 1e-8))
+        throw AnalysisError(fmt::format(
+            "the reduced method's tables do not converge near {} = {:.9g} (estimated relative error {:.2g} with {} "
+            "intervals): a reduced parameter or force jumps or has a kink there (a load whose line of action is "
+            "undefined, such as a spring or damper whose two points meet); use --method kane or full, or change the "
+            "model",
+            m.drivers()[0].name, worst_q, estimated_error, n));
       break;
     }
     last_error = error;

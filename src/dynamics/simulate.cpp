@@ -297,17 +297,30 @@ class Switches {
     return branches.stuck ? -1.0 : machine_sign_;
   }
   /// Locks every function (or only those without a sign yet) to its sign at (t, y); a function
-  /// at zero keeps its branch.
-  void lock(double t, const State& y, bool only_unlocked = false) {
+  /// at zero keeps its branch. After the event of function `event`, a table whose coordinate
+  /// left its segment takes the neighbouring segment on that side (at the node itself, the
+  /// segment that holds x may be the one just left).
+  void lock(double t, const State& y, bool only_unlocked = false, int event = -1) {
     // The machine's direction first: the other functions are taken along it.
     if (one_dof_stick_ && !branches.stuck && y[1] != 0.0 && !(only_unlocked && machine_sign_ != 0.0)) machine_sign_ = sign(y[1]);
     std::vector<double>& g = scratch_;
     values(t, y, g);
     const size_t ne = sys_.coulomb.size(), na = m_.spec().actuators.size();
     const auto& loads = m_.spec().loads;
-    for (size_t l = 0; l < loads.size(); ++l)  // the segments that hold the tables' coordinates
-      if (loads[l].table && (!only_unlocked || branches.segment[l] == planar::no_segment) && std::isfinite(speeds_.table[l]))
-        branches.segment[l] = planar::table_segment(loads[l], speeds_.table[l]);
+    for (size_t l = 0; l < loads.size(); ++l) {  // the segments that hold the tables' coordinates
+      if (!loads[l].table || !std::isfinite(speeds_.table[l])) continue;
+      int& segment = branches.segment[l];
+      if (event == static_cast<int>(ne + 2 * na + l) && segment != planar::no_segment) {
+        const auto [a, b] = planar::table_segment_ends(loads[l], segment);
+        segment += std::abs(speeds_.table[l] - a) < std::abs(speeds_.table[l] - b) ? -1 : 1;
+        // Past either end of a non-periodic table: none held, so the next evaluation beyond it
+        // stops the run with the table's error (InputError).
+        if (!loads[l].table->periodic && (segment < 0 || segment > static_cast<int>(loads[l].table->x.size()) - 2))
+          segment = planar::no_segment;
+      } else if (!only_unlocked || segment == planar::no_segment) {
+        segment = planar::table_segment(loads[l], speeds_.table[l]);
+      }
+    }
     for (size_t k = 0; k < g.size(); ++k) {
       const double s = sign(g[k]);
       if (s == 0.0 || (only_unlocked && locked(k) != 0.0)) continue;
@@ -548,7 +561,7 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
         else switches.stop_or_start(t, y_event);
         restart_step = std::min(restart_step, span / o.steps / 10.0);  // the motion changes its kind
       } else {
-        switches.lock(t, y_event);
+        switches.lock(t, y_event, false, which);
       }
       stepper->initialize(y_event, t, restart_step);
     }

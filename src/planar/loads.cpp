@@ -100,24 +100,32 @@ namespace {
 int table_period(const LoadTable& tab, double x) {
   return tab.periodic ? static_cast<int>(std::floor((x - tab.x.front()) / (tab.x.back() - tab.x.front()))) : 0;
 }
+// Node j of a table (j = k + p (rows - 1) over the periods of a periodic one): each node has one
+// value, so neighbouring segments share their ends exactly.
+double table_node(const LoadTable& tab, int j) {
+  if (!tab.periodic) return tab.x[static_cast<size_t>(j)];
+  const int R = static_cast<int>(tab.x.size()) - 1;
+  const int p = j >= 0 ? j / R : -((-j + R - 1) / R);
+  return tab.x[static_cast<size_t>(j - p * R)] + p * (tab.x.back() - tab.x.front());
+}
 }  // namespace
 
 int table_segment(const Load& load, double x) {
   const LoadTable& tab = *load.table;
   const int period = table_period(tab, x);
   const int rows = static_cast<int>(tab.x.size());
-  x -= period * (tab.x.back() - tab.x.front());
-  const int k = static_cast<int>(std::upper_bound(tab.x.begin(), tab.x.end(), x) - tab.x.begin());
-  return std::clamp(k, 1, rows - 1) - 1 + period * (rows - 1);
+  const double local = x - period * (tab.x.back() - tab.x.front());
+  const int k = static_cast<int>(std::upper_bound(tab.x.begin(), tab.x.end(), local) - tab.x.begin());
+  int segment = std::clamp(k, 1, rows - 1) - 1 + period * (rows - 1);
+  if (tab.periodic) {  // against the nodes themselves (the shift above rounds)
+    while (x < table_node(tab, segment)) --segment;
+    while (x >= table_node(tab, segment + 1)) ++segment;
+  }
+  return segment;
 }
 
 std::pair<double, double> table_segment_ends(const Load& load, int segment) {
-  const LoadTable& tab = *load.table;
-  const int rows = static_cast<int>(tab.x.size());
-  const int period = tab.periodic ? (segment >= 0 ? segment / (rows - 1) : -((-segment + rows - 2) / (rows - 1))) : 0;
-  const size_t k = static_cast<size_t>(segment - period * (rows - 1));
-  const double shift = period * (tab.x.back() - tab.x.front());
-  return {tab.x[k] + shift, tab.x[k + 1] + shift};
+  return {table_node(*load.table, segment), table_node(*load.table, segment + 1)};
 }
 
 double table_value(const Load& load, double x, int column, int segment) {

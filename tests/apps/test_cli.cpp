@@ -448,3 +448,30 @@ TEST(Cli, BadCompoundPinExitsWithCode2NamingFileLineJointAndFix) {
         << r.output;
   }
 }
+
+TEST(Cli, MotorThatCannotOvercomeStaticFrictionLeavesTheMachineAtRestAndSaysSo) {
+  // tests/data/stalled-motor.yaml: stall torque 0.25 N m against a static limit of 0.589 N m.
+  const std::string model = std::string(LINKDYN_TEST_DATA_DIR) + "/stalled-motor.yaml", dir = ::testing::TempDir();
+  const CliRun r = run("simulate " + model + " --t-end 0.5 --csv " + dir + "/stalled.csv");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("the machine stays at rest: static friction holds it throughout"), std::string::npos) << r.output;
+  const std::string csv = linkdyn::test::read_text(dir + "/stalled.csv");
+  EXPECT_NE(csv.find(",stuck,"), std::string::npos);
+  // Three times the voltage: the motor's stall torque, 0.75 N m, breaks it away at once.
+  std::string text = linkdyn::test::read_text(model);
+  text.replace(text.find("voltage: 5"), 10, "voltage: 15");
+  const CliRun strong = run("simulate " + write_temp("strong-motor.yaml", text) + " --t-end 0.5");
+  ASSERT_EQ(strong.code, 0) << strong.output;
+  EXPECT_EQ(strong.output.find("rest"), std::string::npos) << strong.output;
+}
+
+TEST(Cli, LoadTableThatDoesNotCoverTheMotionStopsWithCode2AndWritesTheRowsBefore) {
+  // The incline block pushed by a force tabulated over t in [0, 6] s, simulated to 8 s.
+  const std::string model = std::string(LINKDYN_TEST_DATA_DIR) + "/incline-block.yaml", dir = ::testing::TempDir();
+  const CliRun r = run("simulate " + model + " --q0 0 --qd0 0 --t-end 8 --steps 80 --csv " + dir + "/incline.csv");
+  EXPECT_EQ(r.code, 2) << r.output;
+  for (const char* part : {"incline-block.yaml:", "load 'push'", "outside its table [0, 6]", "extend the table"})
+    EXPECT_NE(r.output.find(part), std::string::npos) << part << " not in: " << r.output;
+  const std::string csv = linkdyn::test::read_text(dir + "/incline.csv");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 61) << "the rows of t = 0 .. 6 s";
+}

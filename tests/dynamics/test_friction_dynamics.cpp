@@ -6,13 +6,16 @@
 //  - the energy balance of every example with actuators or friction;
 //  - the reduced, full and Kane methods with friction on;
 //  - the simulated motion fed back to kinetostatics as a table law;
-//  - a machine whose motor cannot overcome static friction stays at rest.
+//  - loads tabulated against a slider's position and against a turning body's angle;
+//  - a machine whose motor cannot overcome static friction stays at rest (tests/apps).
 #include <gtest/gtest.h>
 
 #include <boost/numeric/odeint.hpp>
 #include <cmath>
+#include <fstream>
 
 #include "linkdyn/dynamics/direct.hpp"
+#include "linkdyn/planar/sweep.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
 #include "test_support.hpp"
 
@@ -173,28 +176,12 @@ TEST(FrictionDynamics, SpinningBarWithPinFrictionFollowsAnIndependentOde) {
   }
 }
 
-namespace {
-
-/// The seed four-bar with its loads and friction, driven by a DC motor on the crank.
-planar::MechanismSpec motor_fourbar() {
-  planar::MechanismSpec spec = io::read_planar_model(test::example("seed001-fourbar"));
-  planar::Actuator motor;
-  motor.name = "motor";
-  motor.type = planar::Actuator::dc_motor;
-  motor.body = spec.find_body("crank");
-  motor.voltage = 120.0, motor.resistance_ohm = 0.5, motor.inductance = 2e-3, motor.constant = 0.8;
-  motor.ratio = 0.1, motor.efficiency = 0.9, motor.rotor_inertia = 1e-3;
-  spec.actuators.push_back(motor);
-  return spec;
-}
-
-}  // namespace
 
 TEST(FrictionDynamics, SimulatedMotionFedBackToKinetostaticsGivesTheSameTorquesReactionsAndFriction) {
   // The simulation's rows (t, q, qd, qdd) as a table law: kinetostatics, with its own friction
   // iterations, must need the motor's torque at the crank and find the simulation's reactions
   // and friction powers.
-  const planar::MechanismSpec spec = motor_fourbar();
+  const planar::MechanismSpec spec = io::read_planar_model(test::example("seed001-fourbar-motor"));
   const DynamicSystem system(planar::compile(spec));
   SimulationOptions o = accurate(Method::kane, 1.0, 200, Table::missing, 10.0);
   o.kinematics = true;
@@ -238,11 +225,11 @@ TEST(FrictionDynamics, SimulatedMotionFedBackToKinetostaticsGivesTheSameTorquesR
 
 TEST(FrictionDynamics, ReducedFullAndKaneAgreeWithFriction) {
   // Pair friction, with its normal loads' and directions' changes as events, in three machines.
-  for (const std::string& name : {std::string("motor-fourbar"), std::string("offset-slider-crank"), std::string("toggle-press")}) {
+  for (const std::string& name : {std::string("seed001-fourbar-motor"), std::string("offset-slider-crank"), std::string("toggle-press")}) {
     SCOPED_TRACE(name);
-    const planar::MechanismSpec spec = name == "motor-fourbar" ? motor_fourbar() : io::read_planar_model(test::example(name));
+    const planar::MechanismSpec spec = io::read_planar_model(test::example(name));
     const DynamicSystem system(planar::compile(spec));
-    const double qd0 = name == "toggle-press" ? Table::missing : name == "motor-fourbar" ? 10.0 : 150.0;
+    const double qd0 = name == "toggle-press" ? Table::missing : name == "seed001-fourbar-motor" ? 10.0 : 150.0;
     SimulationOptions o = accurate(Method::reduced, name == "offset-slider-crank" ? 0.1 : 1.0, 100, Table::missing, qd0);
     SimulationResult r[3];
     for (const Method method : {Method::reduced, Method::full, Method::kane}) {
@@ -259,5 +246,124 @@ TEST(FrictionDynamics, ReducedFullAndKaneAgreeWithFriction) {
     std::printf("%s with friction: |q| reduced - Kane %.1e rad, full - Kane %.1e rad\n", name.c_str(), reduced, full);
     EXPECT_LT(reduced, 1e-8);
     EXPECT_LT(full, 1e-8);
+  }
+}
+
+TEST(FrictionDynamics, EnergyBalanceOfEveryExampleCloses) {
+  // Input work (actuators, loads) - friction losses - change of kinetic + potential energy, over
+  // 0.3 s at --rtol 1e-10, by the reduced method (one DOF) and by Kane's method: within 1e-8 of
+  // the work that flows (or of the largest kinetic energy). A run that stops (a cam that leaves its law's range) balances up to
+  // its stop.
+  for (const auto& c : test::example_cases()) {
+    const DynamicSystem system(io::load_mechanism(test::example(c.name)));
+    for (const Method method : {Method::reduced, Method::kane}) {
+      if (method == Method::reduced && system.mechanism->drivers().size() != 1) continue;
+      SCOPED_TRACE(c.name + (method == Method::reduced ? " reduced" : " kane"));
+      SimulationOptions o = accurate(method, 0.3, 30, Table::missing, Table::missing);
+      o.rel_tol = o.abs_tol = 1e-10;
+      SimulationResult r;
+      try {
+        r = simulate(system, o);
+      } catch (const AnalysisError& e) {  // the reduced method cannot tabulate a non-Grashof linkage
+        EXPECT_EQ(c.name, "non-grashof-fourbar") << e.what();
+        continue;
+      }
+      double flow = std::abs(r.energy_change);
+      for (double w : r.actuator_work) flow += std::abs(w);
+      for (double w : r.load_work) flow += std::abs(w);
+      for (double w : r.friction_loss) flow += w;
+      const size_t kinetic = r.table.column("energy.kinetic");
+      for (size_t row = 0; row < r.table.rows(); ++row) flow = std::max(flow, r.table.at(row, kinetic));
+      if (r.stopped) std::printf("%s stopped: %s\n", c.name.c_str(), r.stop_message.c_str());
+      std::printf("%-24s %s: energy residual %.1e J of %.3g J flowing\n", c.name.c_str(),
+                  method == Method::reduced ? "reduced" : "kane   ", r.energy_residual, flow);
+      EXPECT_LE(std::abs(r.energy_residual), 1e-8 * flow + 1e-13);
+    }
+  }
+}
+
+namespace {
+
+/// Writes a load table (x, Fx, Fy) to the test's folder; its file name.
+std::string write_table(const std::string& name, const std::vector<double>& x, const std::vector<double>& F) {
+  std::ofstream out(testing::TempDir() + "/" + name);
+  out << "x,Fx,Fy\n";
+  out.precision(17);
+  for (size_t k = 0; k < x.size(); ++k) out << x[k] << ',' << F[k] << ",0\n";
+  return name;
+}
+
+/// The offset slider-crank with its gas force replaced by `table` (a CSV in the test's folder).
+planar::Mechanism slider_crank_with_gas(const std::string& table) {
+  std::string text = test::read_text(test::example("offset-slider-crank"));
+  const size_t from = text.find("table: {"), to = text.find('}', from);
+  text.replace(from, to + 1 - from, "table: " + table);
+  return planar::compile(io::parse_planar_model(text, testing::TempDir() + "/offset-slider-crank.yaml"));
+}
+
+}  // namespace
+
+TEST(FrictionDynamics, LoadAgainstSliderPositionEqualsTheSameLoadAgainstTimeAlongTheMotion) {
+  // A gas force tabulated against the piston's position x (23 rows) and, along the prescribed
+  // motion, the same force against time (F(x(t_k)) at the kinematic grid): kinetostatics with
+  // friction must need the same driver torque and find the same reactions at every grid time.
+  std::vector<double> x, F;
+  for (int k = 0; k <= 22; ++k) x.push_back(0.24 + 0.01 * k), F.push_back(-2000.0 + 3.0e5 * (x.back() - 0.24) * (x.back() - 0.24));
+  const planar::Mechanism by_x = slider_crank_with_gas("{file: " + write_table("gas-x.csv", x, F) + ", against: piston.P.x}");
+  const planar::TimeGrid grid = by_x.default_grid();
+  const Table kin = planar::kinematics_table(by_x, grid);
+  std::vector<double> t, F_t;
+  for (size_t r = 0; r < kin.rows(); ++r) {
+    const double xp = kin.at(r, kin.column("P.x"));
+    const size_t k = std::min<size_t>(static_cast<size_t>((xp - 0.24) / 0.01), 21);
+    const double s = (xp - x[k]) / (x[k + 1] - x[k]);
+    t.push_back(kin.at(r, 0)), F_t.push_back((1 - s) * F[k] + s * F[k + 1]);
+  }
+  const planar::Mechanism by_t = slider_crank_with_gas("{file: " + write_table("gas-t.csv", t, F_t) + ", against: t}");
+  const Table a = planar::kinetostatics_table(by_x, grid, {}), b = planar::kinetostatics_table(by_t, grid, {});
+  double torque = 0.0, scale = 0.0, normal = 0.0, normal_scale = 0.0;
+  for (size_t r = 0; r < a.rows(); ++r) {
+    torque = std::max(torque, std::abs(a.at(r, a.column("motor.torque")) - b.at(r, b.column("motor.torque"))));
+    scale = std::max(scale, std::abs(b.at(r, b.column("motor.torque"))));
+    normal = std::max(normal, std::abs(a.at(r, a.column("cylinder.N")) - b.at(r, b.column("cylinder.N"))));
+    normal_scale = std::max(normal_scale, std::abs(b.at(r, b.column("cylinder.N"))));
+  }
+  std::printf("gas force against piston x vs against t: driver torque %.1e, cylinder normal %.1e (relative)\n", torque / scale,
+              normal / normal_scale);
+  EXPECT_LT(torque, 1e-9 * scale);
+  EXPECT_LT(normal, 1e-9 * normal_scale);
+  // In the dynamics the position table's kinks are events in every method; the reduced method
+  // tabulates x(q): reduced and Kane agree.
+  const DynamicSystem system(by_x);
+  const SimulationResult reduced = simulate(system, accurate(Method::reduced, 0.1, 50, Table::missing, 150.0));
+  const SimulationResult kane = simulate(system, accurate(Method::kane, 0.1, 50, Table::missing, 150.0));
+  ASSERT_FALSE(reduced.stopped || kane.stopped) << reduced.stop_message << kane.stop_message;
+  double q = 0.0;
+  for (size_t r = 0; r < reduced.table.rows(); ++r) q = std::max(q, std::abs(reduced.table.at(r, 1) - kane.table.at(r, 1)));
+  std::printf("gas force against piston x, 0.1 s: |q| reduced - Kane %.1e rad (%d events)\n", q, kane.events);
+  EXPECT_LT(q, 1e-8);
+}
+
+TEST(FrictionDynamics, PeriodicTableAgainstATurningBodyAngleEqualsTheSameAgainstTheDriver) {
+  // The crank turns with the driver: the gas table against crank.angle (unwrapped over the
+  // turns; the reduced method tabulates the angle less its steady advance) is the same force as
+  // against the driver coordinate, over turns forwards and then backwards past q = -2 pi.
+  const std::string gas = "{file: " + std::string(LINKDYN_EXAMPLES_DIR) + "/offset-slider-crank-gas.csv, periodic: true, against: ";
+  const DynamicSystem by_driver(slider_crank_with_gas(gas + "motor}"));
+  const DynamicSystem by_angle(slider_crank_with_gas(gas + "crank.angle}"));
+  for (const Method method : {Method::reduced, Method::kane}) {
+    const SimulationResult a = simulate(by_driver, accurate(method, 0.3, 60, Table::missing, 150.0));
+    const SimulationResult b = simulate(by_angle, accurate(method, 0.3, 60, Table::missing, 150.0));
+    ASSERT_FALSE(a.stopped || b.stopped) << a.stop_message << b.stop_message;
+    double q = 0.0, q_min = 0.0, q_max = 0.0;
+    for (size_t r = 0; r < a.table.rows(); ++r) {
+      q = std::max(q, std::abs(a.table.at(r, 1) - b.table.at(r, 1)));
+      q_min = std::min(q_min, a.table.at(r, 1)), q_max = std::max(q_max, a.table.at(r, 1));
+    }
+    std::printf("gas table against crank.angle vs the driver, method %d: |q| %.1e rad over q in [%.1f, %.1f] rad\n",
+                static_cast<int>(method), q, q_min, q_max);
+    EXPECT_LT(q, 1e-9);
+    EXPECT_LT(q_min, -2 * M_PI);  // the gas drives it backwards, through the table's period twice
+    EXPECT_GT(q_max, 2 * M_PI);
   }
 }

@@ -1,6 +1,7 @@
 // Bad input: one clear error naming the file, line, entity and the fix. One test per case.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 
 #include "linkdyn/io/model_file.hpp"
@@ -45,14 +46,16 @@ std::string replace(std::string text, const std::string& from, const std::string
   return text.replace(at, from.size(), to);
 }
 
-/// Expects an InputError at `line` whose message contains every fragment.
-void expect_error(const std::string& text, int line, std::initializer_list<const char*> fragments) {
+/// Expects an InputError at `line` whose message contains every fragment (the model read as
+/// `path`: its tables are found beside it).
+void expect_error(const std::string& text, int line, std::initializer_list<const char*> fragments,
+                  const std::string& path = "bad.yaml") {
   try {
-    planar::compile(io::parse_planar_model(text, "bad.yaml"));
+    planar::compile(io::parse_planar_model(text, path));
     FAIL() << "no error for this input";
   } catch (const InputError& e) {
     const std::string msg = e.what();
-    EXPECT_EQ(e.where().file, "bad.yaml") << msg;
+    EXPECT_EQ(e.where().file, path) << msg;
     EXPECT_EQ(e.where().line, line) << msg;
     for (const char* f : fragments) EXPECT_NE(msg.find(f), std::string::npos) << "'" << f << "' not in: " << msg;
   }
@@ -332,4 +335,43 @@ TEST(ModelErrors, DriverOnAGroundPinIsValidWithItsBody) {
       planar::compile(io::parse_planar_model(replace(ground_pin(), "    joint: A\n", "    joint: A\n    body: crank\n"), "ok.yaml"));
   EXPECT_EQ(m.dof(), 1);
   EXPECT_EQ(m.joints()[m.drivers()[0].joint].body[1], m.spec().find_body("crank"));
+}
+
+// Friction in the dynamics and loads against coordinates (issue 12): each breaks the base.
+TEST(ModelErrors, StaticFrictionBelowKinetic) {
+  expect_error(replace(base, "  C: {type: revolute, bodies: [coupler, rocker]}",
+                       "  C: {type: revolute, bodies: [coupler, rocker], friction: {coefficient: 0.2, static: 0.1, radius: 0.01}}"),
+               21, {"joint 'C'", "static", "0.2"});
+}
+
+TEST(ModelErrors, NegativeStaticFriction) {
+  expect_error(base + "friction:\n  revolute: {coefficient: 0.1, static: -0.2, radius: 5 mm}\n", 29,
+               {"friction.revolute", "static friction coefficient -0.2 is below the kinetic one", "give static >= coefficient"});
+}
+
+TEST(ModelErrors, ActuatorStaticResistanceBelowKinetic) {
+  expect_error(base + "actuators:\n  brake: {type: resistance, body: rocker, T0: 5, T0_static: 2}\n", 29,
+               {"actuator 'brake'", "T0_static", "T0"});
+}
+
+/// The base with a load tabulated against `against` (the table in tests/data/incline-force.csv).
+std::string table_load(const std::string& against) {
+  return base + "loads:\n  push: {type: force, body: coupler, point: B, table: {file: incline-force.csv, against: " + against + "}}\n";
+}
+
+void expect_table_error(const std::string& against, std::initializer_list<const char*> fragments) {
+  expect_error(table_load(against), 29, fragments, std::string(LINKDYN_TEST_DATA_DIR) + "/bad.yaml");
+}
+
+TEST(ModelErrors, TableAgainstAnUnknownBody) { expect_table_error("rotor.angle", {"load 'push'", "rotor"}); }
+TEST(ModelErrors, TableAgainstAnUnknownPoint) { expect_table_error("coupler.Z.x", {"load 'push'", "Z"}); }
+TEST(ModelErrors, TableAgainstAnUnknownJoint) { expect_table_error("slot.displacement", {"load 'push'", "slot"}); }
+TEST(ModelErrors, TableAgainstAnUnknownQuantity) { expect_table_error("crank.colour", {"load 'push'", "colour"}); }
+TEST(ModelErrors, TableAgainstADisplacementOfARevoluteJoint) { expect_table_error("B.displacement", {"load 'push'", "B"}); }
+
+TEST(ModelErrors, PeriodicTableWhoseEndsDiffer) {
+  std::ofstream(testing::TempDir() + "/ramp.csv") << "x,Fx,Fy\n0,0,0\n6.283185307179586,10,0\n";
+  expect_error(base + "loads:\n  push: {type: force, body: coupler, point: B, table: {file: ramp.csv, against: motor, periodic: true}}\n",
+               29, {"load 'push'", "periodic table must end with its first value", "repeat the first row's values"},
+               testing::TempDir() + "/bad.yaml");
 }

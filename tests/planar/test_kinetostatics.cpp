@@ -105,12 +105,18 @@ TEST(Kinetostatics, WithFrictionDriverPowerIsFrictionlessPlusFrictionPower) {
     for_each_position(m, [&](Workspace& ws, double t) {
       const KinetostaticsStatus status = solve_kinetostatics(m, ws, t);
       EXPECT_TRUE(status.converged) << "t = " << t;
-      double p_friction = 0.0;
+      double p_friction = 0.0;  // every pair's and every compound pin's
       for (size_t k = 0; k < m.joints().size(); ++k) {
         const double p = friction_power(m, ws, static_cast<int>(k));
         EXPECT_GE(p, 0.0);
         p_friction += p;
       }
+      for (size_t k = 0; k < m.spec().pins.size(); ++k) {
+        const double p = pin_friction_power(m, ws, static_cast<int>(k));
+        EXPECT_GE(p, 0.0);
+        p_friction += p;
+      }
+      EXPECT_NEAR(p_friction, total_friction_power(m, ws), 1e-12 * (1.0 + p_friction));
       double p_frictionless = 0.0;
       for (size_t d = 0; d < m.drivers().size(); ++d) p_frictionless += ws.effort_frictionless[d] * ws.qd[d];
       const double p_driver = driver_power(m, ws);
@@ -223,6 +229,7 @@ TEST(Kinetostatics, ZeroFrictionPathEqualsFrictionlessExactly) {
     SCOPED_TRACE(c.name);
     MechanismSpec spec = io::read_planar_model(test::example(c.name));
     for (Joint& j : spec.joints) j.friction = 0.0;
+    for (CompoundPin& p : spec.pins) p.friction = 0.0;
     const Mechanism m = compile(spec);
     for_each_position(m, [&](Workspace& ws, double t) {
       solve_kinetostatics(m, ws, t, frictionless);

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -21,6 +22,17 @@ TEST(Structure, EveryExampleDecomposesIntoItsSequence) {
     for (const auto& g : m.groups())
       for (int b : g->bodies()) ++placed[b];
     for (size_t b = 1; b < placed.size(); ++b) EXPECT_EQ(placed[b], 1) << m.bodies()[b].name;
+  }
+}
+
+TEST(Structure, EveryShippedExampleIsInTheTestedList) {
+  // Every examples/*.yaml (the planar models; robots live in examples/robots/).
+  for (const auto& entry : std::filesystem::directory_iterator(LINKDYN_EXAMPLES_DIR)) {
+    if (entry.path().extension() != ".yaml") continue;
+    const std::string name = entry.path().stem().string();
+    const auto& cases = test::example_cases();
+    EXPECT_TRUE(std::any_of(cases.begin(), cases.end(), [&](const test::ExampleCase& c) { return c.name == name; }))
+        << name << " is not in test::example_cases()";
   }
 }
 

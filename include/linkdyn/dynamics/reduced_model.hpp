@@ -83,6 +83,9 @@ struct ReducedModel {
   struct Part {
     int load = 0, part = 0;
     int g = -1, x = -1;
+    /// Periodic table: x_p's change over one turn (2 pi k for an angle that turns k times with
+    /// the driver); the curve holds x_p - advance (q - q0) / span, which repeats.
+    double advance = 0.0;
   };
   std::vector<Part> parts;
   std::vector<int> actuator_curve;  ///< per actuator: c_a
