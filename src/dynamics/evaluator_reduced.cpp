@@ -37,6 +37,7 @@ class ReducedEvaluator final : public Evaluator {
     R_.setZero(rows);
     R0_.setZero(rows);
     C_.setZero(rows, model_->sources);
+    reaction_values_.setZero(rows * model_->sources);
     rest_.actuator.assign(na, 0.0), rest_.actuator_speed.assign(na, 0.0), rest_.coulomb.assign(ne, 0.0);
     rest_.current_rate.assign(sys_.motors.size(), 0.0);
   }
@@ -168,8 +169,9 @@ class ReducedEvaluator final : public Evaluator {
   /// C_ (rows x sources) at the interval.
   void load_reaction_coefficients(const CurveBundle::Where& w) {
     const int S = model_->sources;
-    for (Eigen::Index r = 0; r < C_.rows(); ++r)
-      for (int s = 0; s < S; ++s) C_(r, s) = model_->curves.value(w, model_->reaction_curve0 + static_cast<int>(r) * S + s);
+    // Row r's coefficients are curves reaction_curve0 + r S + s: C_ transposed, column-major.
+    model_->curves.values(w, model_->reaction_curve0, static_cast<int>(C_.rows()) * S, reaction_values_);
+    C_ = Eigen::Map<const Eigen::MatrixXd>(reaction_values_.data(), S, C_.rows()).transpose();
   }
   /// The reactions of everything but qdd and the bearings' efforts.
   void base_reactions(double qd, const Evaluation& e) {
@@ -191,7 +193,7 @@ class ReducedEvaluator final : public Evaluator {
     const planar::Bearing& b = m_.bearings()[sys_.coulomb[k].bearing];
     const int row = model_->reaction_row0[k];
     normals = {0.0, 0.0};
-    if (b.kind != planar::Bearing::prismatic) return b.radius * std::hypot(R_(row), R_(row + 1));
+    if (b.kind != planar::Bearing::prismatic) return b.radius * std::sqrt(R_(row) * R_(row) + R_(row + 1) * R_(row + 1));
     double n[2] = {0.0, 0.0};
     const int count = planar::slider_normals(m_.joints()[b.joint], R_(row), model_->reaction_rows[k] > 1 ? R_(row + 1) : 0.0, n);
     normals = {n[0], n[1]};
@@ -262,6 +264,7 @@ class ReducedEvaluator final : public Evaluator {
   std::vector<double> coefficient_, load_, magnitude_, bearing_effort_;
   Eigen::VectorXd R_, R0_;
   Eigen::MatrixXd C_;
+  Eigen::VectorXd reaction_values_;  ///< C_ row by row, as the curves hold it
   Evaluation rest_;
   const std::array<double, 2> unheld_{0.0, 0.0};
   std::array<double, 2> normals_{0.0, 0.0};

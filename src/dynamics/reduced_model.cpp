@@ -92,8 +92,7 @@ CurveBundle::Where CurveBundle::locate(double q, bool extrapolate) const {
   if (!std::isfinite(q)) throw AnalysisError("the coordinate is no longer finite (the motion diverged)");
   double x = q - q0_;
   if (periodic_) {
-    x = std::fmod(x, span_);
-    if (x < 0.0) x += span_;
+    if (x < 0.0 || x >= span_) x -= span_ * std::floor(x / span_);
   } else if (extrapolate) {
     Where w;
     const double s = x / h_;
@@ -110,18 +109,6 @@ CurveBundle::Where CurveBundle::locate(double q, bool extrapolate) const {
   w.interval = std::min(static_cast<int>(s), intervals_ - 1);
   w.u = s - w.interval;
   return w;
-}
-
-double CurveBundle::value(const Where& w, int curve) const {
-  const double* c = coefficients(w, curve);
-  const double u = w.u;
-  return c[0] + u * (c[1] + u * (c[2] + u * (c[3] + u * (c[4] + u * (c[5] + u * (c[6] + u * c[7]))))));
-}
-
-double CurveBundle::slope(const Where& w, int curve) const {
-  const double* c = coefficients(w, curve);
-  const double u = w.u;
-  return (c[1] + u * (2 * c[2] + u * (3 * c[3] + u * (4 * c[4] + u * (5 * c[5] + u * (6 * c[6] + u * 7 * c[7])))))) / h_;
 }
 
 namespace {

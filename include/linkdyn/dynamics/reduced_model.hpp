@@ -45,8 +45,24 @@ class CurveBundle {
   /// integrator's trial stage: the end intervals' polynomials continued; the step control
   /// rejects what they give, and an accepted state outside the range stops the run).
   Where locate(double q, bool extrapolate = false) const;
-  double value(const Where& w, int curve) const;
-  double slope(const Where& w, int curve) const;  ///< d/dq
+  double value(const Where& w, int curve) const {
+    const double* c = coefficients(w, curve);
+    const double u = w.u;
+    return c[0] + u * (c[1] + u * (c[2] + u * (c[3] + u * (c[4] + u * (c[5] + u * (c[6] + u * c[7]))))));
+  }
+  /// d/dq
+  double slope(const Where& w, int curve) const {
+    const double* c = coefficients(w, curve);
+    const double u = w.u;
+    return (c[1] + u * (2 * c[2] + u * (3 * c[3] + u * (4 * c[4] + u * (5 * c[5] + u * (6 * c[6] + u * 7 * c[7])))))) / h_;
+  }
+  /// The values of `count` consecutive curves from `first` (one product with u's powers).
+  void values(const Where& w, int first, int count, Eigen::Ref<Eigen::VectorXd> out) const {
+    Eigen::Matrix<double, 8, 1> powers;
+    powers(0) = 1.0;
+    for (int k = 1; k < 8; ++k) powers(k) = powers(k - 1) * w.u;
+    out.noalias() = Eigen::Map<const Eigen::Matrix<double, 8, Eigen::Dynamic>>(coefficients(w, first), 8, count).transpose() * powers;
+  }
   int curves() const { return curves_; }
   int intervals() const { return intervals_; }
   bool periodic() const { return periodic_; }
