@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # Debian packages the build, tests and benchmarks need.
 DEB_PACKAGES = build-essential cmake pkg-config libeigen3-dev libyaml-cpp-dev libcli11-dev \
                libfmt-dev nlohmann-json3-dev libboost-dev libgtest-dev libgmock-dev libbenchmark-dev \
-               liburdfdom-dev libtinyxml-dev libconsole-bridge-dev
+               liburdfdom-dev libtinyxml-dev libconsole-bridge-dev python3
 
 .PHONY: all deps build run test bench install clean
 
