@@ -52,6 +52,10 @@ void Evaluator::resistance_efforts(const Branches& branches, Evaluation& e) cons
   for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
     const CoulombElement& el = sys_.coulomb[k];
     if (el.kind == CoulombElement::pair_friction) continue;
+    if (branches.holds(k)) {  // its effort is the force that holds it (PlacedEvaluator)
+      e.coulomb[k] = 0.0;
+      continue;
+    }
     const double effort = -branches.coulomb[k] * scale_[el.actuator] * el.kinetic;
     e.coulomb[k] = effort;
     e.actuator[el.actuator] += effort;

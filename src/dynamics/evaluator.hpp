@@ -25,6 +25,10 @@ struct Branches {
   /// 0 where none yet.
   std::vector<std::array<double, 2>> normal;
   bool stuck = false;           ///< one DOF at rest, held by static friction
+  /// Several DOF, per Coulomb element: held at rest by static friction while the others move
+  /// (its speed is a constraint, its effort the force that holds it).
+  std::vector<char> held;
+  bool holds(size_t element) const { return !held.empty() && held[element]; }
 };
 
 /// One evaluation's results.
@@ -37,6 +41,9 @@ struct Evaluation {
   std::vector<double> current_rate;    ///< per motor: di/dt
   std::vector<double> load_power;      ///< per load
   std::vector<std::array<double, 2>> normal;  ///< per Coulomb element: a prismatic pair's signed normal loads
+  /// Per Coulomb element held at rest: its static capacity less the effort that holds it (it
+  /// slips where this reaches 0); 0 for the others.
+  std::vector<double> margin;
   int iterations = 0;                  ///< friction iterations
 };
 

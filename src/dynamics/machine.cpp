@@ -1,6 +1,7 @@
 // The machine of direct dynamics: rotors, motors and Coulomb elements.
 #include "linkdyn/dynamics/machine.hpp"
 
+#include "linkdyn/planar/friction.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
 
 namespace linkdyn::dynamics {
@@ -23,6 +24,20 @@ double element_speed(const planar::Mechanism& m, const planar::Workspace& ws, co
     case CoulombElement::guide_resistance: {
       Vec2 point;
       return planar::sliding_speed(m.joints()[m.spec().actuators[e.actuator].joint], ws, point);
+    }
+  }
+  return 0.0;
+}
+
+double element_acceleration(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e) {
+  switch (e.kind) {
+    case CoulombElement::pair_friction: return planar::bearing_acceleration(m, ws, m.bearings()[e.bearing]);
+    case CoulombElement::body_resistance: return ws.body[m.spec().actuators[e.actuator].body].alpha;
+    case CoulombElement::guide_resistance: {
+      planar::Bearing guide;  // the pair's sliding rate, as a prismatic bearing's
+      guide.kind = planar::Bearing::prismatic;
+      guide.joint = m.spec().actuators[e.actuator].joint;
+      return planar::bearing_acceleration(m, ws, guide);
     }
   }
   return 0.0;

@@ -25,10 +25,14 @@ PlacedEvaluator::PlacedEvaluator(const DynamicSystem& s, const SimulationOptions
   sample_.coulomb.assign(ne, 0.0), sample_.coulomb_speed.assign(ne, 0.0);
   sample_.current_rate.assign(nm, 0.0), sample_.load_power.assign(nl, 0.0);
   sample_.normal.assign(ne, {0.0, 0.0});
+  sample_.margin.assign(ne, 0.0);
   // Kinds for the limits: accelerations, efforts, speeds, current rates, powers, normal loads.
   auto add = [&](size_t count, int kind) { kinds_.insert(kinds_.end(), count, kind); };
-  add(n_, 0), add(na, 1), add(na, 2), add(ne, 1), add(ne, 2), add(nm, 3), add(nl, 4), add(2 * ne, 5);
+  add(n_, 0), add(na, 1), add(na, 2), add(ne, 1), add(ne, 2), add(nm, 3), add(nl, 4), add(2 * ne, 5), add(ne, 1);
   bearing_effort_.assign(ne, 0.0);
+  held_effort_.assign(ne, 0.0);
+  held_previous_.assign(ne, 0.0);
+  held_.reserve(ne);
   loads_.assign(ne, 0.0);
   rest_effort_.assign(ne, 0.0);
   rest_applied_.assign(m_.bodies().size(), planar::Wrench::Zero());
@@ -82,27 +86,76 @@ void PlacedEvaluator::apply_loads(Workspace& ws, double t, const double* y, cons
   ws.applied[0].setZero();
 }
 
+void PlacedEvaluator::friction_loads(Workspace& ws, const Branches& b, int unit) {
+  for (auto& w : ws.friction_load) w.setZero();
+  for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
+    const CoulombElement& el = sys_.coulomb[k];
+    const double effort = b.holds(k) ? held_effort_[k] + (static_cast<int>(k) == unit ? 1.0 : 0.0)
+                          : el.kind == CoulombElement::pair_friction && o_.friction ? bearing_effort_[k]
+                                                                                    : 0.0;
+    if (effort != 0.0) add_element_effort(m_, ws, el, effort, ws.friction_load);
+  }
+  ws.friction_load[0].setZero();
+}
+
+double PlacedEvaluator::static_capacity(const Workspace& ws, size_t k, Evaluation& e) const {
+  const CoulombElement& el = sys_.coulomb[k];
+  if (el.kind != CoulombElement::pair_friction) return scale_[el.actuator] * el.static_limit;
+  return o_.friction ? el.static_limit * element_load(m_, ws, el, {0.0, 0.0}, e.normal[k]) : 0.0;
+}
+
+void PlacedEvaluator::hold(Workspace& ws, const Branches& b) {
+  // The held elements' accelerations are affine in their efforts: one Newton step, on the
+  // response of each to a unit effort of each, makes them zero.
+  const Eigen::Index h = static_cast<Eigen::Index>(held_.size());
+  Eigen::VectorXd a0(h), a1(h);
+  for (Eigen::Index i = 0; i < h; ++i) a0(i) = element_acceleration(m_, ws, sys_.coulomb[held_[static_cast<size_t>(i)]]);
+  Eigen::MatrixXd response(h, h);
+  for (Eigen::Index j = 0; j < h; ++j) {
+    friction_loads(ws, b, held_[static_cast<size_t>(j)]);
+    solve(ws, false);
+    for (Eigen::Index i = 0; i < h; ++i) a1(i) = element_acceleration(m_, ws, sys_.coulomb[held_[static_cast<size_t>(i)]]);
+    response.col(j) = a1 - a0;
+  }
+  const Eigen::VectorXd step = response.completeOrthogonalDecomposition().solve(-a0);
+  for (Eigen::Index i = 0; i < h; ++i) held_effort_[held_[static_cast<size_t>(i)]] += step(i);
+  friction_loads(ws, b);
+  solve(ws, true);
+}
+
 void PlacedEvaluator::evaluate_at(Workspace& ws, double t, const double* y, const Branches& b, Evaluation& e) {
   apply_loads(ws, t, y, b, e);
   for (auto& w : ws.friction_load) w.setZero();
   prepare(ws);
+  held_.clear();
+  for (size_t k = 0; k < sys_.coulomb.size(); ++k)
+    if (b.holds(k)) held_.push_back(k);
   const bool friction = o_.friction && !m_.bearings().empty();
-  if (!friction) {
+  if (!friction && held_.empty()) {
     solve(ws, false);
   } else {
-    // The bearings' friction with the reactions of the motion it changes [001 Eqs. 12-13].
+    // The bearings' friction with the reactions of the motion it changes [001 Eqs. 12-13], and
+    // the efforts that hold the held elements at rest.
     FrictionIteration iteration(friction_tolerance_);
     double change = INFINITY, size = 0.0;
+    bool beyond = false;  // a held element needs far more than it can hold: it slips (an event)
     do {
-      for (auto& w : ws.friction_load) w.setZero();
-      for (size_t k = 0; k < sys_.coulomb.size(); ++k)
-        if (sys_.coulomb[k].kind == CoulombElement::pair_friction) add_element_effort(m_, ws, sys_.coulomb[k], bearing_effort_[k], ws.friction_load);
-      ws.friction_load[0].setZero();
+      friction_loads(ws, b);
       solve(ws, true);
       change = 0.0, size = 0.0;
+      if (!held_.empty()) {
+        for (size_t k : held_) held_previous_[k] = held_effort_[k];
+        hold(ws, b);
+        for (size_t k : held_) {
+          change = std::max(change, std::abs(held_effort_[k] - held_previous_[k]));
+          size = std::max(size, std::abs(held_effort_[k]));
+          beyond = beyond || std::abs(held_effort_[k]) > 100.0 * static_capacity(ws, k, e) + 1e-300;
+        }
+        if (beyond) break;
+      }
       for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
         const CoulombElement& el = sys_.coulomb[k];
-        if (el.kind != CoulombElement::pair_friction) continue;
+        if (el.kind != CoulombElement::pair_friction || !friction || b.holds(k)) continue;
         const double effort = -b.coulomb[k] * el.kinetic * element_load(m_, ws, el, b.normal[k], e.normal[k]);
         change = std::max(change, std::abs(effort - bearing_effort_[k]));
         size = std::max(size, std::abs(effort));
@@ -110,8 +163,19 @@ void PlacedEvaluator::evaluate_at(Workspace& ws, double t, const double* y, cons
       }
     } while (!iteration.done(change, size));
     e.iterations = iteration.iterations;
-    for (size_t k = 0; k < sys_.coulomb.size(); ++k)
-      if (sys_.coulomb[k].kind == CoulombElement::pair_friction) e.coulomb[k] = bearing_effort_[k];
+    for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
+      const CoulombElement& el = sys_.coulomb[k];
+      if (b.holds(k)) continue;
+      if (el.kind == CoulombElement::pair_friction) e.coulomb[k] = friction ? bearing_effort_[k] : 0.0;
+    }
+  }
+  // A held element: the effort that holds it, and what is left of its static capacity.
+  std::fill(e.margin.begin(), e.margin.end(), 0.0);
+  for (size_t k : held_) {
+    const CoulombElement& el = sys_.coulomb[k];
+    e.coulomb[k] = held_effort_[k];
+    if (el.kind != CoulombElement::pair_friction) e.actuator[el.actuator] += held_effort_[k];
+    e.margin[k] = static_capacity(ws, k, e) - std::abs(held_effort_[k]);
   }
   for (size_t i = 0; i < n_; ++i) e.qdd[i] = ws.qdd[i];
 }
@@ -146,6 +210,7 @@ void PlacedEvaluator::evaluate(double t, const double* y, const Branches& b, Eva
                                              &sample_.coulomb_speed, &sample_.current_rate, &sample_.load_power})
       for (double x : *part) out(c++) = x;
     for (const auto& n : sample_.normal) out(c++) = n[0], out(c++) = n[1];
+    for (double x : sample_.margin) out(c++) = x;
   }, v);
   if (!ok) {
     const planar::KinematicStatus st = planar::solve_velocities(m_, ws_);
@@ -157,6 +222,7 @@ void PlacedEvaluator::evaluate(double t, const double* y, const Branches& b, Eva
                                     &e.load_power})
     for (double& x : *part) x = v(c++);
   for (auto& n : e.normal) n[0] = v(c++), n[1] = v(c++);
+  for (double& x : e.margin) x = v(c++);
   // The rates at this state too (their limits), for the next evaluation's prediction.
   for (size_t i = 0; i < n_; ++i) ws_.qdd[i] = e.qdd[i];
   planar::solve_rates_as_limits(m_, ws_, limits_);

@@ -31,6 +31,14 @@ class PlacedEvaluator : public Evaluator {
   bool place(const double* y);
   /// The evaluation at the placed (regular) state in ws.
   void evaluate_at(planar::Workspace& ws, double t, const double* y, const Branches& b, Evaluation& e);
+  /// ws.friction_load from the sliding pairs' friction and the held elements' efforts (plus a
+  /// unit effort of element `unit`).
+  void friction_loads(planar::Workspace& ws, const Branches& b, int unit = -1);
+  /// The held elements' efforts that keep them at rest (their accelerations zero), then the
+  /// solution with them, reactions included.
+  void hold(planar::Workspace& ws, const Branches& b);
+  /// A held element's static capacity: f_s times its load at the solved reactions, or T0_static.
+  double static_capacity(const planar::Workspace& ws, size_t k, Evaluation& e) const;
   /// Loads, actuators and the resistances' Coulomb efforts into ws.applied; speeds and powers.
   void apply_loads(planar::Workspace& ws, double t, const double* y, const Branches& b, Evaluation& e);
   std::string coordinates(const double* y) const;
@@ -40,6 +48,9 @@ class PlacedEvaluator : public Evaluator {
   std::vector<int> kinds_;
   Evaluation sample_;
   std::vector<double> bearing_effort_;  ///< the last converged friction (a warm start)
+  std::vector<double> held_effort_;     ///< per element: the effort that holds it at rest (a warm start)
+  std::vector<double> held_previous_;   ///< the same at the previous friction iteration
+  std::vector<size_t> held_;            ///< the elements held at this evaluation
   std::vector<double> loads_;             ///< at rest: each element's load (holding)
   std::vector<double> rest_effort_;       ///< at rest: the static efforts
   std::vector<planar::Wrench> rest_applied_;

@@ -3,6 +3,7 @@
 // energy balance.
 #include <fmt/format.h>
 
+#include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
 
@@ -118,7 +119,7 @@ class RowWriter {
     residual_ = input - loss - (kinetic_energy + potential - energy0_);
     energy_change_ = kinetic_energy + potential - energy0_;
     *out++ = residual_;
-    *out++ = stuck ? 1.0 : 0.0;
+    *out++ = stuck ? 1.0 : static_cast<double>(std::count(branches.held.begin(), branches.held.end(), 1));
     if (o_.kinematics) {
       out = kinematics_.write_motion(m_, ws_, true, out);
       out = kinematics_.write_transmission(m_, ws_, out);
@@ -229,12 +230,16 @@ class Switches {
       any_normals_ = any_normals_ || normals > 0;
     }
     one_dof_stick_ = L.n == 1 && std::find(active_.begin(), active_.end(), true) != active_.end();
-    if (any_normals_) {
+    // Several DOF: each Coulomb element may be held at rest on its own while the others move.
+    element_stick_ = L.n > 1 && std::find(active_.begin(), active_.end(), true) != active_.end();
+    if (element_stick_) branches.held.assign(ne, 0);
+    if (any_normals_ || element_stick_) {
       probe_.qdd.assign(L.n, 0.0);
       probe_.actuator.assign(na, 0.0), probe_.actuator_speed.assign(na, 0.0);
       probe_.coulomb.assign(ne, 0.0), probe_.coulomb_speed.assign(ne, 0.0);
       probe_.current_rate.assign(L.motors, 0.0), probe_.load_power.assign(m_.spec().loads.size(), 0.0);
       probe_.normal.assign(ne, {0.0, 0.0});
+      probe_.margin.assign(ne, 0.0);
     }
   }
   Branches branches;
@@ -255,7 +260,10 @@ class Switches {
       eval_.speeds(t, y.data(), speeds_);
     }
     size_t c = 0;
-    for (size_t k = 0; k < speeds_.coulomb.size(); ++k) g[c++] = branches.stuck || !active_[k] ? 0.0 : factor * speeds_.coulomb[k];
+    // A held element's function is its margin (from an evaluation at the state, below).
+    const bool any_held = std::find(branches.held.begin(), branches.held.end(), 1) != branches.held.end();
+    for (size_t k = 0; k < speeds_.coulomb.size(); ++k)
+      g[c++] = branches.stuck || !active_[k] || branches.holds(k) ? 0.0 : factor * speeds_.coulomb[k];
     for (double v : speeds_.when) g[c++] = branches.stuck ? 0.0 : factor * v;
     const auto& acts = m_.spec().actuators;
     for (size_t k = 0; k < acts.size(); ++k) {
@@ -273,8 +281,11 @@ class Switches {
       const auto [a, b] = planar::table_segment_ends(loads[l], k);
       g[c++] = (speeds_.table[l] - a) * (b - speeds_.table[l]) / ((b - a) * (b - a));
     }
-    // A prismatic pair's normal loads, from an evaluation at the state.
-    if (any_normals_ && !branches.stuck) eval_.evaluate(t, y.data(), branches, probe_);
+    // A prismatic pair's normal loads and the held elements' margins, from an evaluation at the
+    // state.
+    if ((any_normals_ || any_held) && !branches.stuck) eval_.evaluate(t, y.data(), branches, probe_);
+    for (size_t k = 0; k < sys_.coulomb.size(); ++k)
+      if (branches.holds(k)) g[k] = probe_.margin[k];
     for (size_t k = 0; k < normals_.size(); ++k)
       for (int i = 0; i < 2; ++i) g[c++] = (i < normals_[k] && !branches.stuck) ? probe_.normal[k][i] : 0.0;
     if (one_dof_stick_) g[c++] = branches.stuck ? margin(t, y) : y[1];
@@ -286,7 +297,7 @@ class Switches {
   /// The locked sign of function k (0: none yet).
   double locked(size_t k) const {
     const size_t ne = sys_.coulomb.size(), na = m_.spec().actuators.size();
-    if (k < ne) return branches.stuck ? 0.0 : branches.coulomb[k];
+    if (k < ne) return branches.stuck ? 0.0 : branches.holds(k) ? 1.0 : branches.coulomb[k];
     if (k < ne + na) return branches.when[k - ne];
     if (k < ne + 2 * na) return branches.motor[k - ne - na];
     if (k < ne + 2 * na + nl()) return branches.segment[k - ne - 2 * na] != planar::no_segment ? 1.0 : 0.0;
@@ -322,9 +333,15 @@ class Switches {
       }
     }
     for (size_t k = 0; k < g.size(); ++k) {
-      const double s = sign(g[k]);
+      double s = sign(g[k]);
+      // A normal load's own event: it has changed sign (at the crossing its value is ~0 either way).
+      const bool normal_event = static_cast<int>(k) == event && k >= ne + 2 * na + loads.size() && k < ne + 2 * na + loads.size() + 2 * ne;
+      if (normal_event && locked(k) != 0.0) s = -locked(k);
       if (s == 0.0 || (only_unlocked && locked(k) != 0.0)) continue;
-      if (k < ne) { if (!branches.stuck) branches.coulomb[k] = s; }
+      if (k < ne) {
+        // (an element's own event in a machine of several DOF was settled by element_event)
+        if (!branches.stuck && !branches.holds(k) && !(element_stick_ && static_cast<int>(k) == event)) branches.coulomb[k] = s;
+      }
       else if (k < ne + na) branches.when[k - ne] = s;
       else if (k < ne + 2 * na) branches.motor[k - ne - na] = s;
       else if (k < ne + 2 * na + loads.size()) continue;
@@ -357,6 +374,65 @@ class Switches {
     start(drive);
   }
   bool one_dof_stick() const { return one_dof_stick_; }
+  /// Several DOF at the start: each element at rest is held if static friction can hold it.
+  void hold_at_start(double t, State& y) {
+    if (!element_stick_) return;
+    eval_.speeds(t, y.data(), speeds_);
+    std::vector<double>& at_rest = scratch_;
+    at_rest = speeds_.coulomb;
+    for (size_t k = 0; k < at_rest.size(); ++k)
+      if (active_[k] && at_rest[k] == 0.0) element_event(t, y, k);
+  }
+  /// Several DOF: element k's function changed sign at (t, y). A held element slips, opposite
+  /// to the effort that held it; a sliding one that stops is held if its static capacity holds
+  /// it (its speed set to 0 exactly, the coordinates' rates projected), else it reverses.
+  /// False when element k is not such an element (the other branches are locked as usual).
+  bool element_event(double t, State& y, size_t k) {
+    if (!element_stick_ || k >= sys_.coulomb.size() || !active_[k]) return false;
+    if (branches.holds(k)) {
+      eval_.evaluate(t, y.data(), branches, probe_);
+      branches.held[k] = 0;
+      branches.coulomb[k] = -sign(probe_.coulomb[k]);
+      return true;
+    }
+    // The held elements' speeds (k's too) per unit rate of each coordinate, C, and the rates
+    // projected onto C qd = 0. Holding k is consistent only if that projection barely changes
+    // them: where k's speed is zero because the geometry makes it stationary (its coefficients
+    // vanish, or with the others held it would stop the machine) it does not stop, it turns.
+    const size_t n = L_.n;
+    branches.held[k] = 1;
+    std::vector<size_t> rows;
+    for (size_t j = 0; j < sys_.coulomb.size(); ++j)
+      if (branches.holds(j)) rows.push_back(j);
+    Eigen::MatrixXd C(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(n));
+    unit_ = y;
+    for (size_t i = 0; i < n; ++i) {
+      for (size_t j = 0; j < n; ++j) unit_[n + j] = i == j ? 1.0 : 0.0;
+      eval_.speeds(t, unit_.data(), speeds_);
+      for (size_t r = 0; r < rows.size(); ++r) C(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(i)) = speeds_.coulomb[rows[r]];
+    }
+    const Eigen::Map<const Eigen::VectorXd> qd(y.data() + n, static_cast<Eigen::Index>(n));
+    const Eigen::VectorXd correction = C.completeOrthogonalDecomposition().solve(C * qd);
+    bool holds = correction.norm() <= 1e-6 * qd.norm() + 1e-300;
+    if (holds) {
+      held_state_ = y;
+      for (size_t i = 0; i < n; ++i) held_state_[n + i] -= correction(static_cast<Eigen::Index>(i));
+      try {
+        eval_.evaluate(t, held_state_.data(), branches, probe_);
+        holds = probe_.margin[k] >= 0.0;
+      } catch (const AnalysisError&) {
+        holds = false;  // its holding effort does not settle: it cannot be held
+      }
+    }
+    if (holds) {
+      y = held_state_;
+      return true;
+    }
+    branches.held[k] = 0;
+    // It slips (or turns) in the direction the drive takes it: the probe step decides.
+    branches.coulomb[k] = 0.0;
+    return true;
+  }
   size_t machine_function() const { return count() - 1; }
 
  private:
@@ -392,6 +468,8 @@ class Switches {
   Evaluation probe_;
   double machine_sign_ = 0.0;
   bool one_dof_stick_ = false;
+  bool element_stick_ = false;
+  State held_state_;
 };
 
 std::string where_text(const Mechanism& m, double t, const State& y) {
@@ -444,6 +522,7 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
   e.coulomb.assign(L.elements, 0.0), e.coulomb_speed.assign(L.elements, 0.0);
   e.current_rate.assign(L.motors, 0.0), e.load_power.assign(L.loads, 0.0);
   e.normal.assign(L.elements, {0.0, 0.0});
+  e.margin.assign(L.elements, 0.0);
   const Stepper::System f = [&](const State& x, State& dx, double t) {
     eval->evaluate(t, x.data(), switches.branches, e);
     for (size_t i = 0; i < L.n; ++i) dx[i] = switches.branches.stuck ? 0.0 : x[L.n + i], dx[L.n + i] = e.qdd[i];
@@ -484,6 +563,7 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
     // The branches at the start; a one-DOF machine starting at rest sticks or starts.
     switches.lock(t, y);
     if (switches.one_dof_stick() && y[1] == 0.0) switches.stop_or_start(t, y);
+    switches.hold_at_start(t, y);
     // A first step that turns the coordinates by about 1e-3 (the controller adapts it).
     double speed = 0.0;
     for (size_t i = 0; i < L.n; ++i) speed = std::max(speed, std::abs(y[L.n + i]));
@@ -561,6 +641,7 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
         else switches.stop_or_start(t, y_event);
         restart_step = std::min(restart_step, span / o.steps / 10.0);  // the motion changes its kind
       } else {
+        switches.element_event(t, y_event, static_cast<size_t>(which));
         switches.lock(t, y_event, false, which);
       }
       stepper->initialize(y_event, t, restart_step);

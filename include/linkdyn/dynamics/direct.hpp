@@ -17,7 +17,9 @@
 // evaluation by successive approximations [001 Eqs. 12-13]) and in the actuators' Coulomb
 // resistances. Each element's friction direction is held over a step and its reversals are
 // located as events; a one-DOF machine that comes to rest sticks while static friction holds
-// it and breaks away when the driving load exceeds the static limit (both located as events).
+// it and breaks away when the driving load exceeds the static limit (both located as events);
+// in a machine of several DOF each element that comes to rest is held on its own while the
+// others move.
 //
 // The integrator is Boost.Odeint's Runge-Kutta-Fehlberg 7(8) (rows and events reached by exact
 // steps) or Dormand-Prince 5(4) with dense output; events are located by Boost.Math's TOMS 748.
@@ -64,7 +66,8 @@ struct SimulationResult {
   /// .velocity), then each one's acceleration (.alpha | .acceleration); motor currents;
   /// actuator efforts (<actuator>.torque | .force); constraint actions; friction powers
   /// (<pair>.friction_power, friction.power); energies (energy.kinetic, energy.potential,
-  /// work.<actuator>, work.<load>, friction.loss, energy.residual); stuck; then, unless
+  /// work.<actuator>, work.<load>, friction.loss, energy.residual); stuck (1 while a one-DOF
+  /// machine is held at rest; with several DOF, how many Coulomb elements are); then, unless
   /// kinematics is off, the kinematics columns (kinematics_table's); with `reactions`, every
   /// pair's reaction (kinetostatics_table's columns).
   Table table;

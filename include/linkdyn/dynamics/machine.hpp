@@ -30,6 +30,8 @@ struct CoulombElement {
 
 /// The element's relative speed (bearing speed; the body's angular velocity; the sliding speed).
 double element_speed(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e);
+/// Its rate, at the workspace's accelerations.
+double element_acceleration(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e);
 /// The load the coefficients multiply, from the reactions in ws (1 for resistances).
 double element_load(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e);
 /// The same with the signs of a prismatic pair's normal loads held: sum of held_k N_k (|N_k|
