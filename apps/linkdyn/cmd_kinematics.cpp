@@ -6,7 +6,7 @@
 
 #include "commands.hpp"
 #include "linkdyn/io/model_file.hpp"
-#include "linkdyn/io/report.hpp"
+#include "linkdyn/report/report.hpp"
 
 namespace linkdyn::cli {
 namespace {
@@ -55,7 +55,7 @@ void run_kinematics(const KinematicsOptions& o) {
   nlohmann::ordered_json extra;
   extra["settings"] = {{"t0", grid.t0}, {"t_end", grid.t_end}, {"steps", grid.steps}, {"singular_tol", o.singular_tol}};
   write_outputs(m, o.model, "kinematics", table, summary, o.csv, o.json, extra);
-  write_plots(o.plot_dir, io::kinematics_plots(m, table));
+  write_plots(o.plot_dir, report::kinematics_plots(m, table));
 }
 
 }  // namespace

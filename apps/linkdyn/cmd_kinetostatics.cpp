@@ -7,7 +7,7 @@
 
 #include "commands.hpp"
 #include "linkdyn/io/model_file.hpp"
-#include "linkdyn/io/report.hpp"
+#include "linkdyn/report/report.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
 
 namespace linkdyn::cli {
@@ -95,7 +95,7 @@ void run_kinetostatics(KinetostaticsCliOptions o) {
                                {"max_force_t", summary.pin_max_force_t[p]}};
   extra["pairs"] = pairs;
   write_outputs(m, o.model, "kinetostatics", table, summary.sweep, o.csv, o.json, extra);
-  write_plots(o.plot_dir, io::kinetostatics_plots(m, table));
+  write_plots(o.plot_dir, report::kinetostatics_plots(m, table));
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 
 #include "commands.hpp"
 #include "linkdyn/io/model_file.hpp"
-#include "linkdyn/io/report.hpp"
+#include "linkdyn/report/report.hpp"
 
 namespace linkdyn::cli {
 namespace {
@@ -20,9 +20,9 @@ struct ReportCliOptions {
 void run_report(const ReportCliOptions& o) {
   const planar::Mechanism m = io::load_mechanism(o.model);
   const planar::TimeGrid grid = analysis_grid(m, o.steps);
-  io::ReportOptions options;
+  report::ReportOptions options;
   options.solver.friction = !o.no_friction;
-  const std::string html = io::planar_report_html(m, grid, options);
+  const std::string html = report::planar_report_html(m, grid, options);
   const std::string path = o.output.empty() ? m.spec().name + ".report.html" : o.output;
   std::ofstream out(path);
   if (!out) throw InputError({path, 0}, "report", "cannot write the file", "check that the folder exists and is writable");

@@ -10,7 +10,7 @@
 #include "commands.hpp"
 #include "linkdyn/dynamics/direct.hpp"
 #include "linkdyn/io/model_file.hpp"
-#include "linkdyn/io/report.hpp"
+#include "linkdyn/report/report.hpp"
 
 namespace linkdyn::cli {
 namespace {
@@ -179,7 +179,7 @@ void run_simulate(SimulateOptions o) {
   if (r.stopped) extra["stopped"] = {{"t", r.t_final}, {"message", r.stop_message}};
   // Whatever was computed is written, also when the run stopped early.
   write_outputs(m, o.model, "simulate", r.table, planar::SweepSummary{}, o.csv, o.json, extra);
-  write_plots(o.plot_dir, io::simulation_plots(*system->mechanism, r.table));
+  write_plots(o.plot_dir, report::simulation_plots(*system->mechanism, r.table));
   if (r.stopped) {
     // The message names the model line, the entity and the fix of the input that stopped it.
     if (r.stop_exit_code == InputError::exit_code) throw InputError({}, "", r.stop_message, "");

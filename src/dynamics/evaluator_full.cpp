@@ -11,7 +11,7 @@
 #include <Eigen/SparseLU>
 
 #include "dynamics/placed_evaluator.hpp"
-#include "planar/constraints.hpp"
+#include "linkdyn/planar/constraints.hpp"
 
 namespace linkdyn::dynamics {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "planar/constraints.hpp"
+#include "linkdyn/planar/constraints.hpp"
 
 namespace linkdyn::dynamics {
 

@@ -1,4 +1,4 @@
-#include "planar/constraints.hpp"
+#include "linkdyn/planar/constraints.hpp"
 
 namespace linkdyn::planar {
 

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "linkdyn/planar/groups/group.hpp"
-#include "planar/constraints.hpp"
+#include "linkdyn/planar/constraints.hpp"
 
 namespace linkdyn::planar {
 

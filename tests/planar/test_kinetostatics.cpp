@@ -11,7 +11,7 @@
 #include <cmath>
 
 #include "linkdyn/planar/kinetostatics.hpp"
-#include "planar/constraints.hpp"
+#include "linkdyn/planar/constraints.hpp"
 #include "test_support.hpp"
 
 using namespace linkdyn;

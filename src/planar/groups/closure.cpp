@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "planar/constraints.hpp"
+#include "linkdyn/planar/constraints.hpp"
 
 namespace linkdyn::planar {
 

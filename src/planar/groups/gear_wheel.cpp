@@ -1,5 +1,5 @@
 // A wheel on a fixed axis geared to a known body: theta_w = ratio * theta_o + phase.
-#include "planar/constraints.hpp"
+#include "linkdyn/planar/constraints.hpp"
 #include "planar/groups/group_types.hpp"
 
 namespace linkdyn::planar {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "planar/constraints.hpp"
+#include "linkdyn/planar/constraints.hpp"
 #include "planar/groups/closure.hpp"
 #include "planar/groups/group_types.hpp"
 

@@ -1,6 +1,6 @@
 // P_I: linear first-class mechanism [001 Fig. 1]; the slider's position along its ground guide
 // (from the guide point) is the driver coordinate.
-#include "planar/constraints.hpp"
+#include "linkdyn/planar/constraints.hpp"
 #include "planar/groups/group_types.hpp"
 
 namespace linkdyn::planar {

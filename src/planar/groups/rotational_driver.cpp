@@ -1,5 +1,5 @@
 // R_I: rotational first-class mechanism [001 Fig. 1]; its angle is the driver coordinate.
-#include "planar/constraints.hpp"
+#include "linkdyn/planar/constraints.hpp"
 #include "planar/groups/group_types.hpp"
 
 namespace linkdyn::planar {

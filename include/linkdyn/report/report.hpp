@@ -10,7 +10,9 @@
 #include "linkdyn/io/svg_plot.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
 
-namespace linkdyn::io {
+namespace linkdyn::report {
+
+using io::Plot;
 
 /// Body angles, angular velocities and accelerations, point paths (coupler curves), point
 /// speeds and transmission angles, against the first driver's coordinate (or time).
@@ -35,4 +37,4 @@ struct ReportOptions {
 std::string planar_report_html(const planar::Mechanism& m, const planar::TimeGrid& grid,
                                const ReportOptions& options = {});
 
-}  // namespace linkdyn::io
+}  // namespace linkdyn::report

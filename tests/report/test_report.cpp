@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
-#include "linkdyn/io/report.hpp"
+#include "linkdyn/report/report.hpp"
 #include "test_support.hpp"
 
 using namespace linkdyn;
@@ -29,7 +29,7 @@ TEST(Report, EveryExampleGivesASelfContainedPageWithEveryPlot) {
   for (const auto& c : test::example_cases()) {
     SCOPED_TRACE(c.name);
     const planar::Mechanism m = io::load_mechanism(test::example(c.name));
-    const std::string html = io::planar_report_html(m, m.default_grid());
+    const std::string html = report::planar_report_html(m, m.default_grid());
     const size_t plots = count(html, "class=\"plot\"");
     EXPECT_GE(plots, 7u);
     EXPECT_NE(html.find("data-plots=\"" + std::to_string(plots) + "\""), std::string::npos);
@@ -50,7 +50,7 @@ TEST(Report, EveryExampleGivesASelfContainedPageWithEveryPlot) {
 TEST(Report, AnimationFramesMatchTheKinematics) {
   // The crank pin B of the seed four-bar in the first and a middle frame.
   const planar::Mechanism m = io::load_mechanism(test::example("seed001-fourbar"));
-  const nlohmann::json data = page_data(io::planar_report_html(m, m.default_grid()));
+  const nlohmann::json data = page_data(report::planar_report_html(m, m.default_grid()));
   const auto& B = data["paths"]["B"];
   EXPECT_NEAR(B[0].get<double>(), 2.0, 1e-5);
   EXPECT_NEAR(B[1].get<double>(), 0.0, 1e-5);
@@ -63,9 +63,9 @@ TEST(Report, LongSweepsAreDecimatedForDisplayKeepingExtremes) {
   const planar::Mechanism m = io::load_mechanism(test::example("seed001-fourbar"));
   planar::TimeGrid grid = m.default_grid();
   grid.steps = 100000;
-  io::ReportOptions options;
+  report::ReportOptions options;
   options.kinetostatics = false;
-  const std::string html = io::planar_report_html(m, grid, options);
+  const std::string html = report::planar_report_html(m, grid, options);
   EXPECT_LT(html.size(), 2000000u);
   EXPECT_LE(page_data(html)["frames"].size(), options.max_frames + 1);
   // A noisy series of 10^5 points keeps its extreme values in at most ~2000 points.
@@ -89,7 +89,7 @@ TEST(Report, LongSweepsAreDecimatedForDisplayKeepingExtremes) {
 
 TEST(Report, PlotsCarryAxesUnitsAndLegends) {
   const planar::Mechanism m = io::load_mechanism(test::example("seed001-fourbar"));
-  const std::vector<io::Plot> plots = io::kinematics_plots(m, planar::kinematics_table(m, m.default_grid()));
+  const std::vector<io::Plot> plots = report::kinematics_plots(m, planar::kinematics_table(m, m.default_grid()));
   ASSERT_FALSE(plots.empty());
   EXPECT_EQ(plots[0].x_label, "crank_drive angle (deg)");
   EXPECT_EQ(plots[0].y_label, "angle (deg)");

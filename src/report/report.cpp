@@ -1,4 +1,4 @@
-#include "linkdyn/io/report.hpp"
+#include "linkdyn/report/report.hpp"
 
 #include <fmt/format.h>
 
@@ -9,7 +9,7 @@
 #include "linkdyn/dynamics/direct.hpp"
 #include "linkdyn/planar/groups/group.hpp"
 
-namespace linkdyn::io {
+namespace linkdyn::report {
 namespace {
 
 using planar::Mechanism;
@@ -504,4 +504,4 @@ and the dashed markers on every plot follow.</p>
   return html;
 }
 
-}  // namespace linkdyn::io
+}  // namespace linkdyn::report
