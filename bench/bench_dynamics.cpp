@@ -23,7 +23,7 @@ using namespace linkdyn;
 namespace {
 
 std::unique_ptr<dynamics::DynamicSystem> load_system(const std::string& path) {
-  return std::make_unique<dynamics::DynamicSystem>(io::load_mechanism(path));
+  return std::make_unique<dynamics::DynamicSystem>(io::load_machine(path));
 }
 
 std::string example(const std::string& name) { return std::string(LINKDYN_EXAMPLES_DIR) + "/" + name + ".yaml"; }

@@ -37,8 +37,9 @@ void eigen_per_position(benchmark::State& state, bool gyroscopic) {
 }
 
 void eigen_cycle_360(benchmark::State& state) {
-  const planar::Mechanism m = io::load_mechanism(pump_example);
-  const std::vector<flex::ElasticLink> links = flex::make_elastic_links(m);
+  const io::Model model = io::read_model(pump_example);
+  const planar::Mechanism m = planar::compile(model.mechanism);
+  const std::vector<flex::ElasticLink> links = flex::make_elastic_links(m, model.elastic_links);
   planar::TimeGrid grid = m.default_grid();
   grid.steps = 360;
   for (auto _ : state) {
@@ -49,8 +50,9 @@ void eigen_cycle_360(benchmark::State& state) {
 }
 
 void periodic_response_cycle(benchmark::State& state) {
-  const planar::Mechanism m = io::load_mechanism(pump_example);
-  const std::vector<flex::ElasticLink> links = flex::make_elastic_links(m);
+  const io::Model model = io::read_model(pump_example);
+  const planar::Mechanism m = planar::compile(model.mechanism);
+  const std::vector<flex::ElasticLink> links = flex::make_elastic_links(m, model.elastic_links);
   planar::TimeGrid grid = m.default_grid();
   grid.steps = 360;
   for (auto _ : state) {

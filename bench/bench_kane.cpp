@@ -14,10 +14,10 @@ using namespace linkdyn;
 
 namespace {
 
-planar::Mechanism pump() { return io::load_mechanism(std::string(LINKDYN_EXAMPLES_DIR) + "/seed004-pump.yaml"); }
+const std::string pump = std::string(LINKDYN_EXAMPLES_DIR) + "/seed004-pump.yaml";
 
 void pump_two_seconds(benchmark::State& state, dynamics::Method method) {
-  const dynamics::DynamicSystem system(pump());
+  const dynamics::DynamicSystem system = io::load_machine(pump);
   dynamics::SimulationOptions o;
   o.method = method;
   o.t_end = 2.0;
@@ -31,7 +31,7 @@ void pump_two_seconds(benchmark::State& state, dynamics::Method method) {
 }
 
 void kane_one_state(benchmark::State& state, bool with_liaisons) {
-  const planar::Mechanism m = pump();
+  const planar::Mechanism m = io::load_mechanism(pump);
   planar::Workspace ws(m);
   dynamics::KaneWorkspace kw(m);
   ws.q = {0.7, 0.47};

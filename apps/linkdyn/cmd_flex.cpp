@@ -126,8 +126,9 @@ std::vector<io::Plot> flex_plots(const planar::Mechanism& m, const flex::Elastic
 }
 
 void run_flex(const FlexOptions& o) {
-  const planar::Mechanism m = io::load_mechanism(o.model);
-  const std::vector<flex::ElasticLink> links = flex::make_elastic_links(m);
+  const io::Model model = io::read_model(o.model);
+  const planar::Mechanism m = planar::compile(model.mechanism);
+  const std::vector<flex::ElasticLink> links = flex::make_elastic_links(m, model.elastic_links);
   if (links.empty())
     throw InputError(m.spec().where, "model", "has no elastic link",
                      "add an 'elastic_links:' section (docs/model-format.md) naming the body that bends");

@@ -18,11 +18,12 @@ struct ReportCliOptions {
 };
 
 void run_report(const ReportCliOptions& o) {
-  const planar::Mechanism m = io::load_mechanism(o.model);
+  const io::Model model = io::read_model(o.model);
+  const planar::Mechanism m = planar::compile(model.mechanism);
   const planar::TimeGrid grid = analysis_grid(m, o.steps);
   report::ReportOptions options;
   options.solver.friction = !o.no_friction;
-  const std::string html = report::planar_report_html(m, grid, options);
+  const std::string html = report::planar_report_html(m, model.machine, grid, options);
   const std::string path = o.output.empty() ? m.spec().name + ".report.html" : o.output;
   std::ofstream out(path);
   if (!out) throw InputError({path, 0}, "report", "cannot write the file", "check that the folder exists and is writable");

@@ -5,6 +5,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <type_traits>
+#include <utility>
+#include <variant>
 #include <unistd.h>
 
 #include "commands.hpp"
@@ -25,52 +28,58 @@ struct SimulateOptions {
   int cycles = 2;
 };
 
-int actuator_index(const planar::Mechanism& m, const std::string& name) {
-  for (size_t k = 0; k < m.spec().actuators.size(); ++k)
-    if (m.spec().actuators[k].name == name) return static_cast<int>(k);
-  throw InputError(m.spec().where, "actuator '" + name + "'", "is not in the model", "name an actuator under 'actuators'");
+int actuator_index(const planar::Mechanism& m, const dynamics::MachineSpec& machine, const std::string& name) {
+  const int k = machine.find_actuator(name);
+  if (k < 0) throw InputError(m.spec().where, "actuator '" + name + "'", "is not in the model", "name an actuator under 'actuators'");
+  return k;
 }
 
 /// Steady regime, optionally after solving an actuator scale or a flywheel; then the
 /// simulation covers `cycles` steady cycles. Returns the options to simulate with.
-dynamics::SimulationOptions steady_setup(const planar::Mechanism& m, SimulateOptions& o,
+dynamics::SimulationOptions steady_setup(const planar::Mechanism& m, const dynamics::MachineSpec& machine, SimulateOptions& o,
                                          std::unique_ptr<dynamics::DynamicSystem>& system) {
   dynamics::SimulationOptions sim = o.sim;
   sim.progress = nullptr;
   double guess = std::isfinite(sim.qd0) ? sim.qd0 : planar::evaluate(m.drivers()[0].law, sim.t0).qd;
   if (o.mean_speed != 0.0) {
     std::vector<int> acts;
-    for (const std::string& a : o.adjust) acts.push_back(actuator_index(m, a));
+    for (const std::string& a : o.adjust) acts.push_back(actuator_index(m, machine, a));
     if (acts.empty()) throw InputError(m.spec().where, "--mean-speed", "needs the actuators to adjust", "add --adjust NAME[,NAME]");
     const dynamics::ActuatorSolution solution = dynamics::solve_actuator_for_mean_speed(*system, sim, acts, o.mean_speed, guess);
     const double scale = solution.scale;
     guess = solution.qd0;
-    sim.actuator_scale.assign(m.spec().actuators.size(), 1.0);
+    sim.actuator_scale.assign(machine.actuators.size(), 1.0);
     for (int a : acts) {
       sim.actuator_scale[a] = scale;
-      const planar::Actuator& act = m.spec().actuators[a];
-      const double base = act.type == planar::Actuator::dc_motor ? act.voltage : act.type == planar::Actuator::resistance ? act.T0 : act.value;
-      fmt::print("actuator {}: {} = {:.9g} gives a mean speed of {:.9g}\n", act.name,
-                 act.type == planar::Actuator::dc_motor ? "voltage" : act.type == planar::Actuator::resistance ? "T0" : "value",
-                 base * scale, o.mean_speed);
+      const dynamics::Actuator& act = machine.actuators[a];
+      // The scaled parameter: a motor's voltage, a resistance's T0, a torque's value.
+      const auto [what, base] = std::visit(
+          [](const auto& law) -> std::pair<const char*, double> {
+            using Law = std::decay_t<decltype(law)>;
+            if constexpr (std::is_same_v<Law, dynamics::DcMotor>) return {"voltage", law.voltage};
+            else if constexpr (std::is_same_v<Law, dynamics::Resistance>) return {"T0", law.T0};
+            else return {"value", law.value};
+          },
+          act.law);
+      fmt::print("actuator {}: {} = {:.9g} gives a mean speed of {:.9g}\n", act.name, what, base * scale, o.mean_speed);
     }
   }
   if (o.fluctuation > 0.0) {
     const int body = m.spec().find_body(o.flywheel);
     if (body <= 0) throw InputError(m.spec().where, "--flywheel", "'" + o.flywheel + "' is not a moving body", "name the flywheel body");
-    const double added = dynamics::flywheel_for_fluctuation(m, sim, body, o.fluctuation, guess);
+    const double added = dynamics::flywheel_for_fluctuation(m, machine, sim, body, o.fluctuation, guess);
     fmt::print("flywheel {}: add {:.9g} kg m^2 (to {:.9g}) for a fluctuation of at most {:.6g}\n", o.flywheel, added,
                m.bodies()[body].inertia + added, o.fluctuation);
     planar::MechanismSpec spec = m.spec();
     spec.bodies[body].inertia += added;
-    system = std::make_unique<dynamics::DynamicSystem>(planar::compile(spec));
+    system = std::make_unique<dynamics::DynamicSystem>(planar::compile(spec), machine);
   }
   const dynamics::SteadyRegime s = dynamics::steady_regime(*system, sim, guess);
   fmt::print("steady regime: qd0 = {:.9g}, period {:.9g} s, mean speed {:.9g}, speed {:.6g} to {:.6g}, fluctuation {:.6g} ({} Newton iterations)\n",
              s.qd0, s.period, s.mean_speed, s.qd_min, s.qd_max, s.fluctuation, s.iterations);
   double total = 0.0;
   for (size_t k = 0; k < s.actuator_work.size(); ++k) {
-    fmt::print("  work per cycle of {}: {:.9g} J\n", m.spec().actuators[k].name, s.actuator_work[k]);
+    fmt::print("  work per cycle of {}: {:.9g} J\n", machine.actuators[k].name, s.actuator_work[k]);
     total += s.actuator_work[k];
   }
   if (!s.actuator_work.empty()) fmt::print("  sum of the actuators' work per cycle: {:.3g} J\n", total);
@@ -146,14 +155,15 @@ void print_summary(const planar::Mechanism& m, const dynamics::DynamicSystem& sy
              "residual {:.3g} J\n",
              input, loss, r.energy_change, r.energy_residual);
   for (size_t k = 0; k < r.actuator_work.size(); ++k)
-    fmt::print("  work of {}: {:.9g} J\n", m.spec().actuators[k].name, r.actuator_work[k]);
+    fmt::print("  work of {}: {:.9g} J\n", system.machine.actuators[k].name, r.actuator_work[k]);
   for (size_t k = 0; k < r.friction_loss.size(); ++k)
     if (system.coulomb[k].kind == dynamics::CoulombElement::pair_friction && r.friction_loss[k] > 0.0)
       fmt::print("  friction loss in {}: {:.9g} J\n", system.coulomb[k].name, r.friction_loss[k]);
 }
 
 void run_simulate(SimulateOptions o) {
-  const planar::Mechanism m = io::load_mechanism(o.model);
+  io::Model model = io::read_model(o.model);
+  const planar::Mechanism m = planar::compile(model.mechanism);
   analysis_grid(m, 0);
   o.sim.method = o.method == "full" ? dynamics::Method::full : o.method == "kane" ? dynamics::Method::kane : dynamics::Method::reduced;
   o.sim.integrator = o.integrator == "dopri5" ? dynamics::Integrator::dopri5 : dynamics::Integrator::rkf78;
@@ -161,9 +171,9 @@ void run_simulate(SimulateOptions o) {
   o.sim.kinematics = !o.no_kinematics;
   for (double* v : {&o.sim.q0, &o.sim.qd0})
     if (std::isinf(*v)) throw InputError(m.spec().where, "--q0/--qd0", "an initial value is not finite", "give a finite number");
-  auto system = std::make_unique<dynamics::DynamicSystem>(m);
+  auto system = std::make_unique<dynamics::DynamicSystem>(m, model.machine);
   o.sim.progress = progress_reporter(o.sim.t0, o.sim.t_end);
-  if (o.steady || o.mean_speed != 0.0 || o.fluctuation > 0.0) o.sim = steady_setup(m, o, system);
+  if (o.steady || o.mean_speed != 0.0 || o.fluctuation > 0.0) o.sim = steady_setup(m, model.machine, o, system);
   o.sim.progress = progress_reporter(o.sim.t0, o.sim.t_end);
   const auto start = std::chrono::steady_clock::now();
   const dynamics::SimulationResult r = dynamics::simulate(*system, o.sim);
@@ -179,7 +189,7 @@ void run_simulate(SimulateOptions o) {
   if (r.stopped) extra["stopped"] = {{"t", r.t_final}, {"message", r.stop_message}};
   // Whatever was computed is written, also when the run stopped early.
   write_outputs(m, o.model, "simulate", r.table, planar::SweepSummary{}, o.csv, o.json, extra);
-  write_plots(o.plot_dir, report::simulation_plots(*system->mechanism, r.table));
+  write_plots(o.plot_dir, report::simulation_plots(*system->mechanism, system->machine, r.table));
   if (r.stopped) {
     // The message names the model line, the entity and the fix of the input that stopped it.
     if (r.stop_exit_code == InputError::exit_code) throw InputError({}, "", r.stop_message, "");

@@ -3,10 +3,11 @@
 #include "dynamics/evaluator.hpp"
 
 #include <cmath>
+#include <type_traits>
+#include <variant>
 
 namespace linkdyn::dynamics {
 
-using planar::Actuator;
 
 Evaluator::Evaluator(const DynamicSystem& system, const SimulationOptions& options)
     : sys_(system),
@@ -14,7 +15,7 @@ Evaluator::Evaluator(const DynamicSystem& system, const SimulationOptions& optio
       o_(options),
       friction_tolerance_(std::max(1e-3 * options.rel_tol, 1e-14)),
       n_(m_.drivers().size()) {
-  const auto& acts = m_.spec().actuators;
+  const auto& acts = sys_.machine.actuators;
   scale_.assign(acts.size(), 1.0);
   for (size_t k = 0; k < options.actuator_scale.size() && k < scale_.size(); ++k) scale_[k] = options.actuator_scale[k];
   motor_of_.assign(acts.size(), -1);
@@ -22,29 +23,26 @@ Evaluator::Evaluator(const DynamicSystem& system, const SimulationOptions& optio
 }
 
 void Evaluator::actuator_efforts(const double* y, const Branches& branches, Evaluation& e) const {
-  const auto& acts = m_.spec().actuators;
+  const auto& acts = sys_.machine.actuators;
   for (size_t k = 0; k < acts.size(); ++k) {
-    const Actuator& a = acts[k];
     const double speed = e.actuator_speed[k];
-    double effort = 0.0;
-    switch (a.type) {
-      case Actuator::torque:
-        effort = (a.when_body < 0 || branches.when[k] == a.when_sign) ? scale_[k] * a.value : 0.0;
-        break;
-      case Actuator::resistance:
-        effort = -a.c * speed;  // the Coulomb part T0 is a Coulomb element
-        break;
-      case Actuator::dc_motor: {
-        // U = R i + L di/dt + K omega_motor, T = K i through the reducer [003 Sect. 3.2].
-        const int motor = motor_of_[k];
-        const double current = y[2 * n_ + motor], omega_motor = speed / a.ratio;
-        const double eta = branches.motor[k] >= 0.0 ? a.efficiency : 1.0 / a.efficiency;
-        effort = eta * a.constant * current / a.ratio;
-        e.current_rate[motor] = (scale_[k] * a.voltage - a.resistance_ohm * current - a.constant * omega_motor) / a.inductance;
-        break;
-      }
-    }
-    e.actuator[k] = effort;
+    e.actuator[k] = std::visit(
+        [&](const auto& law) {
+          using Law = std::decay_t<decltype(law)>;
+          if constexpr (std::is_same_v<Law, Torque>) {
+            return (law.when_body < 0 || branches.when[k] == law.when_sign) ? scale_[k] * law.value : 0.0;
+          } else if constexpr (std::is_same_v<Law, Resistance>) {
+            return -law.c * speed;  // the Coulomb part T0 is a Coulomb element
+          } else {
+            // U = R i + L di/dt + K omega_motor, T = K i through the reducer [003 Sect. 3.2].
+            const int motor = motor_of_[k];
+            const double current = y[2 * n_ + motor], omega_motor = speed / law.ratio;
+            const double eta = branches.motor[k] >= 0.0 ? law.efficiency : 1.0 / law.efficiency;
+            e.current_rate[motor] = (scale_[k] * law.voltage - law.resistance * current - law.constant * omega_motor) / law.inductance;
+            return eta * law.constant * current / law.ratio;
+          }
+        },
+        acts[k].law);
   }
 }
 

@@ -28,7 +28,7 @@ std::shared_ptr<const ReducedModel> reduced_model(const DynamicSystem& s, const 
 class ReducedEvaluator final : public Evaluator {
  public:
   ReducedEvaluator(const DynamicSystem& s, const SimulationOptions& o) : Evaluator(s, o), model_(reduced_model(s, o)) {
-    const size_t ne = sys_.coulomb.size(), na = m_.spec().actuators.size();
+    const size_t ne = sys_.coulomb.size(), na = sys_.machine.actuators.size();
     coefficient_.assign(ne, 0.0);
     load_.assign(ne, 0.0);
     magnitude_.assign(model_->parts.size(), 0.0);
@@ -52,7 +52,7 @@ class ReducedEvaluator final : public Evaluator {
     const CurveBundle::Where w = model_->curves.locate(y[0], true);
     const double qd = y[1];
     for (size_t k = 0; k < sys_.coulomb.size(); ++k) s.coulomb[k] = model_->curves.value(w, model_->element_curve[k]) * qd;
-    for (size_t a = 0; a < m_.spec().actuators.size(); ++a) {
+    for (size_t a = 0; a < sys_.machine.actuators.size(); ++a) {
       s.actuator[a] = model_->curves.value(w, model_->actuator_curve[a]) * qd;
       s.when[a] = model_->when_curve[a] >= 0 ? model_->curves.value(w, model_->when_curve[a]) * qd : 0.0;
     }
@@ -84,7 +84,7 @@ class ReducedEvaluator final : public Evaluator {
       F += magnitude_[p] * g;
       e.load_power[part.load] += magnitude_[p] * g * qd;
     }
-    const size_t na = m_.spec().actuators.size();
+    const size_t na = sys_.machine.actuators.size();
     for (size_t a = 0; a < na; ++a) e.actuator_speed[a] = c.value(w, model_->actuator_curve[a]) * qd;
     actuator_efforts(y, b, e);
     for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
@@ -177,7 +177,7 @@ class ReducedEvaluator final : public Evaluator {
   void base_reactions(double qd, const Evaluation& e) {
     R0_ = C_.col(1) * (qd * qd) + C_.col(2);
     for (size_t p = 0; p < model_->parts.size(); ++p) R0_ += C_.col(model_->source_part0 + static_cast<int>(p)) * magnitude_[p];
-    for (size_t a = 0; a < m_.spec().actuators.size(); ++a) {
+    for (size_t a = 0; a < sys_.machine.actuators.size(); ++a) {
       double smooth = e.actuator[a];
       for (size_t k = 0; k < sys_.coulomb.size(); ++k)
         if (sys_.coulomb[k].actuator == static_cast<int>(a)) smooth -= e.coulomb[k];
@@ -204,7 +204,7 @@ class ReducedEvaluator final : public Evaluator {
   void holding_at(const CurveBundle::Where& w, double t, const double* y, const Branches& b, double& drive, double& capacity) {
     const CurveBundle& c = model_->curves;
     Evaluation& e = rest_;  // at rest: every speed 0
-    const size_t na = m_.spec().actuators.size(), ne = sys_.coulomb.size();
+    const size_t na = sys_.machine.actuators.size(), ne = sys_.coulomb.size();
     std::fill(e.coulomb.begin(), e.coulomb.end(), 0.0);
     drive = c.value(w, 1);
     const auto& loads = m_.spec().loads;

@@ -6,12 +6,10 @@
 
 namespace linkdyn::dynamics {
 
-using planar::Actuator;
-
 namespace {
 
-planar::MechanismSpec with_rotors(planar::MechanismSpec spec) {
-  for (const Actuator& a : spec.actuators) spec.bodies[a.body].inertia += a.added_inertia();
+planar::MechanismSpec with_rotors(planar::MechanismSpec spec, const MachineSpec& machine) {
+  for (const Actuator& a : machine.actuators) spec.bodies[a.body].inertia += a.added_inertia();
   return spec;
 }
 
@@ -20,10 +18,10 @@ planar::MechanismSpec with_rotors(planar::MechanismSpec spec) {
 double element_speed(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e) {
   switch (e.kind) {
     case CoulombElement::pair_friction: return planar::bearing_speed(m, ws, m.bearings()[e.bearing]);
-    case CoulombElement::body_resistance: return ws.body[m.spec().actuators[e.actuator].body].omega;
+    case CoulombElement::body_resistance: return ws.body[e.body].omega;
     case CoulombElement::guide_resistance: {
       Vec2 point;
-      return planar::sliding_speed(m.joints()[m.spec().actuators[e.actuator].joint], ws, point);
+      return planar::sliding_speed(m.joints()[e.joint], ws, point);
     }
   }
   return 0.0;
@@ -32,11 +30,11 @@ double element_speed(const planar::Mechanism& m, const planar::Workspace& ws, co
 double element_acceleration(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e) {
   switch (e.kind) {
     case CoulombElement::pair_friction: return planar::bearing_acceleration(m, ws, m.bearings()[e.bearing]);
-    case CoulombElement::body_resistance: return ws.body[m.spec().actuators[e.actuator].body].alpha;
+    case CoulombElement::body_resistance: return ws.body[e.body].alpha;
     case CoulombElement::guide_resistance: {
       planar::Bearing guide;  // the pair's sliding rate, as a prismatic bearing's
       guide.kind = planar::Bearing::prismatic;
-      guide.joint = m.spec().actuators[e.actuator].joint;
+      guide.joint = e.joint;
       return planar::bearing_acceleration(m, ws, guide);
     }
   }
@@ -72,10 +70,10 @@ void add_element_effort(const planar::Mechanism& m, const planar::Workspace& ws,
       planar::add_bearing_effort(m, ws, m.bearings()[e.bearing], effort, loads);
       break;
     case CoulombElement::body_resistance:
-      loads[m.spec().actuators[e.actuator].body](2) += effort;
+      loads[e.body](2) += effort;
       break;
     case CoulombElement::guide_resistance: {
-      const planar::Joint& j = m.joints()[m.spec().actuators[e.actuator].joint];
+      const planar::Joint& j = m.joints()[e.joint];
       Vec2 point;
       planar::sliding_speed(j, ws, point);
       planar::add_guide_force(j, ws, point, effort, loads);
@@ -84,11 +82,29 @@ void add_element_effort(const planar::Mechanism& m, const planar::Workspace& ws,
   }
 }
 
-DynamicSystem::DynamicSystem(const planar::Mechanism& m)
-    : mechanism(std::make_shared<const planar::Mechanism>(planar::compile(with_rotors(m.spec())))) {
+double actuator_speed(const planar::Mechanism& m, const planar::Workspace& ws, const Actuator& a) {
+  Vec2 point;
+  return a.joint() >= 0 ? planar::sliding_speed(m.joints()[a.joint()], ws, point) : ws.body[a.body].omega;
+}
+
+void add_actuator_effort(const planar::Mechanism& m, const planar::Workspace& ws, const Actuator& a, double effort,
+                         std::vector<planar::Wrench>& loads) {
+  if (a.joint() < 0) {
+    loads[a.body](2) += effort;
+    return;
+  }
+  const planar::Joint& j = m.joints()[a.joint()];
+  Vec2 point;
+  planar::sliding_speed(j, ws, point);
+  planar::add_guide_force(j, ws, point, effort, loads);
+}
+
+DynamicSystem::DynamicSystem(const planar::Mechanism& m, MachineSpec machine_spec)
+    : mechanism(std::make_shared<const planar::Mechanism>(planar::compile(with_rotors(m.spec(), machine_spec)))),
+      machine(std::move(machine_spec)) {
   const planar::Mechanism& mm = *mechanism;
-  for (size_t k = 0; k < mm.spec().actuators.size(); ++k)
-    if (mm.spec().actuators[k].type == Actuator::dc_motor) motors.push_back(static_cast<int>(k));
+  for (size_t k = 0; k < machine.actuators.size(); ++k)
+    if (machine.actuators[k].is<DcMotor>()) motors.push_back(static_cast<int>(k));
   for (size_t k = 0; k < mm.bearings().size(); ++k) {
     const planar::Bearing& b = mm.bearings()[k];
     CoulombElement e;
@@ -99,14 +115,16 @@ DynamicSystem::DynamicSystem(const planar::Mechanism& m)
     e.name = b.label;
     coulomb.push_back(e);
   }
-  for (size_t k = 0; k < mm.spec().actuators.size(); ++k) {
-    const Actuator& a = mm.spec().actuators[k];
-    if (a.type != Actuator::resistance || !(a.T0 > 0.0)) continue;
+  for (size_t k = 0; k < machine.actuators.size(); ++k) {
+    const Actuator& a = machine.actuators[k];
+    if (!a.is<Resistance>() || !(a.as<Resistance>().T0 > 0.0)) continue;
+    const Resistance& r = a.as<Resistance>();
     CoulombElement e;
-    e.kind = a.joint >= 0 ? CoulombElement::guide_resistance : CoulombElement::body_resistance;
+    e.kind = r.joint >= 0 ? CoulombElement::guide_resistance : CoulombElement::body_resistance;
     e.actuator = static_cast<int>(k);
-    e.kinetic = a.T0;
-    e.static_limit = std::max(a.T0_static, a.T0);
+    e.body = a.body, e.joint = r.joint;
+    e.kinetic = r.T0;
+    e.static_limit = std::max(r.T0_static, r.T0);
     e.name = a.name;
     coulomb.push_back(e);
   }

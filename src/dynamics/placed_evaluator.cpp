@@ -19,7 +19,7 @@ double sign(double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); }
 
 PlacedEvaluator::PlacedEvaluator(const DynamicSystem& s, const SimulationOptions& o, const double* y0)
     : Evaluator(s, o), ws_(m_), limits_(m_) {
-  const size_t na = m_.spec().actuators.size(), ne = sys_.coulomb.size(), nm = sys_.motors.size(), nl = m_.spec().loads.size();
+  const size_t na = sys_.machine.actuators.size(), ne = sys_.coulomb.size(), nm = sys_.motors.size(), nl = m_.spec().loads.size();
   sample_.qdd.assign(n_, 0.0);
   sample_.actuator.assign(na, 0.0), sample_.actuator_speed.assign(na, 0.0);
   sample_.coulomb.assign(ne, 0.0), sample_.coulomb_speed.assign(ne, 0.0);
@@ -61,22 +61,11 @@ void PlacedEvaluator::apply_loads(Workspace& ws, double t, const double* y, cons
   planar::evaluate_loads(m_, ws, t);
   const auto& loads = m_.spec().loads;
   for (size_t l = 0; l < loads.size(); ++l) e.load_power[l] = planar::variable_load_power(m_, ws, loads[l], t);
-  const auto& acts = m_.spec().actuators;
-  for (size_t k = 0; k < acts.size(); ++k) {
-    Vec2 point;
-    e.actuator_speed[k] = acts[k].joint >= 0 ? planar::sliding_speed(m_.joints()[acts[k].joint], ws, point) : ws.body[acts[k].body].omega;
-  }
+  const auto& acts = sys_.machine.actuators;
+  for (size_t k = 0; k < acts.size(); ++k) e.actuator_speed[k] = actuator_speed(m_, ws, acts[k]);
   actuator_efforts(y, b, e);
-  for (size_t k = 0; k < acts.size(); ++k) {  // the smooth parts, on the bodies [004 Eq. A42]
-    if (acts[k].joint < 0) {
-      ws.applied[acts[k].body](2) += e.actuator[k];
-    } else {
-      const planar::Joint& j = m_.joints()[acts[k].joint];
-      Vec2 point;
-      planar::sliding_speed(j, ws, point);
-      planar::add_guide_force(j, ws, point, e.actuator[k], ws.applied);
-    }
-  }
+  // The smooth parts, on the bodies [004 Eq. A42].
+  for (size_t k = 0; k < acts.size(); ++k) add_actuator_effort(m_, ws, acts[k], e.actuator[k], ws.applied);
   resistance_efforts(b, e);
   for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
     const CoulombElement& el = sys_.coulomb[k];
@@ -235,11 +224,10 @@ void PlacedEvaluator::speeds(double t, const double* y, Speeds& s) {
       throw AnalysisError(fmt::format("the mechanism reaches a dead point at {}", coordinates(y)));
   }
   for (size_t k = 0; k < sys_.coulomb.size(); ++k) s.coulomb[k] = element_speed(m_, ws_, sys_.coulomb[k]);
-  const auto& acts = m_.spec().actuators;
+  const auto& acts = sys_.machine.actuators;
   for (size_t k = 0; k < acts.size(); ++k) {
-    Vec2 point;
-    s.actuator[k] = acts[k].joint >= 0 ? planar::sliding_speed(m_.joints()[acts[k].joint], ws_, point) : ws_.body[acts[k].body].omega;
-    s.when[k] = acts[k].when_body >= 0 ? ws_.body[acts[k].when_body].omega : 0.0;
+    s.actuator[k] = actuator_speed(m_, ws_, acts[k]);
+    s.when[k] = acts[k].condition_body() >= 0 ? ws_.body[acts[k].condition_body()].omega : 0.0;
   }
   const auto& loads = m_.spec().loads;
   for (size_t l = 0; l < loads.size(); ++l)

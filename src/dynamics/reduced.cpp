@@ -52,24 +52,24 @@ ReducedInertia reduced_inertia_from_energy(const Mechanism& m, Workspace& ws) {
   return r;
 }
 
-double constraint_action(const Mechanism&, const Workspace& ws, const planar::ConstraintAction& a) {
+double constraint_action(const Mechanism&, const Workspace& ws, const ConstraintAction& a) {
   const planar::JointReaction& r = ws.reaction[a.joint];
   switch (a.kind) {
-    case planar::ConstraintAction::along_points: {
+    case ConstraintAction::along_points: {
       const planar::BodyState& b = ws.body[a.through[0].body];
       const Vec2 d = b.arm(a.through[1].local - a.through[0].local);
       return r.force.dot(d) / d.norm();
     }
-    case planar::ConstraintAction::global_direction: return r.force.dot(a.direction);
-    case planar::ConstraintAction::normal_force: return r.normal;
-    case planar::ConstraintAction::pair_moment: return r.moment;
+    case ConstraintAction::global_direction: return r.force.dot(a.direction);
+    case ConstraintAction::normal_force: return r.normal;
+    case ConstraintAction::pair_moment: return r.moment;
   }
   return 0.0;
 }
 
-KinetostaticReduction reduced_parameters_by_kinetostatics(const Mechanism& m, Workspace& ws) {
+KinetostaticReduction reduced_parameters_by_kinetostatics(const Mechanism& m, Workspace& ws,
+                                                          const std::vector<ConstraintAction>& actions) {
   require_one_dof(m);
-  const auto& actions = m.spec().constraint_actions;
   KinetostaticReduction out;
   out.me1.resize(actions.size());
   out.me1q.resize(actions.size());
@@ -99,7 +99,7 @@ double reduced_force(const Mechanism& m, Workspace& ws, double t) {
   return F;
 }
 
-ReducedTable tabulate_reduced_parameters(const Mechanism& m, int points) {
+ReducedTable tabulate_reduced_parameters(const Mechanism& m, int points, const std::vector<ConstraintAction>& actions) {
   require_one_dof(m);
   const planar::TimeGrid grid = m.default_grid();
   const planar::Driver& drv = m.drivers()[0];
@@ -113,7 +113,8 @@ ReducedTable tabulate_reduced_parameters(const Mechanism& m, int points) {
   if (span == 0.0)
     throw InputError(drv.where, "driver '" + drv.name + "'", "its motion law does not move, so it gives no range of q",
                      "give a law that covers the range of the coordinate");
-  const auto n_actions = m.spec().constraint_actions.size();
+  const auto n_actions = actions.size();
+  for (const ConstraintAction& a : actions) t.actions.push_back(a.name);
   t.me1.assign(n_actions, {});
   t.me1q.assign(n_actions, {});
   Workspace ws(m);
@@ -123,7 +124,7 @@ ReducedTable tabulate_reduced_parameters(const Mechanism& m, int points) {
     const planar::KinematicStatus s = planar::solve_positions(m, ws);
     if (!s.ok()) throw AnalysisError(planar::describe(m, ws, s));
     const ReducedInertia energy = reduced_inertia_from_energy(m, ws);
-    const KinetostaticReduction kin = reduced_parameters_by_kinetostatics(m, ws);
+    const KinetostaticReduction kin = reduced_parameters_by_kinetostatics(m, ws, actions);
     t.q.push_back(q);
     t.m.push_back(energy.m);
     t.dm.push_back(energy.dm);
@@ -146,9 +147,9 @@ Table reduced_table(const Mechanism& m, const ReducedTable& t) {
   table.add_column("dm_dq", per_q);
   table.add_column("m_kinetostatic", inertia);
   table.add_column("dm_dq_kinetostatic", per_q);
-  for (const auto& a : m.spec().constraint_actions) {
-    table.add_column(a.name + ".me1", "");
-    table.add_column(a.name + ".me1q", "");
+  for (const std::string& a : t.actions) {
+    table.add_column(a + ".me1", "");
+    table.add_column(a + ".me1q", "");
   }
   for (size_t k = 0; k < t.q.size(); ++k) {
     table.values.insert(table.values.end(), {t.q[k], t.m[k], t.dm[k], t.m_kinetostatic[k], t.dm_kinetostatic[k]});

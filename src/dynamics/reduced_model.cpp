@@ -131,17 +131,16 @@ class NodeEvaluator {
         part.g = curve++;
         model.parts.push_back(part);
       }
-    for (size_t a = 0; a < m_.spec().actuators.size(); ++a) model.actuator_curve.push_back(curve++);
-    for (const planar::Actuator& a : m_.spec().actuators)
-      model.when_curve.push_back(a.when_body < 0 ? -1 : curve++);
+    for (size_t a = 0; a < sys_.machine.actuators.size(); ++a) model.actuator_curve.push_back(curve++);
+    for (const Actuator& a : sys_.machine.actuators) model.when_curve.push_back(a.condition_body() < 0 ? -1 : curve++);
     for (size_t e = 0; e < sys_.coulomb.size(); ++e) model.element_curve.push_back(curve++);
     primary_ = curve;
     // Reactions of the bearings (only where friction acts in them).
     model.friction = friction;
-    model.sources = 3 + static_cast<int>(model.parts.size() + m_.spec().actuators.size() + sys_.coulomb.size());
+    model.sources = 3 + static_cast<int>(model.parts.size() + sys_.machine.actuators.size() + sys_.coulomb.size());
     model.source_part0 = 3;
     model.source_actuator0 = 3 + static_cast<int>(model.parts.size());
-    model.source_element0 = model.source_actuator0 + static_cast<int>(m_.spec().actuators.size());
+    model.source_element0 = model.source_actuator0 + static_cast<int>(sys_.machine.actuators.size());
     model.reaction_curve0 = primary_;
     int rows = 0;
     for (const CoulombElement& e : sys_.coulomb) {
@@ -242,20 +241,20 @@ class NodeEvaluator {
       }
       put(p.g, planar::pattern_power(m_, ws, load, part), planar::pattern_power_rate(m_, ws, load, part));
     }
-    for (size_t a = 0; a < m_.spec().actuators.size(); ++a) {
-      const planar::Actuator& act = m_.spec().actuators[a];
-      if (act.joint >= 0) {
+    for (size_t a = 0; a < sys_.machine.actuators.size(); ++a) {
+      const Actuator& act = sys_.machine.actuators[a];
+      if (act.joint() >= 0) {
         planar::Coordinate slide;
-        slide.kind = planar::Coordinate::pair_displacement, slide.index = act.joint;
+        slide.kind = planar::Coordinate::pair_displacement, slide.index = act.joint();
         const planar::CoordinateValue v = planar::coordinate_value(m_, ws, 0.0, slide, true);
         put(model_.actuator_curve[a], v.rate, v.acceleration);
       } else {
         put(model_.actuator_curve[a], ws.body[act.body].omega, ws.body[act.body].alpha);
       }
     }
-    for (size_t a = 0; a < m_.spec().actuators.size(); ++a)
+    for (size_t a = 0; a < sys_.machine.actuators.size(); ++a)
       if (model_.when_curve[a] >= 0) {
-        const planar::BodyState& b = ws.body[m_.spec().actuators[a].when_body];
+        const planar::BodyState& b = ws.body[sys_.machine.actuators[a].condition_body()];
         put(model_.when_curve[a], b.omega, b.alpha);
       }
     for (size_t e = 0; e < sys_.coulomb.size(); ++e) {
@@ -264,10 +263,10 @@ class NodeEvaluator {
       if (el.kind == CoulombElement::pair_friction) {
         rate = planar::bearing_acceleration(m_, ws, m_.bearings()[el.bearing]);
       } else if (el.kind == CoulombElement::body_resistance) {
-        rate = ws.body[m_.spec().actuators[el.actuator].body].alpha;
+        rate = ws.body[el.body].alpha;
       } else {
         planar::Coordinate slide;
-        slide.kind = planar::Coordinate::pair_displacement, slide.index = m_.spec().actuators[el.actuator].joint;
+        slide.kind = planar::Coordinate::pair_displacement, slide.index = el.joint;
         rate = planar::coordinate_value(m_, ws, 0.0, slide, true).acceleration;
       }
       put(model_.element_curve[e], speed, rate);
@@ -333,17 +332,9 @@ class NodeEvaluator {
       ws.applied[0].setZero();
       walk(model_.source_part0 + static_cast<int>(p));
     }
-    for (size_t a = 0; a < m_.spec().actuators.size(); ++a) {
-      const planar::Actuator& act = m_.spec().actuators[a];
+    for (size_t a = 0; a < sys_.machine.actuators.size(); ++a) {
       zero_applied();
-      if (act.joint >= 0) {
-        const planar::Joint& j = m_.joints()[act.joint];
-        Vec2 point;
-        planar::sliding_speed(j, ws, point);
-        planar::add_guide_force(j, ws, point, 1.0, ws.applied);
-      } else {
-        ws.applied[act.body](2) = 1.0;
-      }
+      add_actuator_effort(m_, ws, sys_.machine.actuators[a], 1.0, ws.applied);
       ws.applied[0].setZero();
       walk(model_.source_actuator0 + static_cast<int>(a));
     }

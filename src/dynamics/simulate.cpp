@@ -14,7 +14,6 @@
 
 namespace linkdyn::dynamics {
 
-using planar::Actuator;
 using planar::Mechanism;
 using planar::Workspace;
 using State = Stepper::State;
@@ -46,16 +45,16 @@ class RowWriter {
       for (const planar::Driver& d : m_.drivers())
         t.add_column(order == 0 ? planar::driver_column(d) : driver_rate_column(d, order),
                      (d.type == planar::DriverType::rotational ? rot_units : lin_units)[order]);
-    for (int k : s.motors) t.add_column(m_.spec().actuators[k].name + ".current", "A");
-    for (const Actuator& a : m_.spec().actuators) t.add_column(a.name + (a.joint >= 0 ? ".force" : ".torque"), a.joint >= 0 ? "N" : "N m");
-    for (const auto& a : m_.spec().constraint_actions)
-      t.add_column(a.name, a.kind == planar::ConstraintAction::pair_moment ? "N m" : "N");
+    for (int k : s.motors) t.add_column(sys_.machine.actuators[k].name + ".current", "A");
+    for (const Actuator& a : sys_.machine.actuators) t.add_column(a.name + (a.joint() >= 0 ? ".force" : ".torque"), a.joint() >= 0 ? "N" : "N m");
+    for (const auto& a : sys_.machine.constraint_actions)
+      t.add_column(a.name, a.kind == ConstraintAction::pair_moment ? "N m" : "N");
     for (const CoulombElement& e : s.coulomb)
       if (e.kind == CoulombElement::pair_friction) t.add_column(e.name + ".friction_power", "W");
     t.add_column("friction.power", "W");
     t.add_column("energy.kinetic", "J");
     t.add_column("energy.potential", "J");
-    for (const Actuator& a : m_.spec().actuators) t.add_column("work." + a.name, "J");
+    for (const Actuator& a : sys_.machine.actuators) t.add_column("work." + a.name, "J");
     for (const planar::Load& l : m_.spec().loads) t.add_column("work." + l.name, "J");
     t.add_column("friction.loss", "J");
     t.add_column("energy.residual", "J");
@@ -64,7 +63,7 @@ class RowWriter {
       kinematics_.add_motion_columns(m_, t);
       kinematics_.add_transmission_columns(m_, t);
     }
-    need_reactions_ = o.reactions || !m_.spec().constraint_actions.empty();
+    need_reactions_ = o.reactions || !sys_.machine.constraint_actions.empty();
     if (o.reactions) {
       for (size_t k = 0; k < m_.spec().joints.size(); ++k) planar::add_reaction_columns(m_.joints()[k], t);
       for (const planar::CompoundPin& pin : m_.pins()) planar::add_pin_reaction_columns(m_, pin, t);
@@ -90,7 +89,7 @@ class RowWriter {
     for (double a : e.qdd) *out++ = a;
     for (size_t k = 0; k < L.motors; ++k) *out++ = y[L.current() + k];
     for (double a : e.actuator) *out++ = a;
-    for (const auto& a : m_.spec().constraint_actions) *out++ = constraint_action(m_, ws_, a);
+    for (const auto& a : sys_.machine.constraint_actions) *out++ = constraint_action(m_, ws_, a);
     double friction = 0.0;
     for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
       if (sys_.coulomb[k].kind != CoulombElement::pair_friction) continue;
@@ -172,21 +171,14 @@ class RowWriter {
     // The kinetostatic walk with everything the dynamics applied: its reactions are the
     // motion's (and the drivers' efforts vanish, up to the integrator's accuracy).
     planar::evaluate_loads(m_, ws_, t);
-    const auto& acts = m_.spec().actuators;
+    const auto& acts = sys_.machine.actuators;
     for (auto& w : ws_.friction_load) w.setZero();
     for (size_t k = 0; k < sys_.coulomb.size(); ++k) add_element_effort(m_, ws_, sys_.coulomb[k], e.coulomb[k], ws_.friction_load);
     for (size_t k = 0; k < acts.size(); ++k) {
       double smooth = e.actuator[k];
       for (size_t c = 0; c < sys_.coulomb.size(); ++c)
         if (sys_.coulomb[c].actuator == static_cast<int>(k)) smooth -= e.coulomb[c];
-      if (acts[k].joint < 0) {
-        ws_.applied[acts[k].body](2) += smooth;
-      } else {
-        const planar::Joint& j = m_.joints()[acts[k].joint];
-        Vec2 point;
-        planar::sliding_speed(j, ws_, point);
-        planar::add_guide_force(j, ws_, point, smooth, ws_.applied);
-      }
+      add_actuator_effort(m_, ws_, acts[k], smooth, ws_.applied);
     }
     ws_.applied[0].setZero();
     ws_.friction_load[0].setZero();
@@ -210,7 +202,7 @@ class Switches {
  public:
   Switches(const DynamicSystem& s, const SimulationOptions& o, Evaluator& eval, const Layout& L)
       : sys_(s), m_(*s.mechanism), eval_(eval), L_(L) {
-    const size_t na = m_.spec().actuators.size(), ne = s.coulomb.size();
+    const size_t na = sys_.machine.actuators.size(), ne = s.coulomb.size();
     speeds_.coulomb.assign(ne, 0.0), speeds_.when.assign(na, 0.0), speeds_.actuator.assign(na, 0.0);
     speeds_.table.assign(m_.spec().loads.size(), NAN);
     branches.coulomb.assign(ne, 0.0), branches.when.assign(na, 0.0), branches.motor.assign(na, 0.0);
@@ -265,9 +257,9 @@ class Switches {
     for (size_t k = 0; k < speeds_.coulomb.size(); ++k)
       g[c++] = branches.stuck || !active_[k] || branches.holds(k) ? 0.0 : factor * speeds_.coulomb[k];
     for (double v : speeds_.when) g[c++] = branches.stuck ? 0.0 : factor * v;
-    const auto& acts = m_.spec().actuators;
+    const auto& acts = sys_.machine.actuators;
     for (size_t k = 0; k < acts.size(); ++k) {
-      const bool brake_matters = acts[k].type == Actuator::dc_motor && acts[k].efficiency < 1.0;
+      const bool brake_matters = acts[k].is<DcMotor>() && acts[k].as<DcMotor>().efficiency < 1.0;
       g[c++] = brake_matters && !branches.stuck ? y[L_.current() + motor_index(k)] * factor * speeds_.actuator[k] : 0.0;
     }
     // A table's kink: the coordinate leaves the segment held, (x - x_k)(x_k+1 - x) < 0.
@@ -291,12 +283,12 @@ class Switches {
     if (one_dof_stick_) g[c++] = branches.stuck ? margin(t, y) : y[1];
   }
   size_t count() const {
-    return sys_.coulomb.size() + 2 * m_.spec().actuators.size() + m_.spec().loads.size() + 2 * sys_.coulomb.size() +
+    return sys_.coulomb.size() + 2 * sys_.machine.actuators.size() + m_.spec().loads.size() + 2 * sys_.coulomb.size() +
            (one_dof_stick_ ? 1 : 0);
   }
   /// The locked sign of function k (0: none yet).
   double locked(size_t k) const {
-    const size_t ne = sys_.coulomb.size(), na = m_.spec().actuators.size();
+    const size_t ne = sys_.coulomb.size(), na = sys_.machine.actuators.size();
     if (k < ne) return branches.stuck ? 0.0 : branches.holds(k) ? 1.0 : branches.coulomb[k];
     if (k < ne + na) return branches.when[k - ne];
     if (k < ne + 2 * na) return branches.motor[k - ne - na];
@@ -316,7 +308,7 @@ class Switches {
     if (one_dof_stick_ && !branches.stuck && y[1] != 0.0 && !(only_unlocked && machine_sign_ != 0.0)) machine_sign_ = sign(y[1]);
     std::vector<double>& g = scratch_;
     values(t, y, g);
-    const size_t ne = sys_.coulomb.size(), na = m_.spec().actuators.size();
+    const size_t ne = sys_.coulomb.size(), na = sys_.machine.actuators.size();
     const auto& loads = m_.spec().loads;
     for (size_t l = 0; l < loads.size(); ++l) {  // the segments that hold the tables' coordinates
       if (!loads[l].table || !std::isfinite(speeds_.table[l])) continue;
@@ -492,7 +484,7 @@ std::string driver_rate_column(const planar::Driver& d, int order) {
 SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& o) {
   const Mechanism& m = *system.mechanism;
   Layout L;
-  L.n = m.drivers().size(), L.motors = system.motors.size(), L.actuators = m.spec().actuators.size();
+  L.n = m.drivers().size(), L.motors = system.motors.size(), L.actuators = system.machine.actuators.size();
   L.loads = m.spec().loads.size(), L.elements = system.coulomb.size();
   if (!(o.t_end > o.t0) || o.steps < 1)
     throw InputError(m.spec().where, "simulation", fmt::format("the time span [{:g}, {:g}] s with {} rows is empty", o.t0, o.t_end, o.steps),

@@ -96,7 +96,7 @@ ActuatorSolution solve_actuator_for_mean_speed(const DynamicSystem& system, Simu
   const double q0 = std::isfinite(o.q0) ? o.q0 : planar::evaluate(m.drivers()[0].law, o.t0).q;
   o.q0 = q0;
   o.steps = 1;
-  o.actuator_scale.assign(m.spec().actuators.size(), 1.0);
+  o.actuator_scale.assign(system.machine.actuators.size(), 1.0);
   const double direction = mean_speed >= 0 ? 1.0 : -1.0, period = 2.0 * M_PI / std::abs(mean_speed);
   auto residual = [&](const Eigen::VectorXd& z) {
     for (int a : actuators) o.actuator_scale[a] = z(0);
@@ -135,11 +135,12 @@ ActuatorSolution solve_actuator_for_mean_speed(const DynamicSystem& system, Simu
   throw AnalysisError(fmt::format("no actuator value found for a mean speed of {:.6g} in 40 iterations", mean_speed));
 }
 
-double flywheel_for_fluctuation(const Mechanism& m, const SimulationOptions& o, int body, double fluctuation, double qd_guess) {
+double flywheel_for_fluctuation(const Mechanism& m, const MachineSpec& machine, const SimulationOptions& o, int body,
+                                double fluctuation, double qd_guess) {
   auto fluct = [&](double added) {
     planar::MechanismSpec spec = m.spec();
     spec.bodies[body].inertia += added;
-    const DynamicSystem system(planar::compile(spec));
+    const DynamicSystem system(planar::compile(spec), machine);
     return steady_regime(system, o, qd_guess).fluctuation;
   };
   if (fluct(0.0) <= fluctuation) return 0.0;

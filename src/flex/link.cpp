@@ -14,9 +14,9 @@
 namespace linkdyn::flex {
 using planar::JointType;
 
-std::vector<ElasticLink> make_elastic_links(const planar::Mechanism& m) {
+std::vector<ElasticLink> make_elastic_links(const planar::Mechanism& m, const std::vector<ElasticLinkSpec>& specs) {
   std::vector<ElasticLink> links;
-  for (const planar::ElasticLinkSpec& s : m.spec().elastic_links) {
+  for (const ElasticLinkSpec& s : specs) {
     ElasticLink link;
     link.name = s.name;
     link.body = s.body;

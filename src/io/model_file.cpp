@@ -1,4 +1,5 @@
-// Planar model files: YAML -> MechanismSpec. Format: docs/model-format.md.
+// Model files: YAML -> the mechanism, its machine and its elastic links (one spec each).
+// Format: docs/model-format.md.
 #include "linkdyn/io/model_file.hpp"
 #include "linkdyn/io/table_reader.hpp"
 
@@ -21,7 +22,7 @@ class ModelParser {
  public:
   explicit ModelParser(const std::string& path) : in_(path), path_(path) {}
 
-  MechanismSpec parse(const YAML::Node& root) {
+  Model parse(const YAML::Node& root) {
     if (!root || root.IsNull()) {
       throw InputError({path_, 1}, "model", "the file is empty", "describe ground, bodies, joints and drivers");
     }
@@ -45,7 +46,7 @@ class ModelParser {
     if (root["structure"]) structure(root["structure"]);
     if (root["analysis"]) analysis(root["analysis"]);
     if (root["elastic_links"]) elastic_links(root["elastic_links"]);
-    return std::move(spec_);
+    return {std::move(spec_), std::move(machine_), std::move(elastic_links_)};
   }
 
  private:
@@ -386,9 +387,9 @@ class ModelParser {
   }
 
   void actuators(const YAML::Node& node) {
-    each_named(node, "actuators", spec_.actuators, "actuator",
+    each_named(node, "actuators", machine_.actuators, "actuator",
                [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
-      Actuator a;
+      dynamics::Actuator a;
       a.name = name;
       a.where = in_.where(key);
       const YAML::Node& n = value;
@@ -399,17 +400,18 @@ class ModelParser {
         // A Coulomb-viscous force along a prismatic pair, on its second body (the slider).
         const YAML::Node jn = n["joint"];
         need_two_body_joint(jn, entity, "a resistance in a pair");
-        a.joint = spec_.find_joint(in_.text(jn, entity + ".joint"));
-        if (a.joint < 0 || spec_.joints[a.joint].type != JointType::prismatic)
+        dynamics::Resistance r;
+        r.joint = spec_.find_joint(in_.text(jn, entity + ".joint"));
+        if (r.joint < 0 || spec_.joints[r.joint].type != JointType::prismatic)
           in_.fail(jn, entity, "'" + jn.Scalar() + "' is not a prismatic joint", "name a prismatic joint defined under 'joints'");
         if (n["body"]) in_.fail(n["body"], entity, "a resistance in a joint acts on the joint's bodies", "remove 'body'");
-        a.type = Actuator::resistance;
-        a.body = spec_.joints[a.joint].body[1];
+        a.body = spec_.joints[r.joint].body[1];
         in_.allow_only(n, entity, {"type", "joint", "F0", "F0_static", "c"});
-        a.T0 = non_negative(n, "F0", entity, Quantity::force, false);
-        a.T0_static = static_resistance(n, "F0_static", a.T0, entity, Quantity::force);
-        a.c = non_negative(n, "c", entity, Quantity::plain, false);
-        spec_.actuators.push_back(std::move(a));
+        r.T0 = non_negative(n, "F0", entity, Quantity::force, false);
+        r.T0_static = static_resistance(n, "F0_static", r.T0, entity, Quantity::force);
+        r.c = non_negative(n, "c", entity, Quantity::plain, false);
+        a.law = r;
+        machine_.actuators.push_back(std::move(a));
         return;
       }
       const YAML::Node body = in_.required(n, "body", entity, "name the body it acts on (or, for a resistance, the prismatic joint)");
@@ -421,44 +423,47 @@ class ModelParser {
         return v;
       };
       if (t == "torque") {
-        a.type = Actuator::torque;
+        dynamics::Torque torque;
         in_.allow_only(n, entity, {"type", "body", "value", "when"});
-        a.value = in_.number(in_.required(n, "value", entity, "give value: N m"), entity + ".value", Quantity::moment);
+        torque.value = in_.number(in_.required(n, "value", entity, "give value: N m"), entity + ".value", Quantity::moment);
         if (const YAML::Node w = n["when"]) {
           in_.allow_only(w, entity + ".when", {"body", "omega"});
-          a.when_body = body_ref(in_.required(w, "body", entity + ".when", "name the body whose turning enables it"), entity);
+          torque.when_body = body_ref(in_.required(w, "body", entity + ".when", "name the body whose turning enables it"), entity);
           const std::string sign = in_.text(in_.required(w, "omega", entity + ".when", "give omega: positive or negative"), entity);
           if (sign != "positive" && sign != "negative")
             in_.fail(w["omega"], entity, "omega must be positive or negative", "write omega: negative");
-          a.when_sign = sign == "positive" ? 1 : -1;
+          torque.when_sign = sign == "positive" ? 1 : -1;
         }
+        a.law = torque;
       } else if (t == "resistance") {
-        a.type = Actuator::resistance;
+        dynamics::Resistance r;
         in_.allow_only(n, entity, {"type", "body", "T0", "T0_static", "c"});
-        a.T0 = non_negative(n, "T0", entity, Quantity::moment, false);
-        a.T0_static = static_resistance(n, "T0_static", a.T0, entity, Quantity::moment);
-        a.c = non_negative(n, "c", entity, Quantity::plain, false);
+        r.T0 = non_negative(n, "T0", entity, Quantity::moment, false);
+        r.T0_static = static_resistance(n, "T0_static", r.T0, entity, Quantity::moment);
+        r.c = non_negative(n, "c", entity, Quantity::plain, false);
+        a.law = r;
       } else if (t == "dc_motor") {
-        a.type = Actuator::dc_motor;
+        dynamics::DcMotor d;
         in_.allow_only(n, entity, {"type", "body", "voltage", "resistance", "inductance", "constant", "rotor_inertia", "reducer"});
-        a.voltage = in_.number(in_.required(n, "voltage", entity, "give voltage: V"), entity + ".voltage");
-        a.resistance_ohm = positive("resistance", Quantity::plain);
-        a.inductance = positive("inductance", Quantity::plain);
-        a.constant = positive("constant", Quantity::plain);
-        a.rotor_inertia = non_negative(n, "rotor_inertia", entity, Quantity::plain, false);
+        d.voltage = in_.number(in_.required(n, "voltage", entity, "give voltage: V"), entity + ".voltage");
+        d.resistance = positive("resistance", Quantity::plain);
+        d.inductance = positive("inductance", Quantity::plain);
+        d.constant = positive("constant", Quantity::plain);
+        d.rotor_inertia = non_negative(n, "rotor_inertia", entity, Quantity::plain, false);
         if (const YAML::Node r = n["reducer"]) {
           in_.allow_only(r, entity + ".reducer", {"ratio", "inertia", "efficiency"});
-          a.ratio = in_.number(in_.required(r, "ratio", entity + ".reducer", "give ratio: omega_out / omega_motor"), entity + ".reducer.ratio");
-          if (a.ratio == 0.0) in_.fail(r["ratio"], entity, "reducer ratio is zero", "give a non-zero ratio");
-          a.reducer_inertia = non_negative(r, "inertia", entity + ".reducer", Quantity::plain, false);
-          a.efficiency = r["efficiency"] ? in_.number(r["efficiency"], entity + ".reducer.efficiency") : 1.0;
-          if (!(a.efficiency > 0.0 && a.efficiency <= 1.0))
+          d.ratio = in_.number(in_.required(r, "ratio", entity + ".reducer", "give ratio: omega_out / omega_motor"), entity + ".reducer.ratio");
+          if (d.ratio == 0.0) in_.fail(r["ratio"], entity, "reducer ratio is zero", "give a non-zero ratio");
+          d.reducer_inertia = non_negative(r, "inertia", entity + ".reducer", Quantity::plain, false);
+          d.efficiency = r["efficiency"] ? in_.number(r["efficiency"], entity + ".reducer.efficiency") : 1.0;
+          if (!(d.efficiency > 0.0 && d.efficiency <= 1.0))
             in_.fail(r["efficiency"], entity, "efficiency must be in (0, 1]", "give efficiency: 0.9");
         }
+        a.law = d;
       } else {
         in_.fail(type, entity, "unknown actuator type '" + t + "'", "use torque, resistance or dc_motor");
       }
-      spec_.actuators.push_back(std::move(a));
+      machine_.actuators.push_back(std::move(a));
         });
   }
 
@@ -473,9 +478,9 @@ class ModelParser {
   }
 
   void constraint_actions(const YAML::Node& node) {
-    each_named(node, "constraint_actions", spec_.constraint_actions, "constraint action",
+    each_named(node, "constraint_actions", machine_.constraint_actions, "constraint action",
                [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
-      ConstraintAction a;
+      dynamics::ConstraintAction a;
       a.name = name;
       a.where = in_.where(key);
       in_.allow_only(value, entity, {"joint", "along", "direction", "component"});
@@ -489,12 +494,12 @@ class ModelParser {
           const YAML::Node along = value["along"];
           if (!along.IsSequence() || along.size() != 2)
             in_.fail(along, entity, "'along' names two points of one body", "write along: [leg.K, leg.A]");
-          a.kind = ConstraintAction::along_points;
+          a.kind = dynamics::ConstraintAction::along_points;
           a.through = {body_point(along[0], entity), body_point(along[1], entity)};
           if (a.through[0].body != a.through[1].body || (a.through[1].local - a.through[0].local).norm() < 1e-12)
             in_.fail(along, entity, "'along' needs two distinct points of the same body", "write along: [leg.K, leg.A]");
         } else {
-          a.kind = ConstraintAction::global_direction;
+          a.kind = dynamics::ConstraintAction::global_direction;
           const double angle = in_.number(in_.required(value, "direction", entity, "give along: [body.P, body.Q] or direction: angle"),
                                           entity + ".direction", Quantity::angle);
           a.direction = Vec2(std::cos(angle), std::sin(angle));
@@ -503,11 +508,11 @@ class ModelParser {
         const std::string c = value["component"] ? in_.text(value["component"], entity + ".component") : "normal";
         if (c != "normal" && c != "moment")
           in_.fail(value["component"], entity, "unknown component '" + c + "'", "use normal or moment");
-        a.kind = c == "normal" ? ConstraintAction::normal_force : ConstraintAction::pair_moment;
+        a.kind = c == "normal" ? dynamics::ConstraintAction::normal_force : dynamics::ConstraintAction::pair_moment;
       } else {
         in_.fail(jn, entity, "a gear pair has no constraint action here", "name a revolute or prismatic joint");
       }
-      spec_.constraint_actions.push_back(std::move(a));
+      machine_.constraint_actions.push_back(std::move(a));
         });
   }
 
@@ -841,12 +846,12 @@ class ModelParser {
 
   /// Elastic links for `linkdyn flex` (docs/model-format.md, docs/elastic-links.md).
   void elastic_links(const YAML::Node& node) {
-    each_named(node, "elastic_links", spec_.elastic_links, "elastic link",
+    each_named(node, "elastic_links", elastic_links_, "elastic link",
                [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
       const YAML::Node& n = value;
       in_.require_map(n, entity);
       in_.allow_only(n, entity, {"body", "from", "to", "E", "rho", "A", "I", "elements", "supports", "geometric_stiffness"});
-      ElasticLinkSpec e;
+      flex::ElasticLinkSpec e;
       e.name = name;
       e.where = in_.where(key);
       const YAML::Node body = in_.required(n, "body", entity, "name the body that bends");
@@ -876,10 +881,10 @@ class ModelParser {
         in_.fail(supports, entity, "supports must list the two ends", "write supports: [pinned, sliding]");
       for (int k = 0; k < 2; ++k) {
         const std::string s = in_.text(supports[k], entity + ".supports");
-        if (s == "clamped") e.supports[k] = BeamSupport::clamped;
-        else if (s == "pinned") e.supports[k] = BeamSupport::pinned;
-        else if (s == "sliding") e.supports[k] = BeamSupport::sliding;
-        else if (s == "free") e.supports[k] = BeamSupport::free;
+        if (s == "clamped") e.supports[k] = flex::BeamSupport::clamped;
+        else if (s == "pinned") e.supports[k] = flex::BeamSupport::pinned;
+        else if (s == "sliding") e.supports[k] = flex::BeamSupport::sliding;
+        else if (s == "free") e.supports[k] = flex::BeamSupport::free;
         else in_.fail(supports[k], entity, "unknown support '" + s + "'", "use clamped, pinned, sliding or free");
       }
       if (const YAML::Node g = n["geometric_stiffness"]) {
@@ -887,7 +892,7 @@ class ModelParser {
         if (v != "true" && v != "false") in_.fail(g, entity, "geometric_stiffness must be true or false", "write geometric_stiffness: true");
         e.geometric_stiffness = v == "true";
       }
-      spec_.elastic_links.push_back(std::move(e));
+      elastic_links_.push_back(std::move(e));
         });
   }
 
@@ -905,12 +910,14 @@ class ModelParser {
   YamlReader in_;
   std::string path_;
   MechanismSpec spec_;
+  dynamics::MachineSpec machine_;
+  std::vector<flex::ElasticLinkSpec> elastic_links_;
   PairFriction revolute_friction_, prismatic_friction_;  // model-wide defaults
 };
 
 }  // namespace
 
-MechanismSpec parse_planar_model(const std::string& text, const std::string& path) {
+Model parse_model(const std::string& text, const std::string& path) {
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -920,16 +927,25 @@ MechanismSpec parse_planar_model(const std::string& text, const std::string& pat
   return ModelParser(path).parse(root);
 }
 
-MechanismSpec read_planar_model(const std::string& path) {
+Model read_model(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw InputError({path, 0}, "model", "cannot open the file", "check the path");
   std::stringstream buffer;
   buffer << in.rdbuf();
-  return parse_planar_model(buffer.str(), path);
+  return parse_model(buffer.str(), path);
 }
+
+MechanismSpec parse_planar_model(const std::string& text, const std::string& path) { return parse_model(text, path).mechanism; }
+
+MechanismSpec read_planar_model(const std::string& path) { return read_model(path).mechanism; }
 
 Mechanism load_mechanism(const std::string& path, const CompileOptions& options) {
   return compile(read_planar_model(path), options);
+}
+
+dynamics::DynamicSystem load_machine(const std::string& path) {
+  Model model = read_model(path);
+  return dynamics::DynamicSystem(compile(model.mechanism), std::move(model.machine));
 }
 
 }  // namespace linkdyn::io

@@ -171,7 +171,7 @@ std::vector<Plot> kinetostatics_plots(const Mechanism& m, const Table& table) {
   return plots;
 }
 
-std::vector<Plot> simulation_plots(const Mechanism& m, const Table& table) {
+std::vector<Plot> simulation_plots(const Mechanism& m, const dynamics::MachineSpec& machine, const Table& table) {
   XAxis x{"t (s)", column(table, 0)};
   std::vector<Plot> plots;
   // The columns of a simulation (dynamics::SimulationResult), by their names.
@@ -188,11 +188,11 @@ std::vector<Plot> simulation_plots(const Mechanism& m, const Table& table) {
                                  {{n, d.name}}));
   }
   std::vector<std::string> currents, torques, forces, actions, reactions;
-  for (const planar::Actuator& a : m.spec().actuators) {
-    if (a.type == planar::Actuator::dc_motor) currents.push_back(a.name + ".current");
-    (a.joint >= 0 ? forces : torques).push_back(a.name + (a.joint >= 0 ? ".force" : ".torque"));
+  for (const dynamics::Actuator& a : machine.actuators) {
+    if (a.is<dynamics::DcMotor>()) currents.push_back(a.name + ".current");
+    (a.joint() >= 0 ? forces : torques).push_back(a.name + (a.joint() >= 0 ? ".force" : ".torque"));
   }
-  for (const auto& a : m.spec().constraint_actions) actions.push_back(a.name);
+  for (const auto& a : machine.constraint_actions) actions.push_back(a.name);
   for (size_t k = 0; k < m.spec().joints.size(); ++k)
     if (m.joints()[k].type != planar::JointType::gear) reactions.push_back(m.joints()[k].name + ".F");
   for (const planar::CompoundPin& pin : m.pins())
@@ -225,7 +225,8 @@ std::vector<Plot> reduced_plots(const Mechanism& m, const dynamics::ReducedTable
   return plots;
 }
 
-std::string planar_report_html(const Mechanism& m, const planar::TimeGrid& grid, const ReportOptions& options) {
+std::string planar_report_html(const Mechanism& m, const dynamics::MachineSpec& machine, const planar::TimeGrid& grid,
+                               const ReportOptions& options) {
   // Analyses.
   planar::SweepSummary sweep;
   const Table kin = planar::kinematics_table(m, grid, &sweep);
@@ -343,14 +344,14 @@ std::string planar_report_html(const Mechanism& m, const planar::TimeGrid& grid,
       red_plots = reduced_plots(m, t);
       if (x.label.rfind(m.drivers()[0].name, 0) != 0)
         for (Plot& p : red_plots) p.linked = false;
-      if (!m.spec().actuators.empty()) {
+      if (!machine.actuators.empty()) {
         dynamics::SimulationOptions so;
         so.t0 = grid.t0;
         so.t_end = grid.t_end;
         so.steps = 600;
         so.rel_tol = so.abs_tol = 1e-9;
-        const dynamics::DynamicSystem system(m);
-        sim_plots = simulation_plots(*system.mechanism, dynamics::simulate(system, so).table);
+        const dynamics::DynamicSystem system(m, machine);
+        sim_plots = simulation_plots(*system.mechanism, machine, dynamics::simulate(system, so).table);
         summary += fmt::format("direct dynamics: from the driver's law at t = {:g} s, until t = {:g} s\n", grid.t0, grid.t_end);
       }
     } catch (const std::exception& e) {

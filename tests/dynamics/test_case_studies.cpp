@@ -35,8 +35,9 @@ SimulationOptions tight() {
 TEST(CaseStudies, BicycleReducedMatchesFullAndHipWorkBalancesTheBrake) {
   // Pedalling is neutral (hip and brake work per turn do not depend on the speed), so the
   // steady regime at 1 Hz is found with the hip torque [003 Sect. 3.1].
-  const planar::Mechanism m = io::load_mechanism(test::example("seed003-bicycle"));
-  const DynamicSystem system(m);
+  const io::Model model = io::read_model(test::example("seed003-bicycle"));
+  const planar::Mechanism m = planar::compile(model.mechanism);
+  const DynamicSystem system(m, model.machine);
   SimulationOptions o = tight();
   const ActuatorSolution hip = solve_actuator_for_mean_speed(system, o, {0, 1}, 2 * M_PI, 2 * M_PI);
   EXPECT_NEAR(hip.scale * 75.6126, 75.6126, 1e-3);  // the example carries the solved torque
@@ -55,8 +56,9 @@ TEST(CaseStudies, BicycleReducedMatchesFullAndHipWorkBalancesTheBrake) {
 }
 
 TEST(CaseStudies, DwellMechanismReducedMatchesFull) {
-  const planar::Mechanism m = io::load_mechanism(test::example("seed003-dwell"));
-  const DynamicSystem system(m);
+  const io::Model model = io::read_model(test::example("seed003-dwell"));
+  const planar::Mechanism m = planar::compile(model.mechanism);
+  const DynamicSystem system(m, model.machine);
   SimulationOptions o = tight();
   const SteadyRegime s = steady_regime(system, o, 20.0);
   EXPECT_NEAR(s.actuator_work[0], -s.actuator_work[1], 1e-6 * s.actuator_work[0]);
@@ -85,14 +87,15 @@ TEST(CaseStudies, DwellOutputTurnsLessThanOneDegreeOverSixtyDegreesOfCrank) {
 }
 
 TEST(CaseStudies, FlywheelBringsTheFluctuationUnderItsBound) {
-  const planar::Mechanism m = io::load_mechanism(test::example("seed003-dwell"));
+  const io::Model model = io::read_model(test::example("seed003-dwell"));
+  const planar::Mechanism m = planar::compile(model.mechanism);
   SimulationOptions o;
   o.rel_tol = 1e-9, o.abs_tol = 1e-9;
-  const double added = flywheel_for_fluctuation(m, o, m.spec().find_body("crank"), 0.1, 20.0);
+  const double added = flywheel_for_fluctuation(m, model.machine, o, m.spec().find_body("crank"), 0.1, 20.0);
   EXPECT_GT(added, 0.0);
   planar::MechanismSpec spec = m.spec();
   spec.bodies[spec.find_body("crank")].inertia += added;
-  const DynamicSystem heavier(planar::compile(spec));
+  const DynamicSystem heavier(planar::compile(spec), model.machine);
   const double fluctuation = steady_regime(heavier, o, 20.0).fluctuation;
   EXPECT_LE(fluctuation, 0.1 + 1e-6);
   EXPECT_GT(fluctuation, 0.099);  // the smallest flywheel that does it

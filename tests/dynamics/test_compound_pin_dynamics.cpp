@@ -52,10 +52,10 @@ TEST(CompoundPinDynamics, TogglePressSimulatedByReducedFullAndKaneAgree) {
   // with the forming load and without it.
   for (const bool forming : {true, false}) {
     SCOPED_TRACE(forming ? "with the forming load" : "without the forming load");
-    planar::MechanismSpec spec = io::read_planar_model(test::example("toggle-press"));
-    if (!forming) spec.loads.clear();
-    const planar::Mechanism m = planar::compile(spec);
-    const DynamicSystem system(m);
+    io::Model model = io::read_model(test::example("toggle-press"));
+    if (!forming) model.mechanism.loads.clear();
+    const planar::Mechanism m = planar::compile(model.mechanism);
+    const DynamicSystem system(m, model.machine);
     const SimulationResult kane = simulate(system, tight(Method::kane, 0.9, 90));
     const SimulationResult full = simulate(system, tight(Method::full, 0.9, 90));
     SimulationOptions reduced_options = tight(Method::reduced, 0.9, 90);
@@ -85,8 +85,9 @@ TEST(CompoundPinDynamics, TogglePressSimulatedByReducedFullAndKaneAgree) {
 }
 
 TEST(CompoundPinDynamics, KanePinReactionsAreTheKinetostaticPinForcesAtTheSameMotion) {
-  const planar::Mechanism m = io::load_mechanism(test::example("toggle-press"));
-  const DynamicSystem system(m);
+  const io::Model model = io::read_model(test::example("toggle-press"));
+  const planar::Mechanism m = planar::compile(model.mechanism);
+  const DynamicSystem system(m, model.machine);
   SimulationOptions o = tight(Method::kane, 0.9, 45);
   o.reactions = true;
   o.friction = false;  // the walk below applies the loads and the motor, not the pins' friction

@@ -14,16 +14,14 @@ using namespace linkdyn;
 using namespace linkdyn::dynamics;
 
 namespace {
-planar::Mechanism data_model(const std::string& name) {
-  return io::load_mechanism(std::string(LINKDYN_TEST_DATA_DIR) + "/" + name + ".yaml");
-}
+io::Model data_model(const std::string& name) { return io::read_model(std::string(LINKDYN_TEST_DATA_DIR) + "/" + name + ".yaml"); }
 }  // namespace
 
 TEST(DirectDynamics, ConservativeFourBarKeepsItsEnergyOverTenCycles) {
   planar::MechanismSpec spec = io::read_planar_model(test::example("seed001-fourbar"));
   spec.loads.clear();
   const planar::Mechanism m = planar::compile(spec);
-  const DynamicSystem system(m);
+  const DynamicSystem system(m, {});
   SimulationOptions o;
   o.qd0 = 10.0;
   o.t_end = 10 * 2 * M_PI / 10.0 * 1.5;  // at least ten turns (the speed varies about 10 rad/s)
@@ -56,8 +54,9 @@ TEST(DirectDynamics, ConservativeFourBarKeepsItsEnergyOverTenCycles) {
 
 TEST(DirectDynamics, DcMotorOnAPureInertiaFollowsItsAnalyticStepResponse) {
   // J w' = K i, L i' = U - R i - K w from rest: x(t) = x_ss + exp(A t) (x0 - x_ss).
-  const planar::Mechanism m = data_model("dc-motor-inertia");
-  const DynamicSystem system(m);
+  const io::Model model = data_model("dc-motor-inertia");
+  const planar::Mechanism m = planar::compile(model.mechanism);
+  const DynamicSystem system(m, model.machine);
   SimulationOptions o;
   o.t_end = 0.5;
   o.steps = 50;
@@ -77,8 +76,9 @@ TEST(DirectDynamics, DcMotorOnAPureInertiaFollowsItsAnalyticStepResponse) {
 }
 
 TEST(DirectDynamics, ReducedMethodAgreesWithTheFullModel) {
-  const planar::Mechanism m = data_model("fourbar-motor");
-  const DynamicSystem system(m);
+  const io::Model model = data_model("fourbar-motor");
+  const planar::Mechanism m = planar::compile(model.mechanism);
+  const DynamicSystem system(m, model.machine);
   SimulationOptions o;
   o.t_end = 1.3;  // two turns and more
   o.steps = 130;
@@ -99,11 +99,11 @@ TEST(DirectDynamics, ReducedMethodAgreesWithTheFullModel) {
 TEST(DirectDynamics, ConstraintActionsAgreeWithKinetostaticsAtTheSameMotion) {
   // At a simulated state, a kinetostatic analysis with the actuators' torques as loads needs no
   // driver effort, and its reactions are the constraint actions of both methods.
-  planar::MechanismSpec spec = io::read_planar_model(std::string(LINKDYN_TEST_DATA_DIR) + "/fourbar-motor.yaml");
-  spec.constraint_actions.push_back({"D_along", spec.find_joint("D"), planar::ConstraintAction::along_points,
-                                     {planar::BodyPoint{3, Vec2(0, 0)}, planar::BodyPoint{3, Vec2(3, 0)}}, Vec2::UnitX(), {}});
-  const planar::Mechanism m = planar::compile(spec);
-  const DynamicSystem system(m);
+  io::Model model = data_model("fourbar-motor");
+  model.machine.constraint_actions.push_back({"D_along", model.mechanism.find_joint("D"), ConstraintAction::along_points,
+                                              {planar::BodyPoint{3, Vec2(0, 0)}, planar::BodyPoint{3, Vec2(3, 0)}}, Vec2::UnitX(), {}});
+  const planar::Mechanism m = planar::compile(model.mechanism);
+  const DynamicSystem system(m, model.machine);
   SimulationOptions o;
   o.t_end = 0.6;
   o.steps = 12;
@@ -126,14 +126,15 @@ TEST(DirectDynamics, ConstraintActionsAgreeWithKinetostaticsAtTheSameMotion) {
     planar::solve_reactions(*system.mechanism, ws);
     const double scale = std::abs(t.at(r, action)) + 1.0;
     EXPECT_NEAR(ws.effort[0], 0.0, 1e-8 * (std::abs(t.at(r, motor)) + 1.0));
-    EXPECT_NEAR(constraint_action(*system.mechanism, ws, system.mechanism->spec().constraint_actions[0]), t.at(r, action), 1e-8 * scale);
+    EXPECT_NEAR(constraint_action(*system.mechanism, ws, system.machine.constraint_actions[0]), t.at(r, action), 1e-8 * scale);
     EXPECT_NEAR(red.table.at(r, action), t.at(r, action), 1e-4 * scale);
   }
 }
 
 TEST(DirectDynamics, SteadyRegimeRepeatsAndBalancesItsEnergy) {
-  const planar::Mechanism m = data_model("fourbar-motor");
-  const DynamicSystem system(m);
+  const io::Model model = data_model("fourbar-motor");
+  const planar::Mechanism m = planar::compile(model.mechanism);
+  const DynamicSystem system(m, model.machine);
   SimulationOptions o;
   o.rel_tol = 1e-11, o.abs_tol = 1e-11;
   const SteadyRegime s = steady_regime(system, o, 10.0);

@@ -112,8 +112,9 @@ SimulationOptions accurate(Method method, double t_end, int steps, double q0, do
 }  // namespace
 
 TEST(FrictionDynamics, BlockOnAnInclineSticksAndSlipsAsItsClosedForm) {
-  const planar::Mechanism m = io::load_mechanism(data("incline-block.yaml"));
-  const DynamicSystem system(m);
+  const io::Model model = io::read_model(data("incline-block.yaml"));
+  const planar::Mechanism m = planar::compile(model.mechanism);
+  const DynamicSystem system(m, model.machine);
   const InclineBlock block;
   for (const Method method : {Method::reduced, Method::full, Method::kane}) {
     const SimulationResult r = simulate(system, accurate(method, 6.0, 600, 0.0, 0.0));
@@ -140,8 +141,9 @@ TEST(FrictionDynamics, SpinningBarWithPinFrictionFollowsAnIndependentOde) {
   // I_O theta'' = -m g d cos(theta) - sgn(theta') f' r |F|, F = m a_G - m g the pin's force on
   // the bar, a_G = d (theta'' e_t - theta'^2 e_r): implicit in theta'', solved by Newton's
   // method at each evaluation; integrated to 1e-14 while the bar keeps turning one way.
-  const planar::Mechanism m = io::load_mechanism(data("pendulum-friction.yaml"));
-  const DynamicSystem system(m);
+  const io::Model model = io::read_model(data("pendulum-friction.yaml"));
+  const planar::Mechanism m = planar::compile(model.mechanism);
+  const DynamicSystem system(m, model.machine);
   const double mass = 1.0, d = 0.2, I_O = 0.005 + mass * d * d, g = 9.81, fr = 0.2 * 0.01;
   auto theta_dd = [&](double th, double w) {
     const Vec2 er(std::cos(th), std::sin(th)), et(-std::sin(th), std::cos(th)), weight(0.0, -mass * g);
@@ -181,16 +183,14 @@ TEST(FrictionDynamics, SimulatedMotionFedBackToKinetostaticsGivesTheSameTorquesR
   // The simulation's rows (t, q, qd, qdd) as a table law: kinetostatics, with its own friction
   // iterations, must need the motor's torque at the crank and find the simulation's reactions
   // and friction powers.
-  const planar::MechanismSpec spec = io::read_planar_model(test::example("seed001-fourbar-motor"));
-  const DynamicSystem system(planar::compile(spec));
+  const DynamicSystem system = io::load_machine(test::example("seed001-fourbar-motor"));
   SimulationOptions o = accurate(Method::kane, 1.0, 200, Table::missing, 10.0);
   o.kinematics = true;
   o.reactions = true;
   const SimulationResult sim = simulate(system, o);
   ASSERT_FALSE(sim.stopped) << sim.stop_message;
   const Table& s = sim.table;
-  planar::MechanismSpec fed = system.mechanism->spec();  // with the rotor's inertia
-  fed.actuators.clear();
+  planar::MechanismSpec fed = system.mechanism->spec();  // with the rotor's inertia, without the motor
   planar::TableLaw law;
   for (size_t r = 0; r < s.rows(); ++r) {
     law.t.push_back(s.at(r, 0)), law.q.push_back(s.at(r, 1)), law.qd.push_back(s.at(r, 2)), law.qdd.push_back(s.at(r, 3));
@@ -227,8 +227,7 @@ TEST(FrictionDynamics, ReducedFullAndKaneAgreeWithFriction) {
   // Pair friction, with its normal loads' and directions' changes as events, in three machines.
   for (const std::string& name : {std::string("seed001-fourbar-motor"), std::string("offset-slider-crank"), std::string("toggle-press")}) {
     SCOPED_TRACE(name);
-    const planar::MechanismSpec spec = io::read_planar_model(test::example(name));
-    const DynamicSystem system(planar::compile(spec));
+    const DynamicSystem system = io::load_machine(test::example(name));
     const double qd0 = name == "toggle-press" ? Table::missing : name == "seed001-fourbar-motor" ? 10.0 : 150.0;
     SimulationOptions o = accurate(Method::reduced, name == "offset-slider-crank" ? 0.1 : 1.0, 100, Table::missing, qd0);
     SimulationResult r[3];
@@ -255,7 +254,7 @@ TEST(FrictionDynamics, EnergyBalanceOfEveryExampleCloses) {
   // the work that flows (or of the largest kinetic energy). A run that stops (a cam that leaves its law's range) balances up to
   // its stop.
   for (const auto& c : test::example_cases()) {
-    const DynamicSystem system(io::load_mechanism(test::example(c.name)));
+    const DynamicSystem system = io::load_machine(test::example(c.name));
     for (const Method method : {Method::reduced, Method::kane}) {
       if (method == Method::reduced && system.mechanism->drivers().size() != 1) continue;
       SCOPED_TRACE(c.name + (method == Method::reduced ? " reduced" : " kane"));
@@ -334,7 +333,7 @@ TEST(FrictionDynamics, LoadAgainstSliderPositionEqualsTheSameLoadAgainstTimeAlon
   EXPECT_LT(normal, 1e-9 * normal_scale);
   // In the dynamics the position table's kinks are events in every method; the reduced method
   // tabulates x(q): reduced and Kane agree.
-  const DynamicSystem system(by_x);
+  const DynamicSystem system(by_x, {});  // the gas force only, no actuator
   const SimulationResult reduced = simulate(system, accurate(Method::reduced, 0.1, 50, Table::missing, 150.0));
   const SimulationResult kane = simulate(system, accurate(Method::kane, 0.1, 50, Table::missing, 150.0));
   ASSERT_FALSE(reduced.stopped || kane.stopped) << reduced.stop_message << kane.stop_message;
@@ -349,8 +348,8 @@ TEST(FrictionDynamics, PeriodicTableAgainstATurningBodyAngleEqualsTheSameAgainst
   // turns; the reduced method tabulates the angle less its steady advance) is the same force as
   // against the driver coordinate, over turns forwards and then backwards past q = -2 pi.
   const std::string gas = "{file: " + std::string(LINKDYN_EXAMPLES_DIR) + "/offset-slider-crank-gas.csv, periodic: true, against: ";
-  const DynamicSystem by_driver(slider_crank_with_gas(gas + "motor}"));
-  const DynamicSystem by_angle(slider_crank_with_gas(gas + "crank.angle}"));
+  const DynamicSystem by_driver(slider_crank_with_gas(gas + "motor}"), {});
+  const DynamicSystem by_angle(slider_crank_with_gas(gas + "crank.angle}"), {});
   for (const Method method : {Method::reduced, Method::kane}) {
     const SimulationResult a = simulate(by_driver, accurate(method, 0.3, 60, Table::missing, 150.0));
     const SimulationResult b = simulate(by_angle, accurate(method, 0.3, 60, Table::missing, 150.0));
@@ -474,7 +473,7 @@ TEST(FrictionDynamics, ElementOfATwoDofMachineSticksAndSlipsAsAnIndependentModel
   // Two DOF, one element held: the block on its guide sticks (static 0.8) and slips (kinetic 0.2)
   // while the crank keeps turning; the full and Kane methods against the model written out by
   // hand and integrated mode by mode with its events bisected.
-  const DynamicSystem system(io::load_mechanism(data("crank-spring-block.yaml")));
+  const DynamicSystem system = io::load_machine(data("crank-spring-block.yaml"));
   const CrankSpringBlock model;
   for (const Method method : {Method::full, Method::kane}) {
     const SimulationResult r = simulate(system, accurate(method, 2.0, 200, 0.0, 20.0));
@@ -506,7 +505,7 @@ TEST(FrictionDynamics, TwoDofPumpWithHeldElementsAgreesByKaneAndTheFullModel) {
   // examples/pump-2dof.yaml coasting down under its pairs' friction: the slider's guide and pins
   // are held and released many times; Kane's equations and the full constrained model agree,
   // and the energy balance closes.
-  const DynamicSystem system(io::load_mechanism(test::example("pump-2dof")));
+  const DynamicSystem system = io::load_machine(test::example("pump-2dof"));
   const SimulationResult kane = simulate(system, accurate(Method::kane, 3.0, 300, Table::missing, Table::missing));
   const SimulationResult full = simulate(system, accurate(Method::full, 3.0, 300, Table::missing, Table::missing));
   ASSERT_FALSE(kane.stopped || full.stopped) << kane.stop_message << full.stop_message;

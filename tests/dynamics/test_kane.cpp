@@ -60,9 +60,10 @@ SimulationResult simulate_kane(const DynamicSystem& system, double t_end, int st
 }  // namespace
 
 TEST(Kane, PumpAgreesWithTheFullModelOverTwoSeconds) {
-  const planar::Mechanism m = io::load_mechanism(test::example("seed004-pump"));
+  const io::Model model = io::read_model(test::example("seed004-pump"));
+  const planar::Mechanism m = planar::compile(model.mechanism);
   ASSERT_EQ(m.dof(), 2);
-  const DynamicSystem system(m);
+  const DynamicSystem system(m, model.machine);
   SimulationOptions o = tight(2.0, 200);  // about 4.6 crank turns, the slider's friction switching
   o.method = Method::kane;
   const SimulationResult kane = simulate(system, o);
@@ -83,8 +84,9 @@ TEST(Kane, PumpAgreesWithTheFullModelOverTwoSeconds) {
 }
 
 TEST(Kane, OneDofMachineAgreesWithTheFullModelAndTheReducedMethod) {
-  const planar::Mechanism m = io::load_mechanism(std::string(LINKDYN_TEST_DATA_DIR) + "/fourbar-motor.yaml");
-  const DynamicSystem system(m);
+  const io::Model model = io::read_model(std::string(LINKDYN_TEST_DATA_DIR) + "/fourbar-motor.yaml");
+  const planar::Mechanism m = planar::compile(model.mechanism);
+  const DynamicSystem system(m, model.machine);
   SimulationOptions o = tight(1.3, 130);  // two turns and more
   o.method = Method::kane;
   const SimulationResult kane = simulate(system, o);
@@ -104,10 +106,9 @@ TEST(Kane, OneDofMachineAgreesWithTheFullModelAndTheReducedMethod) {
 
 TEST(Kane, ConservativePumpKeepsItsEnergy) {
   // No actuators, no friction: gravity, the spring and the inertias only.
-  planar::MechanismSpec spec = io::read_planar_model(test::example("seed004-pump"));
-  spec.actuators.clear();
+  const planar::MechanismSpec spec = io::read_planar_model(test::example("seed004-pump"));
   const planar::Mechanism m = planar::compile(spec);
-  const DynamicSystem system(m);
+  const DynamicSystem system(m, {});  // without the model's actuators
   const SimulationResult r = simulate_kane(system, 2.0, 100);
   const Table& t = r.table;
   const double e0 = mechanical_energy(system, &t.values[1], &t.values[3], 2);
@@ -123,8 +124,9 @@ TEST(Kane, ConservativePumpKeepsItsEnergy) {
 TEST(Kane, PumpEnergyChangeEqualsTheActuatorsWork) {
   // Wind torque, its viscous fall and the slider's Coulomb friction F_r: the change of kinetic
   // and potential energy is the integrated work of the three.
-  const planar::Mechanism m = io::load_mechanism(test::example("seed004-pump"));
-  const DynamicSystem system(m);
+  const io::Model model = io::read_model(test::example("seed004-pump"));
+  const planar::Mechanism m = planar::compile(model.mechanism);
+  const DynamicSystem system(m, model.machine);
   const SimulationResult r = simulate_kane(system, 2.0, 10);
   const Table& t = r.table;
   const double e0 = mechanical_energy(system, &t.values[1], &t.values[3], 2);
@@ -142,8 +144,9 @@ TEST(Kane, LiaisonForcesAgreeWithKinetostaticsAtTheSameMotion) {
   // forces, by least squares on m a = Q_ext + Q_liaison) equals the kinetostatic walk's with
   // Kane's accelerations (the simulation's --reactions), and the walk needs no driver effort:
   // the drivers' coordinates are free.
-  const planar::Mechanism m = io::load_mechanism(test::example("seed004-pump"));
-  const DynamicSystem system(m);
+  const io::Model model = io::read_model(test::example("seed004-pump"));
+  const planar::Mechanism m = planar::compile(model.mechanism);
+  const DynamicSystem system(m, model.machine);
   SimulationOptions o = tight(1.0, 20);
   o.method = Method::kane;
   o.reactions = true;
@@ -210,8 +213,9 @@ TEST(Kane, PartialVelocitiesAreTheVelocitiesPerUnitIndependentSpeed) {
 }
 
 TEST(Kane, ReducedMethodAndSteadyRegimeRefuseTwoDof) {
-  const planar::Mechanism m = io::load_mechanism(test::example("seed004-pump"));
-  const DynamicSystem system(m);
+  const io::Model model = io::read_model(test::example("seed004-pump"));
+  const planar::Mechanism m = planar::compile(model.mechanism);
+  const DynamicSystem system(m, model.machine);
   SimulationOptions o = tight(0.1, 2);
   EXPECT_THROW(simulate(system, o), InputError);
   EXPECT_THROW(steady_regime(system, o, 14.0), InputError);

@@ -63,8 +63,9 @@ TEST(ReducedModel, CurvesConvergeAtEighthOrderAndMeetTheirTolerance) {
   // between the nodes: tables of 64, 128, 256 intervals (Hermite-Birkhoff, degree 7: each halving
   // of h divides the error of m by 2^8 and that of m' by 2^7), and the adaptive table within its
   // tolerance.
-  const planar::Mechanism m = io::load_mechanism(test::example("seed001-fourbar"));
-  const DynamicSystem system(m);
+  const io::Model model = io::read_model(test::example("seed001-fourbar"));
+  const planar::Mechanism m = planar::compile(model.mechanism);
+  const DynamicSystem system(m, model.machine);
   planar::Workspace ws(*system.mechanism);
   auto worst_error = [&](const ReducedModel& model) {
     double worst = 0.0;
@@ -105,12 +106,14 @@ TEST(ReducedParameters, ConstraintActionsReproduceKinetostatics) {
   // Frictionless, inertial loads only: the action at any (qd, qdd) is m_e1 qdd + m_e1q qd^2.
   for (const char* name : {"seed001-fourbar", "offset-slider-crank"}) {
     SCOPED_TRACE(name);
-    const planar::Mechanism m = io::load_mechanism(test::example(name));
+    const io::Model model = io::read_model(test::example(name));
+    const planar::Mechanism m = planar::compile(model.mechanism);
+    const std::vector<ConstraintAction>& actions = model.machine.constraint_actions;
     planar::Workspace ws(m);
     for (double q : {0.2, 2.5, 5.0}) {
       ws.q[0] = q;
       ASSERT_TRUE(planar::solve_positions(m, ws).ok());
-      const KinetostaticReduction r = reduced_parameters_by_kinetostatics(m, ws);
+      const KinetostaticReduction r = reduced_parameters_by_kinetostatics(m, ws, actions);
       for (auto [qd, qdd] : {std::pair{7.0, -30.0}, std::pair{-3.0, 12.0}}) {
         ws.qd[0] = qd, ws.qdd[0] = qdd;
         ASSERT_TRUE(planar::solve_velocities(m, ws).ok());
@@ -119,7 +122,7 @@ TEST(ReducedParameters, ConstraintActionsReproduceKinetostatics) {
         for (auto& w : ws.friction_load) w.setZero();
         planar::solve_reactions(m, ws);
         const double expected = r.me1[0] * qdd + r.me1q[0] * qd * qd;
-        EXPECT_NEAR(constraint_action(m, ws, m.spec().constraint_actions[0]), expected, 1e-9 * (1 + std::abs(expected)));
+        EXPECT_NEAR(constraint_action(m, ws, actions[0]), expected, 1e-9 * (1 + std::abs(expected)));
         EXPECT_NEAR(ws.effort[0], r.inertia.m * qdd + 0.5 * r.inertia.dm * qd * qd, 1e-9 * (1 + std::abs(ws.effort[0])));
       }
     }

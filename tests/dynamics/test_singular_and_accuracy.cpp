@@ -54,8 +54,9 @@ TEST(SingularDynamics, ParallelogramChainReleasedOnItsSingularPositionFollowsThe
   // Released from rest with every bar horizontal: each crank's tip on the next pivot, where
   // the dyads' closed form has a circle of solutions; the chain swings to the other such
   // position and back, ten times.
-  const planar::Mechanism m = io::load_mechanism(test::example("parallelogram-chain"));
-  const DynamicSystem system(m);
+  const io::Model model = io::read_model(test::example("parallelogram-chain"));
+  const planar::Mechanism m = planar::compile(model.mechanism);
+  const DynamicSystem system(m, model.machine);
   for (const Method method : {Method::reduced, Method::full, Method::kane}) {
     const SimulationResult r = simulate(system, chain_options(method, 0.0));
     ASSERT_FALSE(r.stopped) << r.stop_message;
@@ -71,8 +72,9 @@ TEST(SingularDynamics, ParallelogramChainReleasedOnItsSingularPositionFollowsThe
 TEST(SingularDynamics, ParallelogramChainRevolvesThroughItsSingularPositionsByEveryMethod) {
   // 10 rad/s at theta = 0: over the top, about thirty turns in 20 s, sixty passes through
   // positions where every dyad is singular, each on the parallelogram branch.
-  const planar::Mechanism m = io::load_mechanism(test::example("parallelogram-chain"));
-  const DynamicSystem system(m);
+  const io::Model model = io::read_model(test::example("parallelogram-chain"));
+  const planar::Mechanism m = planar::compile(model.mechanism);
+  const DynamicSystem system(m, model.machine);
   for (const Method method : {Method::reduced, Method::full, Method::kane}) {
     const SimulationResult r = simulate(system, chain_options(method, 10.0));
     ASSERT_FALSE(r.stopped) << r.stop_message;
@@ -92,7 +94,7 @@ TEST(Accuracy, ReducedMethodAtItsToleranceMatchesTheFullModelOnAFastCrank) {
   // (reported) until the interpolation is below the tolerance.
   planar::MechanismSpec spec = io::read_planar_model(test::example("offset-slider-crank"));
   spec.loads.clear();
-  const DynamicSystem system(planar::compile(spec));
+  const DynamicSystem system(planar::compile(spec), {});  // the mechanism alone, coasting
   SimulationOptions o;
   o.t_end = 0.03;
   o.steps = 30;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <functional>
 
+#include "linkdyn/core/error.hpp"
 #include "linkdyn/flex/beam.hpp"
 #include "linkdyn/flex/modal.hpp"
 

@@ -52,19 +52,27 @@ const std::string rocker_link =
     "    elements: 8\n"
     "    supports: [pinned, sliding]\n";
 
-planar::Mechanism compile_text(const std::string& text) {
-  return planar::compile(io::parse_planar_model(text, "fourbar-elastic.yaml"));
+/// A model's compiled mechanism and its elastic links.
+struct Linked {
+  planar::Mechanism m;
+  std::vector<ElasticLinkSpec> specs;
+  std::vector<ElasticLink> links() const { return make_elastic_links(m, specs); }
+};
+
+Linked compile_text(const std::string& text) {
+  io::Model model = io::parse_model(text, "fourbar-elastic.yaml");
+  return {planar::compile(model.mechanism), std::move(model.elastic_links)};
 }
 
 TEST(ElasticLinkModel, SectionIsReadWithItsSupportsAndEnds) {
-  const planar::Mechanism m = compile_text(fourbar(rocker_link));
-  ASSERT_EQ(m.spec().elastic_links.size(), 1u);
-  const planar::ElasticLinkSpec& s = m.spec().elastic_links[0];
+  const Linked model = compile_text(fourbar(rocker_link));
+  ASSERT_EQ(model.specs.size(), 1u);
+  const ElasticLinkSpec& s = model.specs[0];
   EXPECT_EQ(s.name, "rocker_beam");
   EXPECT_EQ(s.elements, 8);
-  EXPECT_EQ(s.supports[1], planar::BeamSupport::sliding);
+  EXPECT_EQ(s.supports[1], BeamSupport::sliding);
   EXPECT_TRUE(s.geometric_stiffness);
-  const std::vector<ElasticLink> links = make_elastic_links(m);
+  const std::vector<ElasticLink> links = model.links();
   ASSERT_EQ(links.size(), 1u);
   EXPECT_NEAR(links[0].beam.length, 0.30, 1e-15);
   EXPECT_EQ(links[0].end_joints[0].size(), 1u);  // D
@@ -94,10 +102,10 @@ TEST(ElasticLinkModel, BadSectionIsAnInputErrorNamingFileLineAndLink) {
   EXPECT_NE(error_of("elastic_links:\n  lever: {body: rocker, from: D, to: C, E: 1, rho: 1, A: 1, I: -1, supports: [pinned, pinned]}\n")
                 .find("negative"),
             std::string::npos);
-  const planar::Mechanism free_free = compile_text(
+  const Linked free_free = compile_text(
       fourbar("elastic_links:\n  lever: {body: rocker, from: D, to: C, E: 1, rho: 1, A: 1, I: 1, supports: [free, free]}\n"));
   try {
-    make_elastic_links(free_free);
+    free_free.links();
     ADD_FAILURE() << "free-free accepted";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("fourbar-elastic.yaml:20"), std::string::npos) << e.what();
@@ -108,8 +116,9 @@ TEST(ElasticLinkModel, BadSectionIsAnInputErrorNamingFileLineAndLink) {
 TEST(ElasticLinkCoupling, KinetostaticEndForcesBalanceTheBeamsDistributedInertiaAndWeight) {
   // Two independent routes: the pin reactions of the rigid kinetostatics, and the integral of
   // rho A (g - a(s)) along the beam from the frame motion (omega, epsilon, a_O).
-  const planar::Mechanism m = compile_text(fourbar(rocker_link));
-  const std::vector<ElasticLink> links = make_elastic_links(m);
+  const Linked model = compile_text(fourbar(rocker_link));
+  const planar::Mechanism& m = model.m;
+  const std::vector<ElasticLink> links = model.links();
   const ElasticLink& link = links[0];
   planar::KinetostaticsOptions frictionless;
   frictionless.friction = false;
@@ -138,8 +147,9 @@ TEST(ElasticLinkCoupling, KinetostaticEndForcesBalanceTheBeamsDistributedInertia
 TEST(ElasticLinkCoupling, EndAtACompoundPinCarriesThePinsForceOnTheLink) {
   // The toggle press's upper link ends at the frame pin O and at the knuckle K, a pin of three
   // bodies: the force at K is the one the pin exerts on the link, the sum of its pairs'.
-  const planar::Mechanism m = io::load_mechanism(std::string(LINKDYN_EXAMPLES_DIR) + "/toggle-press.yaml");
-  const std::vector<ElasticLink> links = make_elastic_links(m);
+  const io::Model model = io::read_model(std::string(LINKDYN_EXAMPLES_DIR) + "/toggle-press.yaml");
+  const planar::Mechanism m = planar::compile(model.mechanism);
+  const std::vector<ElasticLink> links = make_elastic_links(m, model.elastic_links);
   ASSERT_EQ(links.size(), 1u);
   const ElasticLink& link = links[0];
   const int upper = m.spec().find_body("upper"), knuckle = m.spec().find_pin("K");
@@ -179,8 +189,9 @@ std::string spinning_crank(double omega) {
 
 TEST(ElasticLinkCoupling, SpinningCrankReproducesTheRotatingCantileverThroughKinetostatics) {
   for (const auto& [gamma, w1, w2] : {std::tuple{4.0, 3.8977, 23.9415}, std::tuple{10.0, 5.0490, 32.1197}}) {
-    const planar::Mechanism m = compile_text(spinning_crank(gamma));
-    const std::vector<ElasticLink> links = make_elastic_links(m);
+    const Linked model = compile_text(spinning_crank(gamma));
+    const planar::Mechanism& m = model.m;
+    const std::vector<ElasticLink> links = model.links();
     const Table t = eigen_cycle_table(m, links, m.default_grid(), CycleOptions{2, true, {}});
     for (size_t r = 0; r < t.rows(); ++r) {
       EXPECT_NEAR(t.at(r, t.column("blade.f1")) * 2.0 * M_PI, w1, 2e-4 * w1) << "gamma " << gamma;

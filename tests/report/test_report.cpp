@@ -28,8 +28,9 @@ nlohmann::json page_data(const std::string& html) {
 TEST(Report, EveryExampleGivesASelfContainedPageWithEveryPlot) {
   for (const auto& c : test::example_cases()) {
     SCOPED_TRACE(c.name);
-    const planar::Mechanism m = io::load_mechanism(test::example(c.name));
-    const std::string html = report::planar_report_html(m, m.default_grid());
+    const io::Model model = io::read_model(test::example(c.name));
+    const planar::Mechanism m = planar::compile(model.mechanism);
+    const std::string html = report::planar_report_html(m, model.machine, m.default_grid());
     const size_t plots = count(html, "class=\"plot\"");
     EXPECT_GE(plots, 7u);
     EXPECT_NE(html.find("data-plots=\"" + std::to_string(plots) + "\""), std::string::npos);
@@ -50,7 +51,7 @@ TEST(Report, EveryExampleGivesASelfContainedPageWithEveryPlot) {
 TEST(Report, AnimationFramesMatchTheKinematics) {
   // The crank pin B of the seed four-bar in the first and a middle frame.
   const planar::Mechanism m = io::load_mechanism(test::example("seed001-fourbar"));
-  const nlohmann::json data = page_data(report::planar_report_html(m, m.default_grid()));
+  const nlohmann::json data = page_data(report::planar_report_html(m, {}, m.default_grid()));
   const auto& B = data["paths"]["B"];
   EXPECT_NEAR(B[0].get<double>(), 2.0, 1e-5);
   EXPECT_NEAR(B[1].get<double>(), 0.0, 1e-5);
@@ -65,7 +66,7 @@ TEST(Report, LongSweepsAreDecimatedForDisplayKeepingExtremes) {
   grid.steps = 100000;
   report::ReportOptions options;
   options.kinetostatics = false;
-  const std::string html = report::planar_report_html(m, grid, options);
+  const std::string html = report::planar_report_html(m, {}, grid, options);
   EXPECT_LT(html.size(), 2000000u);
   EXPECT_LE(page_data(html)["frames"].size(), options.max_frames + 1);
   // A noisy series of 10^5 points keeps its extreme values in at most ~2000 points.

@@ -121,7 +121,7 @@ ActuatorSolution solve_actuator_for_mean_speed(const DynamicSystem& system, Simu
 
 /// The moment of inertia to add to `body` (a flywheel) so that the fluctuation is at most
 /// `fluctuation`; 0 when it already is.
-double flywheel_for_fluctuation(const planar::Mechanism& m, const SimulationOptions& options, int body,
+double flywheel_for_fluctuation(const planar::Mechanism& m, const MachineSpec& machine, const SimulationOptions& options, int body,
                                 double fluctuation, double qd_guess);
 
 /// Kinetic energy of the mechanism (with rotors) at q, qd (one DOF, or one value per driver).

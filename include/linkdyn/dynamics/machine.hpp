@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "linkdyn/dynamics/machine_spec.hpp"
 #include "linkdyn/planar/friction.hpp"
 #include "linkdyn/planar/mechanism.hpp"
 #include "linkdyn/planar/workspace.hpp"
@@ -21,7 +22,9 @@ struct CoulombElement {
   enum Kind { pair_friction, body_resistance, guide_resistance };
   Kind kind = pair_friction;
   int bearing = -1;   ///< Mechanism::bearings() index
-  int actuator = -1;  ///< resistances: the actuator
+  int actuator = -1;  ///< resistances: the actuator ...
+  int body = -1;      ///< ... and the body it turns (body_resistance)
+  int joint = -1;     ///< ... or the prismatic pair it acts in (guide_resistance)
   /// The effort is -sgn(speed) kinetic x load while sliding, and holds up to static x load at
   /// rest; load = the bearing's r |F| or N_p, 1 for a resistance.
   double kinetic = 0.0, static_limit = 0.0;
@@ -46,14 +49,22 @@ double held_normal_load(int count, const double normals[2], const std::array<dou
 void add_element_effort(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e,
                         double effort, std::vector<planar::Wrench>& loads);
 
+/// An actuator's speed: its body's angular velocity, or its pair's sliding speed.
+double actuator_speed(const planar::Mechanism& m, const planar::Workspace& ws, const Actuator& a);
+/// An actuator's effort (torque on its body, or force along its pair's guide on the slider and
+/// the opposite on the guide) added to `loads` as wrenches about the body frames' origins.
+void add_actuator_effort(const planar::Mechanism& m, const planar::Workspace& ws, const Actuator& a, double effort,
+                         std::vector<planar::Wrench>& loads);
+
 struct ReducedModel;
 
-/// The mechanism prepared for direct dynamics; the reduced method's model is built on first
-/// use and kept (per table tolerance).
+/// The mechanism prepared for direct dynamics with its machine (actuators, constraint actions);
+/// the reduced method's model is built on first use and kept (per table tolerance).
 struct DynamicSystem {
-  explicit DynamicSystem(const planar::Mechanism& m);
+  DynamicSystem(const planar::Mechanism& m, MachineSpec machine);
   std::shared_ptr<const planar::Mechanism> mechanism;  ///< with rotor inertias
-  std::vector<int> motors;                 ///< indices of DC motors in spec().actuators
+  MachineSpec machine;
+  std::vector<int> motors;                 ///< indices of DC motors in machine.actuators
   std::vector<CoulombElement> coulomb;     ///< pair friction (bearings), then resistances
   mutable std::shared_ptr<const ReducedModel> reduced_cache;
   std::shared_ptr<std::mutex> cache_mutex = std::make_shared<std::mutex>();

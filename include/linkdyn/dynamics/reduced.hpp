@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "linkdyn/core/table.hpp"
+#include "linkdyn/dynamics/machine_spec.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
 
 namespace linkdyn::dynamics {
@@ -26,17 +27,18 @@ ReducedInertia reduced_inertia_from_energy(const planar::Mechanism& m, planar::W
 
 struct KinetostaticReduction {
   ReducedInertia inertia;
-  std::vector<double> me1, me1q;  ///< per constraint action of the model
+  std::vector<double> me1, me1q;  ///< per constraint action asked
 };
 
 /// [003 Sect. 2]: frictionless kinetostatics of the inertial loads alone, (i) at qd = 1,
 /// qdd = 0: driver effort = m'/2 and each constraint action = m_e1q; (ii) at qd = 0, qdd = 1:
 /// driver effort = m and each constraint action = m_e1. The constraint action is read from the
 /// pair's reaction, which is what a constraint actuator [003 Fig. 1] would carry.
-KinetostaticReduction reduced_parameters_by_kinetostatics(const planar::Mechanism& m, planar::Workspace& ws);
+KinetostaticReduction reduced_parameters_by_kinetostatics(const planar::Mechanism& m, planar::Workspace& ws,
+                                                          const std::vector<ConstraintAction>& actions = {});
 
 /// A constraint action's value from the reactions in ws (after a kinetostatic walk).
-double constraint_action(const planar::Mechanism& m, const planar::Workspace& ws, const planar::ConstraintAction& a);
+double constraint_action(const planar::Mechanism& m, const planar::Workspace& ws, const ConstraintAction& a);
 
 /// Reduced force of every load and force element [003 Eqs. 7-9]: F = sum_b Q_b . (twist_b /
 /// qd), the loads taken at the state (ws.q, ws.qd) and time t, the velocity coefficients at
@@ -50,13 +52,15 @@ struct ReducedTable {
   std::vector<double> q;
   std::vector<double> m, dm;                  ///< from the kinetic energy
   std::vector<double> m_kinetostatic, dm_kinetostatic;
+  std::vector<std::string> actions;            ///< the constraint actions' names
   std::vector<std::vector<double>> me1, me1q;  ///< [action][point]
 };
 
 /// Tabulates `points` intervals (points + 1 values, the last equal to the first when periodic).
 /// Throws InputError for a mechanism with more than one degree of freedom, AnalysisError where
 /// it does not assemble.
-ReducedTable tabulate_reduced_parameters(const planar::Mechanism& m, int points = 360);
+ReducedTable tabulate_reduced_parameters(const planar::Mechanism& m, int points = 360,
+                                         const std::vector<ConstraintAction>& actions = {});
 
 /// The table as columns q, m, dm_dq, m_kinetostatic, dm_dq_kinetostatic, <action>.me1,
 /// <action>.me1q.

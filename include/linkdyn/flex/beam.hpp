@@ -9,14 +9,16 @@
 #include <vector>
 
 #include "linkdyn/core/geometry.hpp"
-#include "linkdyn/planar/mechanism.hpp"
 
 namespace linkdyn::flex {
 
 using Matrix6 = Eigen::Matrix<double, 6, 6>;
 using Matrix62 = Eigen::Matrix<double, 6, 2>;
 using ShapeMatrix = Eigen::Matrix<double, 2, 6>;
-using BeamSupport = planar::BeamSupport;
+
+/// How an elastic link's end is held in its frame (docs/elastic-links.md): clamped (u, v, theta
+/// fixed), pinned (u, v), sliding (v), free.
+enum class BeamSupport { free, pinned, sliding, clamped };
 
 /// Material and cross-section: Young's modulus E (Pa), density rho (kg/m^3), area A (m^2),
 /// second moment of area I (m^4).

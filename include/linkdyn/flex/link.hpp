@@ -11,6 +11,21 @@
 
 namespace linkdyn::flex {
 
+/// An elastic link as the model describes it: a uniform beam along a body from its point
+/// `from` to its point `to`, E (Pa), rho (kg/m^3), A (m^2), I (m^4), in `elements` finite
+/// elements (the body and its points are the mechanism's).
+struct ElasticLinkSpec {
+  std::string name;
+  int body = 0;
+  std::array<std::string, 2> point_name;
+  std::array<Vec2, 2> point{Vec2::Zero(), Vec2::Zero()};
+  double E = 0.0, rho = 0.0, A = 0.0, I = 0.0;
+  int elements = 10;
+  std::array<BeamSupport, 2> supports{BeamSupport::pinned, BeamSupport::sliding};
+  bool geometric_stiffness = true;
+  SourceLocation where;
+};
+
 /// The beam along body `body` from its point `point[0]` (the frame's origin) to `point[1]`
 /// (the frame's x axis), and the pairs that hold its two ends.
 struct ElasticLink {
@@ -26,9 +41,9 @@ struct ElasticLink {
   SourceLocation where;
 };
 
-/// The elastic links of the model (spec().elastic_links). Throws InputError naming the file,
-/// line and link on bad data.
-std::vector<ElasticLink> make_elastic_links(const planar::Mechanism& m);
+/// The elastic links of the model on its mechanism. Throws InputError naming the file, line and
+/// link on bad data.
+std::vector<ElasticLink> make_elastic_links(const planar::Mechanism& m, const std::vector<ElasticLinkSpec>& specs);
 
 /// The frame motion of the link from a solved kinematics and kinetostatics in ws.
 void frame_motion(const planar::Mechanism& m, const planar::Workspace& ws, const ElasticLink& link, FrameMotion& out);

@@ -1,16 +1,35 @@
 #pragma once
-// Planar model files (YAML), documented in docs/model-format.md.
+// Model files (YAML), documented in docs/model-format.md. A model describes a planar mechanism
+// and, optionally, what direct dynamics adds to it (actuators, constraint actions) and its
+// elastic links: one spec per capability.
 #include <string>
+#include <vector>
 
+#include "linkdyn/dynamics/machine.hpp"
+#include "linkdyn/dynamics/machine_spec.hpp"
+#include "linkdyn/flex/link.hpp"
 #include "linkdyn/planar/mechanism.hpp"
 
 namespace linkdyn::io {
 
-/// Reads a model file into a description. Throws InputError naming file, line and entity.
-planar::MechanismSpec read_planar_model(const std::string& path);
+/// Everything a model file describes.
+struct Model {
+  planar::MechanismSpec mechanism;
+  dynamics::MachineSpec machine;                     ///< `actuators:`, `constraint_actions:`
+  std::vector<flex::ElasticLinkSpec> elastic_links;  ///< `elastic_links:`
+};
+
+/// Reads a model file. Throws InputError naming file, line and entity.
+Model read_model(const std::string& path);
 /// Reads from text; `path` names it in errors and anchors relative file names (tables).
+Model parse_model(const std::string& text, const std::string& path);
+/// The mechanism alone (read_model(path).mechanism).
+planar::MechanismSpec read_planar_model(const std::string& path);
 planar::MechanismSpec parse_planar_model(const std::string& text, const std::string& path);
 /// read_planar_model + compile.
 planar::Mechanism load_mechanism(const std::string& path, const planar::CompileOptions& options = {});
+/// The machine of direct dynamics: the compiled mechanism with its actuators and constraint
+/// actions.
+dynamics::DynamicSystem load_machine(const std::string& path);
 
 }  // namespace linkdyn::io

@@ -187,66 +187,6 @@ struct Load {
   std::vector<LoadPart> parts;
 };
 
-/// A constraint action to follow in dynamics [003 Fig. 1]: the force of a revolute pair along a
-/// direction (the line from one named point to another, moving with their body, or a fixed
-/// global direction), or a prismatic pair's normal force or moment. Sign convention as for
-/// reactions: what the joint's first body exerts on its second.
-struct ConstraintAction {
-  enum Kind { along_points, global_direction, normal_force, pair_moment };
-  std::string name;
-  int joint = -1;
-  Kind kind = normal_force;
-  std::array<BodyPoint, 2> through{};  ///< along_points: from through[0] to through[1]
-  Vec2 direction = Vec2::UnitX();      ///< global_direction
-  SourceLocation where;
-};
-
-/// A motor or a resistance for direct dynamics [003 Sects. 3.1-3.2], acting on a body:
-///  - torque: `value` N m while the condition holds (always, or while the condition body's
-///    angular velocity has the sign `when_sign`)
-///  - resistance: T = -T0 sgn(omega) - c omega [003 Sect. 3.2]; with `joint` (a prismatic
-///    pair) a force F = -T0 sgn(v) - c v along the guide on the joint's second body (`body`),
-///    opposite on the first, v the slider point's velocity relative to the guide (the slider's
-///    Coulomb friction F_r of [004 Eq. A42]); at rest it holds up to T0_static
-///  - dc_motor: U = R i + L di/dt + K omega_motor, T = K i [003 Sect. 3.2], through a reducer
-///    omega_body = ratio omega_motor with efficiency; the rotor and reducer inertias (at the
-///    motor shaft) add (I_motor + I_reducer) / ratio^2 to the body's moment of inertia.
-struct Actuator {
-  enum Type { torque, resistance, dc_motor };
-  std::string name;
-  Type type = torque;
-  int body = 0;
-  double value = 0.0;
-  int joint = -1;      ///< a resistance in this prismatic pair (a force), or -1 (a torque on body)
-  int when_body = -1;  ///< -1: always
-  int when_sign = 0;
-  double T0 = 0.0, c = 0.0;
-  double T0_static = 0.0;  ///< resistance: the static Coulomb part (>= T0), for sticking
-  double voltage = 0.0, resistance_ohm = 0.0, inductance = 0.0, constant = 0.0;
-  double rotor_inertia = 0.0, reducer_inertia = 0.0, ratio = 1.0, efficiency = 1.0;
-  SourceLocation where;
-  /// Moment of inertia the rotor adds to its body.
-  double added_inertia() const { return type == dc_motor ? (rotor_inertia + reducer_inertia) / (ratio * ratio) : 0.0; }
-};
-
-/// How an elastic link's end is held in its frame (docs/elastic-links.md): clamped (u, v, theta
-/// fixed), pinned (u, v), sliding (v), free.
-enum class BeamSupport { free, pinned, sliding, clamped };
-
-/// An elastic link for the flex analysis: a uniform beam along a body from its point `from` to
-/// its point `to`, E (Pa), rho (kg/m^3), A (m^2), I (m^4), in `elements` finite elements.
-struct ElasticLinkSpec {
-  std::string name;
-  int body = 0;
-  std::array<std::string, 2> point_name;
-  std::array<Vec2, 2> point{Vec2::Zero(), Vec2::Zero()};
-  double E = 0.0, rho = 0.0, A = 0.0, I = 0.0;
-  int elements = 10;
-  std::array<BeamSupport, 2> supports{BeamSupport::pinned, BeamSupport::sliding};
-  bool geometric_stiffness = true;
-  SourceLocation where;
-};
-
 struct MechanismSpec {
   std::string name;
   SourceLocation where;  ///< the model file
@@ -256,15 +196,12 @@ struct MechanismSpec {
   std::vector<Driver> drivers;
   std::vector<Load> loads;
   Vec2 gravity = Vec2::Zero();
-  std::vector<ConstraintAction> constraint_actions;
-  std::vector<Actuator> actuators;
   std::vector<AssemblyHint> assembly;
   /// Optional explicit structural sequence: the bodies of each group, in order.
   std::vector<std::vector<std::string>> structure;
   SourceLocation structure_where;
   /// Optional analysis grid from the model; otherwise the first driver's natural grid.
   std::optional<TimeGrid> grid;
-  std::vector<ElasticLinkSpec> elastic_links;  ///< optional, for `linkdyn flex`
 
   int find_body(const std::string& body_name) const;
   int find_joint(const std::string& joint_name) const;

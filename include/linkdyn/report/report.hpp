@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "linkdyn/core/table.hpp"
+#include "linkdyn/dynamics/machine_spec.hpp"
 #include "linkdyn/dynamics/reduced.hpp"
 #include "linkdyn/io/svg_plot.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
@@ -24,7 +25,7 @@ std::vector<Plot> kinetostatics_plots(const planar::Mechanism& m, const Table& k
 std::vector<Plot> reduced_plots(const planar::Mechanism& m, const dynamics::ReducedTable& table);
 /// Speed of each coordinate against time, and the motors' currents, actuator torques and
 /// forces, constraint actions and (Kane) the pairs' reactions |F|.
-std::vector<Plot> simulation_plots(const planar::Mechanism& m, const Table& simulation);
+std::vector<Plot> simulation_plots(const planar::Mechanism& m, const dynamics::MachineSpec& machine, const Table& simulation);
 
 struct ReportOptions {
   bool kinetostatics = true;  ///< include the kinetostatics (frictionless if the model has none)
@@ -33,8 +34,8 @@ struct ReportOptions {
   size_t max_plot_points = 2000;  ///< per series, decimated for display
 };
 
-/// The HTML report of a planar mechanism over `grid`.
-std::string planar_report_html(const planar::Mechanism& m, const planar::TimeGrid& grid,
-                               const ReportOptions& options = {});
+/// The HTML report of a planar mechanism over `grid` (with its machine, a simulation too).
+std::string planar_report_html(const planar::Mechanism& m, const dynamics::MachineSpec& machine,
+                               const planar::TimeGrid& grid, const ReportOptions& options = {});
 
 }  // namespace linkdyn::report

@@ -1,0 +1,93 @@
+#pragma once
+// What a model adds to its mechanism for direct dynamics [003 Sect. 3]: the actuators (motors
+// and resistances) and the constraint actions to follow. The planar mechanism
+// (planar::MechanismSpec) does not know them; io::read_model returns both.
+#include <array>
+#include <string>
+#include <type_traits>
+#include <variant>
+#include <vector>
+
+#include "linkdyn/core/error.hpp"
+#include "linkdyn/core/geometry.hpp"
+#include "linkdyn/planar/mechanism.hpp"
+
+namespace linkdyn::dynamics {
+
+/// A constraint action to follow [003 Fig. 1]: the force of a revolute pair along a direction
+/// (the line from one named point to another, moving with their body, or a fixed global
+/// direction), or a prismatic pair's normal force or moment. Sign convention as for reactions:
+/// what the joint's first body exerts on its second.
+struct ConstraintAction {
+  enum Kind { along_points, global_direction, normal_force, pair_moment };
+  std::string name;
+  int joint = -1;
+  Kind kind = normal_force;
+  std::array<planar::BodyPoint, 2> through{};  ///< along_points: from through[0] to through[1]
+  Vec2 direction = Vec2::UnitX();              ///< global_direction
+  SourceLocation where;
+};
+
+/// A constant torque `value` (N m) on the body, always or only while the condition body's
+/// angular velocity has the sign `when_sign` (when_body >= 0).
+struct Torque {
+  double value = 0.0;
+  int when_body = -1;
+  int when_sign = 0;
+};
+
+/// T = -T0 sgn(omega) - c omega on the body [003 Sect. 3.2]; with `joint` (a prismatic pair) a
+/// force F = -T0 sgn(v) - c v along the guide on the joint's second body, opposite on the first,
+/// v the slider point's velocity relative to the guide (the slider's Coulomb friction F_r of
+/// [004 Eq. A42]). At rest it holds up to T0_static.
+struct Resistance {
+  int joint = -1;  ///< a prismatic pair (a force), or -1 (a torque on the body)
+  double T0 = 0.0, T0_static = 0.0, c = 0.0;
+};
+
+/// U = R i + L di/dt + K omega_motor, T = K i [003 Sect. 3.2], through a reducer
+/// omega_body = ratio omega_motor with its efficiency; the rotor and reducer inertias (at the
+/// motor shaft) add (I_motor + I_reducer) / ratio^2 to the body's moment of inertia.
+struct DcMotor {
+  double voltage = 0.0, resistance = 0.0, inductance = 0.0, constant = 0.0;
+  double rotor_inertia = 0.0, reducer_inertia = 0.0, ratio = 1.0, efficiency = 1.0;
+};
+
+/// A motor or a resistance acting on a body [003 Sects. 3.1-3.2].
+struct Actuator {
+  std::string name;
+  int body = 0;
+  std::variant<Torque, Resistance, DcMotor> law;
+  SourceLocation where;
+
+  template <class Law>
+  bool is() const { return std::holds_alternative<Law>(law); }
+  template <class Law>
+  const Law& as() const { return std::get<Law>(law); }
+  template <class Law>
+  Law& as() { return std::get<Law>(law); }
+  /// The prismatic pair of a resistance acting as a force, or -1.
+  int joint() const { return is<Resistance>() ? as<Resistance>().joint : -1; }
+  /// The body whose turning enables a conditional torque, or -1.
+  int condition_body() const { return is<Torque>() ? as<Torque>().when_body : -1; }
+  /// Moment of inertia the rotor adds to its body.
+  double added_inertia() const {
+    if (!is<DcMotor>()) return 0.0;
+    const DcMotor& d = as<DcMotor>();
+    return (d.rotor_inertia + d.reducer_inertia) / (d.ratio * d.ratio);
+  }
+};
+
+/// The actuators and constraint actions of a machine (indices refer to its mechanism).
+struct MachineSpec {
+  std::vector<Actuator> actuators;
+  std::vector<ConstraintAction> constraint_actions;
+  /// Index of the actuator named `name`, or -1.
+  int find_actuator(const std::string& name) const {
+    for (size_t k = 0; k < actuators.size(); ++k)
+      if (actuators[k].name == name) return static_cast<int>(k);
+    return -1;
+  }
+};
+
+}  // namespace linkdyn::dynamics
