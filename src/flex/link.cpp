@@ -4,6 +4,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "linkdyn/core/error.hpp"
@@ -60,10 +61,14 @@ std::vector<ElasticLink> make_elastic_links(const planar::Mechanism& m, const st
                            "make the elastic link a body whose pairs are at its two ends (from, to)");
       }
     }
+    // Loads at the body's points (not those in its pairs): the beam does not carry them.
     for (size_t k = 0; k < m.spec().loads.size(); ++k) {
-      const planar::Load& load = m.spec().loads[k];
-      if (load.at[0].body == s.body || (load.type != planar::LoadType::force && load.at[1].body == s.body))
-        link.ignored_loads.push_back(static_cast<int>(k));
+      const std::vector<planar::LoadPart>& parts = m.spec().loads[k].parts;
+      const bool on_body = std::any_of(parts.begin(), parts.end(), [&](const planar::LoadPart& p) {
+        return p.pattern != planar::LoadPart::moment_pair &&
+               (p.at[0].body == s.body || (p.pattern == planar::LoadPart::tension && p.at[1].body == s.body));
+      });
+      if (on_body) link.ignored_loads.push_back(static_cast<int>(k));
     }
     links.push_back(std::move(link));
   }

@@ -320,65 +320,76 @@ class ModelParser {
           in_.fail(l["useful"], entity, "useful must be true or false", "write useful: true");
         load.useful = l["useful"].Scalar() == "true";
       }
-      auto on_body = [&](bool with_point) {
+      auto body_of = [&]() {
         const YAML::Node b = in_.required(l, "body", entity, "name the body it acts on");
-        load.at[0].body = body_ref(b, entity);
-        if (load.at[0].body == 0)
-          in_.fail(b, entity, "a load on the ground does no work and needs no analysis", "apply it to a moving body");
-        if (with_point) {
-          const YAML::Node p = in_.required(l, "point", entity, "name the point of the body where it acts");
-          load.at[0].local = point_ref(load.at[0].body, in_.text(p, entity + ".point"), p, entity);
-        }
+        const int body = body_ref(b, entity);
+        if (body == 0) in_.fail(b, entity, "a load on the ground does no work and needs no analysis", "apply it to a moving body");
+        return body;
       };
       auto revolute_joint = [&]() {
         const YAML::Node jn = in_.required(l, "joint", entity, "name the revolute joint it acts in");
         need_two_body_joint(jn, entity, "a torsional spring or damper");
-        load.joint = spec_.find_joint(in_.text(jn, entity + ".joint"));
-        if (load.joint < 0 || spec_.joints[load.joint].type != JointType::revolute)
+        const int joint = spec_.find_joint(in_.text(jn, entity + ".joint"));
+        if (joint < 0 || spec_.joints[joint].type != JointType::revolute)
           in_.fail(jn, entity, "'" + jn.Scalar() + "' is not a revolute joint", "name a revolute joint defined under 'joints'");
+        return joint;
+      };
+      auto between = [&]() {
+        const YAML::Node points = in_.required(l, "between", entity, "give between: [body.point, body.point]");
+        if (!points.IsSequence() || points.size() != 2) in_.fail(points, entity, "'between' names two points", "write between: [crank.B, ground.D]");
+        return std::array<BodyPoint, 2>{body_point(points[0], entity), body_point(points[1], entity)};
       };
       if (t == "force" || t == "moment") {
         const bool force = t == "force";
-        load.type = force ? LoadType::force : LoadType::moment;
         if (force) in_.allow_only(l, entity, {"type", "body", "point", "value", "table", "viscous", "useful"});
         else in_.allow_only(l, entity, {"type", "body", "value", "table", "useful"});
-        on_body(force);
+        const int body = body_of();
+        PointForce point_force;
+        BodyMoment moment;
+        if (force) {
+          const YAML::Node p = in_.required(l, "point", entity, "name the point of the body where it acts");
+          point_force.at = {body, point_ref(body, in_.text(p, entity + ".point"), p, entity)};
+        }
+        moment.body = body;
         if ((l["value"] ? 1 : 0) + (l["table"] ? 1 : 0) + (l["viscous"] ? 1 : 0) > 1)
           in_.fail(l["table"] ? l["table"] : l["viscous"], entity, "more than one of 'value', 'table', 'viscous' is given", "give one of them");
         if (l["table"]) {
           load.table = load_table(l["table"], entity, force);
         } else if (l["viscous"]) {
-          load.viscous = non_negative(l, "viscous", entity, Quantity::plain, true);
+          point_force.viscous = non_negative(l, "viscous", entity, Quantity::plain, true);
         } else {
           const YAML::Node v = in_.required(l, "value", entity, force ? "give value: [Fx, Fy] in N" : "give value: M in N m");
-          load.value = force ? vector(v, entity + ".value", Quantity::force, "write value: [Fx, Fy] in N")
-                             : Vec2(in_.number(v, entity + ".value", Quantity::moment), 0.0);
+          if (force) point_force.value = vector(v, entity + ".value", Quantity::force, "write value: [Fx, Fy] in N");
+          else moment.value = in_.number(v, entity + ".value", Quantity::moment);
         }
-      } else if (t == "spring" || t == "damper") {
-        load.type = t == "spring" ? LoadType::spring : LoadType::damper;
-        in_.allow_only(l, entity, t == "spring" ? std::initializer_list<const char*>{"type", "between", "stiffness", "free_length", "useful"}
-                                                : std::initializer_list<const char*>{"type", "between", "damping", "useful"});
-        const YAML::Node between = in_.required(l, "between", entity, "give between: [body.point, body.point]");
-        if (!between.IsSequence() || between.size() != 2) in_.fail(between, entity, "'between' names two points", "write between: [crank.B, ground.D]");
-        load.at = {body_point(between[0], entity), body_point(between[1], entity)};
-        if (load.type == LoadType::spring) {
-          load.stiffness = non_negative(l, "stiffness", entity, Quantity::plain, true);
-          load.free_length = non_negative(l, "free_length", entity, Quantity::length, true);
-        } else {
-          load.damping = non_negative(l, "damping", entity, Quantity::plain, true);
-        }
-      } else if (t == "torsional_spring" || t == "torsional_damper") {
-        const bool spring = t == "torsional_spring";
-        load.type = spring ? LoadType::torsional_spring : LoadType::torsional_damper;
-        in_.allow_only(l, entity, spring ? std::initializer_list<const char*>{"type", "joint", "stiffness", "free_angle", "useful"}
-                                         : std::initializer_list<const char*>{"type", "joint", "damping", "useful"});
-        revolute_joint();
-        if (spring) {
-          load.stiffness = non_negative(l, "stiffness", entity, Quantity::plain, true);
-          load.free_angle = in_.optional_number(l, "free_angle", entity, Quantity::angle).value_or(0.0);
-        } else {
-          load.damping = non_negative(l, "damping", entity, Quantity::plain, true);
-        }
+        if (force) load.element = point_force;
+        else load.element = moment;
+      } else if (t == "spring") {
+        in_.allow_only(l, entity, {"type", "between", "stiffness", "free_length", "useful"});
+        Spring spring;
+        spring.between = between();
+        spring.stiffness = non_negative(l, "stiffness", entity, Quantity::plain, true);
+        spring.free_length = non_negative(l, "free_length", entity, Quantity::length, true);
+        load.element = spring;
+      } else if (t == "damper") {
+        in_.allow_only(l, entity, {"type", "between", "damping", "useful"});
+        Damper damper;
+        damper.between = between();
+        damper.damping = non_negative(l, "damping", entity, Quantity::plain, true);
+        load.element = damper;
+      } else if (t == "torsional_spring") {
+        in_.allow_only(l, entity, {"type", "joint", "stiffness", "free_angle", "useful"});
+        TorsionalSpring spring;
+        spring.joint = revolute_joint();
+        spring.stiffness = non_negative(l, "stiffness", entity, Quantity::plain, true);
+        spring.free_angle = in_.optional_number(l, "free_angle", entity, Quantity::angle).value_or(0.0);
+        load.element = spring;
+      } else if (t == "torsional_damper") {
+        in_.allow_only(l, entity, {"type", "joint", "damping", "useful"});
+        TorsionalDamper damper;
+        damper.joint = revolute_joint();
+        damper.damping = non_negative(l, "damping", entity, Quantity::plain, true);
+        load.element = damper;
       } else {
         in_.fail(type, entity, "unknown load type '" + t + "'", "use force, moment, spring, damper, torsional_spring or torsional_damper");
       }

@@ -3,6 +3,8 @@
 // a unit pattern at the load's points (mechanism.hpp, LoadPart).
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
+#include <variant>
 #include <fmt/format.h>
 
 #include "linkdyn/planar/coordinate.hpp"
@@ -36,60 +38,66 @@ std::vector<LoadPart> load_parts(const Load& load) {
     p.magnitude.coordinate = load.table->against;
     return p;
   };
-  switch (load.type) {
-    case LoadType::force: {
-      for (int axis = 0; axis < 2; ++axis) {
-        LoadPart p = constant_force(axis == 0 ? Vec2::UnitX() : Vec2::UnitY(), load.value(axis));
-        if (load.table) {
-          p = with_table(p, axis);
-        } else if (load.viscous > 0.0) {
-          // F = -c v of the point, per component.
-          p.magnitude.law = Magnitude::linear_rate;
-          p.magnitude.gain = -load.viscous;
-          p.magnitude.coordinate.kind = axis == 0 ? Coordinate::point_x : Coordinate::point_y;
-          p.magnitude.coordinate.point[0] = load.at[0];
-          p.magnitude.coordinate.label = load.name;
+  // A tension between two points, or a moment pair in a revolute pair, whose magnitude is
+  // linear in the distance or relative angle (gain (x - offset)), or in its rate (gain x').
+  auto element = [&](LoadPart::Pattern pattern, Coordinate coordinate, Magnitude::Law law, double gain, double offset) {
+    LoadPart p;
+    p.pattern = pattern;
+    coordinate.label = load.name;
+    p.magnitude.coordinate = coordinate;
+    p.magnitude.law = law, p.magnitude.gain = gain, p.magnitude.offset = offset;
+    return p;
+  };
+  auto between = [](const std::array<BodyPoint, 2>& points) {
+    Coordinate c;
+    c.kind = Coordinate::distance, c.point = points;
+    return c;
+  };
+  auto relative_angle = [](int joint) {
+    Coordinate c;
+    c.kind = Coordinate::pair_angle, c.index = joint;
+    return c;
+  };
+  std::visit(
+      [&](const auto& e) {
+        using E = std::decay_t<decltype(e)>;
+        if constexpr (std::is_same_v<E, PointForce>) {
+          for (int axis = 0; axis < 2; ++axis) {
+            LoadPart p = constant_force(axis == 0 ? Vec2::UnitX() : Vec2::UnitY(), e.value(axis));
+            if (load.table) {
+              p = with_table(p, axis);
+            } else if (e.viscous > 0.0) {
+              // F = -c v of the point, per component.
+              p.magnitude.law = Magnitude::linear_rate;
+              p.magnitude.gain = -e.viscous;
+              p.magnitude.coordinate.kind = axis == 0 ? Coordinate::point_x : Coordinate::point_y;
+              p.magnitude.coordinate.point[0] = e.at;
+              p.magnitude.coordinate.label = load.name;
+            }
+            p.at[0] = e.at;
+            parts.push_back(p);
+          }
+        } else if constexpr (std::is_same_v<E, BodyMoment>) {
+          LoadPart p;
+          p.pattern = LoadPart::moment;
+          p.magnitude.gain = e.value;
+          p.at[0].body = e.body;
+          parts.push_back(load.table ? with_table(p, 0) : p);
+        } else if constexpr (std::is_same_v<E, Spring>) {
+          parts.push_back(element(LoadPart::tension, between(e.between), Magnitude::linear_value, e.stiffness, e.free_length));
+          parts.back().at = e.between;
+        } else if constexpr (std::is_same_v<E, Damper>) {
+          parts.push_back(element(LoadPart::tension, between(e.between), Magnitude::linear_rate, e.damping, 0.0));
+          parts.back().at = e.between;
+        } else if constexpr (std::is_same_v<E, TorsionalSpring>) {
+          parts.push_back(element(LoadPart::moment_pair, relative_angle(e.joint), Magnitude::linear_value, -e.stiffness, e.free_angle));
+          parts.back().joint = e.joint;
+        } else {
+          parts.push_back(element(LoadPart::moment_pair, relative_angle(e.joint), Magnitude::linear_rate, -e.damping, 0.0));
+          parts.back().joint = e.joint;
         }
-        parts.push_back(p);
-      }
-      break;
-    }
-    case LoadType::moment: {
-      LoadPart p;
-      p.pattern = LoadPart::moment;
-      p.magnitude.gain = load.value.x();
-      parts.push_back(load.table ? with_table(p, 0) : p);
-      break;
-    }
-    case LoadType::spring:
-    case LoadType::damper: {
-      LoadPart p;
-      p.pattern = LoadPart::tension;
-      Magnitude& mag = p.magnitude;
-      mag.coordinate.kind = Coordinate::distance;
-      mag.coordinate.point = load.at;
-      mag.coordinate.label = load.name;
-      if (load.type == LoadType::spring) mag.law = Magnitude::linear_value, mag.gain = load.stiffness, mag.offset = load.free_length;
-      else mag.law = Magnitude::linear_rate, mag.gain = load.damping;
-      parts.push_back(p);
-      break;
-    }
-    case LoadType::torsional_spring:
-    case LoadType::torsional_damper: {
-      LoadPart p;
-      p.pattern = LoadPart::moment_pair;
-      Magnitude& mag = p.magnitude;
-      mag.coordinate.kind = Coordinate::pair_angle;
-      mag.coordinate.index = load.joint;
-      mag.coordinate.label = load.name;
-      if (load.type == LoadType::torsional_spring)
-        mag.law = Magnitude::linear_value, mag.gain = -load.stiffness, mag.offset = load.free_angle;
-      else
-        mag.law = Magnitude::linear_rate, mag.gain = -load.damping;
-      parts.push_back(p);
-      break;
-    }
-  }
+      },
+      load.element);
   return parts;
 }
 
@@ -166,12 +174,12 @@ double part_magnitude(const Mechanism& m, const Workspace& ws, const Load& load,
 
 void part_pattern(const Mechanism& m, const Workspace& ws, const Load& load, const LoadPart& part, int body[2],
                   Wrench w[2]) {
-  body[0] = load.at[0].body, body[1] = load.at[1].body;
+  body[0] = part.at[0].body, body[1] = part.at[1].body;
   w[0].setZero();
   w[1].setZero();
   switch (part.pattern) {
     case LoadPart::force:
-      w[0] = force_at(ws.body[body[0]], load.at[0].local, part.direction);
+      w[0] = force_at(ws.body[body[0]], part.at[0].local, part.direction);
       break;
     case LoadPart::moment:
       w[0](2) = 1.0;
@@ -179,16 +187,16 @@ void part_pattern(const Mechanism& m, const Workspace& ws, const Load& load, con
     case LoadPart::tension: {
       // Unit pulls drawing the two points together: +e at the first, -e at the second.
       const BodyState &a = ws.body[body[0]], &b = ws.body[body[1]];
-      const Vec2 d = b.position(load.at[1].local) - a.position(load.at[0].local);
+      const Vec2 d = b.position(part.at[1].local) - a.position(part.at[0].local);
       const double length = d.norm();
       if (length == 0.0) break;  // coincident ends: no line of action
       const Vec2 e = d / length;
-      w[0] = force_at(a, load.at[0].local, e);
-      w[1] = force_at(b, load.at[1].local, -e);
+      w[0] = force_at(a, part.at[0].local, e);
+      w[1] = force_at(b, part.at[1].local, -e);
       break;
     }
     case LoadPart::moment_pair: {
-      const Joint& j = m.joints()[load.joint];
+      const Joint& j = m.joints()[part.joint];
       body[0] = j.body[0], body[1] = j.body[1];
       w[1](2) = 1.0;
       w[0](2) = -1.0;
@@ -197,14 +205,14 @@ void part_pattern(const Mechanism& m, const Workspace& ws, const Load& load, con
   }
 }
 
-double pattern_power_rate(const Mechanism& m, const Workspace& ws, const Load& load, const LoadPart& part) {
+double pattern_power_rate(const Mechanism& m, const Workspace& ws, const Load&, const LoadPart& part) {
   // d/dt of the unit pattern's power (pattern . twist) at the workspace's accelerations.
   switch (part.pattern) {
-    case LoadPart::force: return part.direction.dot(ws.body[load.at[0].body].acceleration(load.at[0].local));
-    case LoadPart::moment: return ws.body[load.at[0].body].alpha;
+    case LoadPart::force: return part.direction.dot(ws.body[part.at[0].body].acceleration(part.at[0].local));
+    case LoadPart::moment: return ws.body[part.at[0].body].alpha;
     case LoadPart::tension: return -coordinate_value(m, ws, 0.0, part.magnitude.coordinate, true).acceleration;
     case LoadPart::moment_pair: {
-      const Joint& j = m.joints()[load.joint];
+      const Joint& j = m.joints()[part.joint];
       return ws.body[j.body[1]].alpha - ws.body[j.body[0]].alpha;
     }
   }
@@ -266,8 +274,8 @@ double constant_load_potential(const Mechanism&, const Workspace& ws, const Load
   double potential = 0.0;
   for (const LoadPart& part : load.parts) {
     if (part.magnitude.law != Magnitude::constant) continue;
-    const BodyState& b = ws.body[load.at[0].body];
-    if (part.pattern == LoadPart::force) potential += part.magnitude.gain * part.direction.dot(b.position(load.at[0].local));
+    const BodyState& b = ws.body[part.at[0].body];
+    if (part.pattern == LoadPart::force) potential += part.magnitude.gain * part.direction.dot(b.position(part.at[0].local));
     else if (part.pattern == LoadPart::moment) potential += part.magnitude.gain * b.theta;
   }
   return potential;
@@ -279,10 +287,10 @@ double potential_energy(const Mechanism& m, const Workspace& ws) {
   for (size_t b = 1; b < m.bodies().size(); ++b)
     energy -= m.bodies()[b].mass * m.spec().gravity.dot(ws.body[b].position(m.bodies()[b].com));
   for (const Load& load : m.spec().loads) {
-    if (load.type != LoadType::spring && load.type != LoadType::torsional_spring) continue;
-    const Magnitude& mag = load.parts.front().magnitude;
+    if (!conservative(load)) continue;
+    const Magnitude& mag = load.parts.front().magnitude;  // gain (x - offset), gain = +-k
     const double stretch = coordinate_value(m, ws, 0.0, mag.coordinate).value - mag.offset;
-    energy += 0.5 * load.stiffness * stretch * stretch;
+    energy += 0.5 * std::abs(mag.gain) * stretch * stretch;
   }
   return energy;
 }

@@ -19,9 +19,11 @@ double gravity_and_spring_energy(const planar::Mechanism& m, const planar::Works
   double v = 0.0;
   for (size_t b = 1; b < m.bodies().size(); ++b) v -= m.bodies()[b].mass * m.spec().gravity.dot(ws.body[b].position(m.bodies()[b].com));
   for (const planar::Load& l : m.spec().loads) {
-    if (l.type != planar::LoadType::spring) continue;
-    const double length = (ws.body[l.at[1].body].position(l.at[1].local) - ws.body[l.at[0].body].position(l.at[0].local)).norm();
-    v += 0.5 * l.stiffness * std::pow(length - l.free_length, 2);
+    if (!l.is<planar::Spring>()) continue;
+    const planar::Spring& s = l.as<planar::Spring>();
+    const auto& at = s.between;
+    const double length = (ws.body[at[1].body].position(at[1].local) - ws.body[at[0].body].position(at[0].local)).norm();
+    v += 0.5 * s.stiffness * std::pow(length - s.free_length, 2);
   }
   return v;
 }

@@ -263,7 +263,9 @@ class BodyCoordinates {
       Q.segment<3>(col(b)) += wrench(b, body.com, F) - Eigen::Vector3d(0, 0, body.inertia * alpha(b));
     }
     for (const Load& l : spec_.loads) {
-      Vec2 value = l.value;
+      const bool force = l.is<PointForce>();
+      if (!force && !l.is<BodyMoment>()) ADD_FAILURE() << "the test model handles forces and moments only";
+      Vec2 value = force ? l.as<PointForce>().value : Vec2(l.as<BodyMoment>().value, 0.0);
       if (l.table) {  // linear in the driver coordinate between rows
         EXPECT_EQ(l.table->against.kind, Coordinate::driver);
         EXPECT_EQ(l.table->against.index, 0);
@@ -272,9 +274,8 @@ class BodyCoordinates {
         const double s = (q - x[k - 1]) / (x[k] - x[k - 1]);
         value = (1 - s) * l.table->value[k - 1] + s * l.table->value[k];
       }
-      if (l.type == LoadType::force) Q.segment<3>(col(l.at[0].body)) += wrench(l.at[0].body, l.at[0].local, value);
-      else if (l.type == LoadType::moment) Q(col(l.at[0].body) + 2) += value.x();
-      else ADD_FAILURE() << "the test model handles forces and moments only";
+      if (force) Q.segment<3>(col(l.as<PointForce>().at.body)) += wrench(l.as<PointForce>().at.body, l.as<PointForce>().at.local, value);
+      else Q(col(l.as<BodyMoment>().body) + 2) += value.x();
     }
     return Q;
   }

@@ -58,7 +58,7 @@ double variable_load_power(const Mechanism& m, const Workspace& ws, const Load& 
 double constant_load_potential(const Mechanism& m, const Workspace& ws, const Load& load);
 /// True for springs and torsional springs (their work is a change of potential energy).
 inline bool conservative(const Load& load) {
-  return load.type == LoadType::spring || load.type == LoadType::torsional_spring;
+  return load.is<Spring>() || load.is<TorsionalSpring>();
 }
 
 /// Potential energy of gravity, springs and torsional springs (J).

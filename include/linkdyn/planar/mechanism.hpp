@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "linkdyn/core/error.hpp"
@@ -153,38 +154,66 @@ struct Magnitude {
   Coordinate coordinate;
 };
 
-/// A load as a sum of parts, each a magnitude times a unit pattern at the load's points:
+/// A load as a sum of parts, each a magnitude times a unit pattern where it acts:
 /// force: a unit force along `direction` (global) at at[0]; moment: a unit moment on at[0].body;
 /// tension: unit pulls drawing at[0] and at[1] together along the line between them;
-/// moment_pair: a unit moment on the joint's second body and its opposite on the first.
+/// moment_pair: a unit moment on `joint`'s second body and its opposite on the first.
 struct LoadPart {
   enum Pattern { force, moment, tension, moment_pair };
   Pattern pattern = force;
   Vec2 direction = Vec2::UnitX();
+  std::array<BodyPoint, 2> at{};
+  int joint = -1;
   Magnitude magnitude;
 };
 
-enum class LoadType { force, moment, spring, damper, torsional_spring, torsional_damper };
+/// A force at a body's point: `value` (global Fx, Fy), the load's table, or viscous
+/// F = -viscous v_point (N s/m).
+struct PointForce {
+  BodyPoint at;
+  Vec2 value = Vec2::Zero();
+  double viscous = 0.0;
+};
+/// A moment on a body: `value` (N m, counter-clockwise) or the load's table.
+struct BodyMoment {
+  int body = 0;
+  double value = 0.0;
+};
+/// A tension k (L - L0) drawing two points together.
+struct Spring {
+  std::array<BodyPoint, 2> between{};
+  double stiffness = 0.0, free_length = 0.0;
+};
+/// A tension c dL/dt between two points.
+struct Damper {
+  std::array<BodyPoint, 2> between{};
+  double damping = 0.0;
+};
+/// In a revolute pair, the moment -k (dtheta - theta0) on its second body, opposite on the first.
+struct TorsionalSpring {
+  int joint = -1;
+  double stiffness = 0.0, free_angle = 0.0;
+};
+/// In a revolute pair, the moment -c domega on its second body, opposite on the first.
+struct TorsionalDamper {
+  int joint = -1;
+  double damping = 0.0;
+};
 
-/// An external load or force element.
-///  - force: `value` (global Fx, Fy), `table` or viscous (F = -c v of the point), at `at[0]`
-///  - moment: value.x() (N m, counter-clockwise) or `table`, on at[0].body
-///  - spring / damper: between at[0] and at[1]: tension k (L - L0) / c dL/dt
-///  - torsional spring / damper in revolute `joint`: moment on its second body
-///    -k (dtheta - theta0) / -c domega, opposite on the first
-/// compile() writes its `parts` (load_parts in loads.cpp), which every analysis evaluates.
+/// An external load or force element. compile() writes its `parts` (load_parts in loads.cpp),
+/// which every analysis evaluates.
 struct Load {
   std::string name;
-  LoadType type = LoadType::force;
-  std::array<BodyPoint, 2> at{};
-  int joint = -1;
-  Vec2 value = Vec2::Zero();
-  std::optional<LoadTable> table;
-  double viscous = 0.0;  ///< force: F = -viscous v_point (N s/m)
-  double stiffness = 0.0, damping = 0.0, free_length = 0.0, free_angle = 0.0;
-  bool useful = false;  ///< a useful resistance, for the efficiency [001 Eq. 1]
+  std::variant<PointForce, BodyMoment, Spring, Damper, TorsionalSpring, TorsionalDamper> element;
+  std::optional<LoadTable> table;  ///< a force's or moment's value against a coordinate
+  bool useful = false;             ///< a useful resistance, for the efficiency [001 Eq. 1]
   SourceLocation where;
   std::vector<LoadPart> parts;
+
+  template <class Element>
+  bool is() const { return std::holds_alternative<Element>(element); }
+  template <class Element>
+  const Element& as() const { return std::get<Element>(element); }
 };
 
 struct MechanismSpec {
