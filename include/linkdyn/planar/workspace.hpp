@@ -63,8 +63,9 @@ using Wrench = Eigen::Vector3d;
 struct JointReaction {
   /// Revolute: the pin force. Prismatic: the normal force, acting at the slider point.
   Vec2 force = Vec2::Zero();
-  /// Prismatic: the pair's moment about the slider point (the normal force acts at
-  /// moment / normal along the guide from it). Gear: the torque on the wheel.
+  /// The moment the pair transmits to its second body: a prismatic pair's moment about the
+  /// slider point (the normal force acts at moment / normal along the guide from it), a gear's
+  /// torque on the wheel; 0 in a revolute pair.
   double moment = 0.0;
   /// Prismatic: the signed normal force along the guide's normal.
   double normal = 0.0;
