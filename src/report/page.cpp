@@ -3,12 +3,17 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
 
 #include "linkdyn/core/version.hpp"
 #include "report/embedded.hpp"
 
 namespace linkdyn::report {
 namespace {
+
+using Json = nlohmann::ordered_json;  // keys in the order written
 
 std::string escape_html(const std::string& text) {
   std::string out;
@@ -24,56 +29,38 @@ std::string escape_html(const std::string& text) {
 /// 6 significant digits: enough for a drawing and its readout, and a compact page.
 std::string six_digits(double v) { return fmt::format("{:.6g}", v); }
 
-/// A JSON string (for names; '<' escaped so that no "</script>" can appear).
-std::string json_string(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\', out += c;
-    else if (c == '<') out += "\\u003c";
-    else if (static_cast<unsigned char>(c) < 0x20) out += ' ';
-    else out += c;
-  }
-  return out + "\"";
+/// v to 6 significant digits, written as an integer where it is one; null if not finite.
+Json compact(double v) {
+  if (!std::isfinite(v)) return nullptr;
+  const double rounded = std::strtod(six_digits(v).c_str(), nullptr);
+  if (rounded == std::trunc(rounded) && std::abs(rounded) < 1e15) return static_cast<std::int64_t>(rounded);
+  return rounded;
 }
 
-std::string number(double v) { return std::isfinite(v) ? six_digits(v) : "null"; }
-
-/// Appends the values as a JSON list of numbers.
-void append_numbers(std::string& out, const std::vector<double>& values) {
-  out += '[';
-  for (size_t k = 0; k < values.size(); ++k) {
-    if (k) out += ',';
-    out += number(values[k]);
-  }
-  out += ']';
+Json compact(const std::vector<double>& values) {
+  Json out = Json::array();
+  for (double v : values) out.push_back(compact(v));
+  return out;
 }
 
 }  // namespace
 
 std::string animation_json(const Animation& a) {
-  std::string data = "{\"x\":";
-  append_numbers(data, a.x);
-  data += ",\"xlabel\":" + json_string(a.x_label) + ",\"size\":" + number(a.size) + ",\"bodies\":[";
-  for (size_t b = 0; b < a.bodies.size(); ++b)
-    data += fmt::format("{}{{\"name\":{},\"offset\":{},\"n\":{}}}", b ? "," : "", json_string(a.bodies[b].name),
-                        a.bodies[b].offset, a.bodies[b].points);
-  data += "],\"ground\":[";
-  for (size_t k = 0; k < a.ground.size(); ++k) {
-    if (k) data += ',';
-    append_numbers(data, {a.ground[k].x(), a.ground[k].y()});
+  Json bodies = Json::array(), ground = Json::array(), frames = Json::array(), paths = Json::object();
+  for (const AnimatedBody& b : a.bodies) bodies.push_back({{"name", b.name}, {"offset", b.offset}, {"n", b.points}});
+  for (const Vec2& g : a.ground) ground.push_back(compact({g.x(), g.y()}));
+  for (const std::vector<double>& f : a.frames) frames.push_back(compact(f));
+  for (const auto& [label, path] : a.paths) paths[label] = compact(path);
+  const Json data = {{"x", compact(a.x)}, {"xlabel", a.x_label}, {"size", compact(a.size)}, {"bodies", bodies},
+                     {"ground", ground},  {"frames", frames},    {"paths", paths}};
+  std::string text = data.dump(-1, ' ', false, Json::error_handler_t::replace);
+  // '<' only stands in strings: escaped, no "</script>" can close the element early.
+  std::string safe;
+  for (char c : text) {
+    if (c == '<') safe += "\\u003c";
+    else safe += c;
   }
-  data += "],\"frames\":[";
-  for (size_t k = 0; k < a.frames.size(); ++k) {
-    if (k) data += ',';
-    append_numbers(data, a.frames[k]);
-  }
-  data += "],\"paths\":{";
-  for (size_t k = 0; k < a.paths.size(); ++k) {
-    if (k) data += ',';
-    data += json_string(a.paths[k].first) + ':';
-    append_numbers(data, a.paths[k].second);
-  }
-  return data + "}}";
+  return safe;
 }
 
 std::string report_page(const ReportData& data, size_t max_plot_points) {
