@@ -99,3 +99,16 @@ TEST(Report, PlotsCarryAxesUnitsAndLegends) {
   EXPECT_NE(svg.find(">angle (deg)</text>"), std::string::npos);
   EXPECT_NE(svg.find("class=\"marker\""), std::string::npos);
 }
+
+TEST(Report, KinematicsPlotsAreThoseOfTheKinematicsTable) {
+  // The report's own sweep (table and frames at once) writes the table of kinematics_table.
+  for (const auto& c : test::example_cases()) {
+    SCOPED_TRACE(c.name);
+    const planar::Mechanism m = io::load_mechanism(test::example(c.name));
+    report::ReportOptions options;
+    options.kinetostatics = false;
+    const std::string html = report::planar_report_html(m, {}, m.default_grid(), options);
+    for (const io::Plot& p : report::kinematics_plots(m, planar::kinematics_table(m, m.default_grid())))
+      EXPECT_NE(html.find(io::render_svg(p, 640, 360, options.max_plot_points)), std::string::npos) << p.id;
+  }
+}

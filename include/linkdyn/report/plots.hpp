@@ -1,0 +1,28 @@
+#pragma once
+// The plots of each analysis, against the first driver's coordinate (or time): the report's
+// and the command line's (--plot).
+#include <vector>
+
+#include "linkdyn/core/table.hpp"
+#include "linkdyn/dynamics/machine_spec.hpp"
+#include "linkdyn/dynamics/reduced.hpp"
+#include "linkdyn/io/svg_plot.hpp"
+#include "linkdyn/planar/mechanism.hpp"
+
+namespace linkdyn::report {
+
+using io::Plot;
+
+/// Body angles, angular velocities and accelerations, point paths (coupler curves), point
+/// speeds and transmission angles, against the first driver's coordinate (or time).
+std::vector<Plot> kinematics_plots(const planar::Mechanism& m, const Table& kinematics);
+/// Driver efforts with and without friction, pair reactions, friction power, efficiency.
+std::vector<Plot> kinetostatics_plots(const planar::Mechanism& m, const Table& kinetostatics);
+
+/// The reduced inertia m(q) and dm/dq by both methods of [003], against the coordinate.
+std::vector<Plot> reduced_plots(const planar::Mechanism& m, const dynamics::ReducedTable& table);
+/// Speed of each coordinate against time, and the motors' currents, actuator torques and
+/// forces, constraint actions and (Kane) the pairs' reactions |F|.
+std::vector<Plot> simulation_plots(const planar::Mechanism& m, const dynamics::MachineSpec& machine, const Table& simulation);
+
+}  // namespace linkdyn::report

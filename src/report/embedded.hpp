@@ -1,0 +1,11 @@
+#pragma once
+// The page's script and style, embedded at build time from report.js and report.css
+// (cmake/embed_text.cmake).
+#include <string_view>
+
+namespace linkdyn::report {
+
+extern const std::string_view report_js;
+extern const std::string_view report_css;
+
+}  // namespace linkdyn::report

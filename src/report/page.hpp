@@ -1,0 +1,17 @@
+#pragma once
+// The report's page: one self-contained HTML file (inline SVG plots, the animation's data as
+// JSON, the embedded script and style).
+#include <string>
+
+#include "report/report_data.hpp"
+
+namespace linkdyn::report {
+
+/// The animation's data as compact JSON (numbers to 6 significant digits), safe inside a
+/// <script> element.
+std::string animation_json(const Animation& animation);
+
+/// The page, each series of a plot decimated to about max_plot_points points.
+std::string report_page(const ReportData& data, size_t max_plot_points);
+
+}  // namespace linkdyn::report

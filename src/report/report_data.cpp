@@ -1,0 +1,192 @@
+#include "report/report_data.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "linkdyn/dynamics/direct.hpp"
+#include "report/x_axis.hpp"
+
+namespace linkdyn::report {
+namespace {
+
+using planar::Mechanism;
+
+/// Where each moving body's points lie in a pose (x, y of each, body after body).
+std::vector<AnimatedBody> animated_bodies(const Mechanism& m) {
+  std::vector<AnimatedBody> bodies;
+  size_t offset = 0;
+  for (size_t b = 1; b < m.bodies().size(); ++b) {
+    const size_t points = std::max<size_t>(1, m.bodies()[b].points.size());
+    bodies.push_back({m.bodies()[b].name, offset, points});
+    offset += 2 * points;
+  }
+  return bodies;
+}
+
+/// Appends every moving body's named points in the global frame (its frame's origin if it has
+/// none), in the order of animated_bodies.
+void append_pose(const Mechanism& m, const planar::Workspace& ws, std::vector<double>& out) {
+  for (size_t b = 1; b < m.bodies().size(); ++b) {
+    for (const planar::NamedPoint& p : m.bodies()[b].points) {
+      const Vec2 g = ws.body[b].position(p.local);
+      out.push_back(g.x()), out.push_back(g.y());
+    }
+    if (m.bodies()[b].points.empty()) out.push_back(ws.body[b].r.x()), out.push_back(ws.body[b].r.y());
+  }
+}
+
+/// The kinematics table (planar::kinematics_table's, which the tests compare) and, from the
+/// same sweep, the pose of every row.
+struct KinematicSweep {
+  Table table;
+  planar::SweepSummary summary;
+  std::vector<double> poses;  ///< row after row
+};
+
+KinematicSweep sweep_with_poses(const Mechanism& m, const planar::TimeGrid& grid) {
+  KinematicSweep sweep;
+  Table& table = sweep.table;
+  table.add_column("t", "s");
+  for (const planar::Driver& d : m.drivers())
+    table.add_column(planar::driver_column(d), d.type == planar::DriverType::rotational ? "rad" : "m");
+  const planar::KinematicsColumns columns(m);
+  columns.add_motion_columns(m, table);
+  table.add_column("singular", "1");
+  columns.add_transmission_columns(m, table);
+
+  planar::Workspace ws(m);
+  std::vector<double> row(table.width());
+  sweep.summary = planar::sweep_kinematics(m, ws, grid, [&](int, double t, planar::StepStatus status) {
+    if (status == planar::StepStatus::absent) return;
+    double* out = row.data();
+    *out++ = t;
+    for (size_t d = 0; d < m.drivers().size(); ++d) *out++ = ws.q[d];
+    out = columns.write_motion(m, ws, status != planar::StepStatus::singular, out);
+    *out++ = status == planar::StepStatus::ok ? 0.0 : status == planar::StepStatus::limit ? 1.0 : 2.0;
+    columns.write_transmission(m, ws, out);
+    table.values.insert(table.values.end(), row.begin(), row.end());
+    append_pose(m, ws, sweep.poses);
+  });
+  return sweep;
+}
+
+/// Rows 0, stride, 2 stride ... and the last: at most about max_frames + 1.
+std::vector<size_t> frame_rows(size_t rows, size_t max_frames) {
+  const size_t stride = std::max<size_t>(1, (rows + max_frames - 1) / max_frames);
+  std::vector<size_t> out;
+  for (size_t r = 0; r < rows; r += stride) out.push_back(r);
+  if (!out.empty() && out.back() != rows - 1) out.push_back(rows - 1);
+  return out;
+}
+
+/// A 4:3 view centred on everything the mechanism sweeps (every frame and the ground points),
+/// and the drawing's size.
+void frame_the_view(Animation& a) {
+  double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+  auto grow = [&](double px, double py) { x0 = std::min(x0, px), x1 = std::max(x1, px), y0 = std::min(y0, py), y1 = std::max(y1, py); };
+  for (const auto& f : a.frames)
+    for (size_t k = 0; k + 1 < f.size(); k += 2) grow(f[k], f[k + 1]);
+  for (const Vec2& g : a.ground) grow(g.x(), g.y());
+  if (!(x0 <= x1)) x0 = -1, x1 = 1, y0 = -1, y1 = 1;
+  a.size = std::max({x1 - x0, y1 - y0, 1e-6});
+  const double width = 1.12 * std::max({x1 - x0, (y1 - y0) * 4.0 / 3.0, 1e-6}), height = 0.75 * width;
+  a.view = {0.5 * (x0 + x1) - 0.5 * width, -0.5 * (y0 + y1) - 0.5 * height, width, height};
+}
+
+/// The animation at decimated rows of the sweep.
+Animation animation(const Mechanism& m, const KinematicSweep& sweep, const XAxis& x, size_t max_frames) {
+  Animation a;
+  a.x_label = x.label;
+  a.bodies = animated_bodies(m);
+  for (const planar::NamedPoint& g : m.bodies()[0].points) a.ground.push_back(g.local);
+  const size_t pose_size = a.bodies.empty() ? 0 : a.bodies.back().offset + 2 * a.bodies.back().points;
+  std::vector<std::pair<int, int>> path_columns;  // each output point's x and y in the table
+  for (const planar::OutputPoint& p : m.output_points()) {
+    a.paths.push_back({p.label, {}});
+    path_columns.emplace_back(sweep.table.column(p.label + ".x"), sweep.table.column(p.label + ".y"));
+  }
+  for (size_t r : frame_rows(sweep.table.rows(), max_frames)) {
+    a.x.push_back(x.values[r]);
+    a.frames.emplace_back(sweep.poses.begin() + r * pose_size, sweep.poses.begin() + (r + 1) * pose_size);
+    for (size_t k = 0; k < a.paths.size(); ++k) {
+      a.paths[k].second.push_back(sweep.table.at(r, static_cast<size_t>(path_columns[k].first)));
+      a.paths[k].second.push_back(sweep.table.at(r, static_cast<size_t>(path_columns[k].second)));
+    }
+  }
+  frame_the_view(a);
+  return a;
+}
+
+std::string sweep_summary(const Mechanism& m, const planar::TimeGrid& grid, const planar::SweepSummary& sweep) {
+  std::string text = fmt::format("structure: {}\ndegrees of freedom: {}\nsteps: {} over t = [{:g}, {:g}] s\n",
+                                 m.structure_string(), m.dof(), grid.steps, grid.t0, grid.t_end);
+  for (const planar::SweepEvent& e : sweep.events) text += fmt::format("t = {:.6g} s: {}\n", e.t, e.message);
+  return text;
+}
+
+std::string kinetostatics_summary(const Mechanism& m, const planar::KinetostaticsSummary& ksum) {
+  std::string text = fmt::format("mean driving power: {:.6g} W; driving work {:.6g} J; friction loss {:.6g} J\n",
+                                 ksum.mean_driver_power, ksum.driver_work, ksum.friction_work);
+  if (ksum.has_useful_loads && ksum.driver_work > 0)
+    text += fmt::format("cycle efficiency (useful / driving work): {:.4f}\n", ksum.useful_work / ksum.driver_work);
+  for (size_t k = 0; k < m.spec().joints.size(); ++k)
+    if (m.joints()[k].type != planar::JointType::gear)
+      text += fmt::format("pair {}: max |F| {:.6g} N at t = {:.6g} s, friction loss {:.6g} J\n", m.joints()[k].name,
+                          ksum.max_reaction[k], ksum.max_reaction_t[k], ksum.friction_energy[k]);
+  for (size_t p = 0; p < m.pins().size(); ++p)
+    text += fmt::format("compound pin {}: max |F| on a member {:.6g} N at t = {:.6g} s, friction loss {:.6g} J\n",
+                        m.pins()[p].name, ksum.pin_max_force[p], ksum.pin_max_force_t[p], ksum.pin_friction_energy[p]);
+  if (ksum.flagged > 0) text += fmt::format("{} position(s) near self-locking\n", ksum.flagged);
+  return text;
+}
+
+/// The reduced parameters and a simulation under the actuators, for a one-DOF mechanism: their
+/// sections (when they run) and their lines of the summary.
+void add_dynamics(const Mechanism& m, const dynamics::MachineSpec& machine, const planar::TimeGrid& grid, const XAxis& x,
+                  ReportData& data) {
+  try {
+    std::vector<Plot> reduced = reduced_plots(m, dynamics::tabulate_reduced_parameters(m, 360));
+    if (x.label.rfind(m.drivers()[0].name, 0) != 0)  // the animation runs against time
+      for (Plot& p : reduced) p.linked = false;
+    data.sections.push_back({"Reduced parameters", std::move(reduced)});
+    if (machine.actuators.empty()) return;
+    dynamics::SimulationOptions so;
+    so.t0 = grid.t0;
+    so.t_end = grid.t_end;
+    so.steps = 600;
+    so.rel_tol = so.abs_tol = 1e-9;
+    const dynamics::DynamicSystem system(m, machine);
+    std::vector<Plot> simulation = simulation_plots(*system.mechanism, machine, dynamics::simulate(system, so).table);
+    if (!simulation.empty())
+      data.sections.push_back({"Direct dynamics (against time: not linked to the slider)", std::move(simulation)});
+    data.summary += fmt::format("direct dynamics: from the driver's law at t = {:g} s, until t = {:g} s\n", grid.t0, grid.t_end);
+  } catch (const std::exception& e) {
+    data.summary += std::string("reduced parameters / dynamics not shown: ") + e.what() + "\n";
+  }
+}
+
+}  // namespace
+
+ReportData report_data(const Mechanism& m, const dynamics::MachineSpec& machine, const planar::TimeGrid& grid,
+                       const ReportOptions& options) {
+  ReportData data;
+  data.title = m.spec().name;
+  data.kinetostatics = options.kinetostatics;
+  const KinematicSweep sweep = sweep_with_poses(m, grid);
+  const XAxis x = x_axis(m, sweep.table);
+  data.animation = animation(m, sweep, x, options.max_frames);
+  data.summary = sweep_summary(m, grid, sweep.summary);
+  data.sections.push_back({"Kinematics", kinematics_plots(m, sweep.table)});
+  if (options.kinetostatics) {
+    planar::KinetostaticsSummary ksum;
+    const Table table = planar::kinetostatics_table(m, grid, options.solver, &ksum);
+    data.sections.push_back({"Kinetostatics", kinetostatics_plots(m, table)});
+    data.summary += kinetostatics_summary(m, ksum);
+  }
+  if (m.dof() == 1) add_dynamics(m, machine, grid, x, data);
+  return data;
+}
+
+}  // namespace linkdyn::report
