@@ -228,8 +228,8 @@ class NodeEvaluator {
     for (const planar::Load& load : loads)
       for (const planar::LoadPart& part : load.parts)
         if (part.magnitude.law == planar::Magnitude::constant) {
-          fixed += part.magnitude.gain * planar::pattern_power(m_, ws, load, part);
-          fixed_rate += part.magnitude.gain * planar::pattern_power_rate(m_, ws, load, part);
+          fixed += part.magnitude.gain * planar::pattern_power(m_, ws, part);
+          fixed_rate += part.magnitude.gain * planar::pattern_power_rate(m_, ws, part);
         }
     put(1, fixed, fixed_rate);
     for (const ReducedModel::Part& p : model_.parts) {
@@ -239,7 +239,7 @@ class NodeEvaluator {
         const planar::CoordinateValue x = planar::coordinate_value(m_, ws, 0.0, part.magnitude.coordinate, true);
         put(p.x, x.value, x.rate);
       }
-      put(p.g, planar::pattern_power(m_, ws, load, part), planar::pattern_power_rate(m_, ws, load, part));
+      put(p.g, planar::pattern_power(m_, ws, part), planar::pattern_power_rate(m_, ws, part));
     }
     for (size_t a = 0; a < sys_.machine.actuators.size(); ++a) {
       const Actuator& act = sys_.machine.actuators[a];
@@ -317,7 +317,7 @@ class NodeEvaluator {
     for (const planar::Load& load : loads)
       for (const planar::LoadPart& part : load.parts)
         if (part.magnitude.law == planar::Magnitude::constant) {
-          planar::part_pattern(m_, ws, load, part, body, w);
+          planar::part_pattern(m_, ws, part, body, w);
           ws.applied[body[0]] += part.magnitude.gain * w[0];
           ws.applied[body[1]] += part.magnitude.gain * w[1];
         }
@@ -326,7 +326,7 @@ class NodeEvaluator {
     for (size_t p = 0; p < model_.parts.size(); ++p) {
       const planar::Load& load = loads[model_.parts[p].load];
       zero_applied();
-      planar::part_pattern(m_, ws, load, load.parts[model_.parts[p].part], body, w);
+      planar::part_pattern(m_, ws, load.parts[model_.parts[p].part], body, w);
       ws.applied[body[0]] += w[0];
       ws.applied[body[1]] += w[1];
       ws.applied[0].setZero();

@@ -172,7 +172,7 @@ double part_magnitude(const Mechanism& m, const Workspace& ws, const Load& load,
   return magnitude_at(load, part.magnitude, coordinate_value(m, ws, t, part.magnitude.coordinate), segment);
 }
 
-void part_pattern(const Mechanism& m, const Workspace& ws, const Load& load, const LoadPart& part, int body[2],
+void part_pattern(const Mechanism& m, const Workspace& ws, const LoadPart& part, int body[2],
                   Wrench w[2]) {
   body[0] = part.at[0].body, body[1] = part.at[1].body;
   w[0].setZero();
@@ -205,7 +205,7 @@ void part_pattern(const Mechanism& m, const Workspace& ws, const Load& load, con
   }
 }
 
-double pattern_power_rate(const Mechanism& m, const Workspace& ws, const Load&, const LoadPart& part) {
+double pattern_power_rate(const Mechanism& m, const Workspace& ws, const LoadPart& part) {
   // d/dt of the unit pattern's power (pattern . twist) at the workspace's accelerations.
   switch (part.pattern) {
     case LoadPart::force: return part.direction.dot(ws.body[part.at[0].body].acceleration(part.at[0].local));
@@ -219,10 +219,10 @@ double pattern_power_rate(const Mechanism& m, const Workspace& ws, const Load&, 
   return 0.0;
 }
 
-double pattern_power(const Mechanism& m, const Workspace& ws, const Load& load, const LoadPart& part) {
+double pattern_power(const Mechanism& m, const Workspace& ws, const LoadPart& part) {
   int body[2];
   Wrench w[2];
-  part_pattern(m, ws, load, part, body, w);
+  part_pattern(m, ws, part, body, w);
   return twist_power(ws.body[body[0]], w[0]) + twist_power(ws.body[body[1]], w[1]);
 }
 
@@ -239,7 +239,7 @@ void evaluate_loads(const Mechanism& m, Workspace& ws, double t) {
   for (const Load& load : m.spec().loads) {
     for (const LoadPart& part : load.parts) {
       const double magnitude = part_magnitude(m, ws, load, part, t);
-      part_pattern(m, ws, load, part, body, w);
+      part_pattern(m, ws, part, body, w);
       ws.applied[body[0]] += magnitude * w[0];
       ws.applied[body[1]] += magnitude * w[1];
     }
@@ -249,7 +249,7 @@ void evaluate_loads(const Mechanism& m, Workspace& ws, double t) {
 
 double load_power(const Mechanism& m, const Workspace& ws, const Load& load, double t) {
   double power = 0.0;
-  for (const LoadPart& part : load.parts) power += part_magnitude(m, ws, load, part, t) * pattern_power(m, ws, load, part);
+  for (const LoadPart& part : load.parts) power += part_magnitude(m, ws, load, part, t) * pattern_power(m, ws, part);
   return power;
 }
 
@@ -266,7 +266,7 @@ double variable_load_power(const Mechanism& m, const Workspace& ws, const Load& 
   double power = 0.0;
   for (const LoadPart& part : load.parts)
     if (part.magnitude.law != Magnitude::constant)
-      power += part_magnitude(m, ws, load, part, t) * pattern_power(m, ws, load, part);
+      power += part_magnitude(m, ws, load, part, t) * pattern_power(m, ws, part);
   return power;
 }
 

@@ -116,7 +116,7 @@ TEST(RobotFiles, DenavitHartenbergFramesEqualTheProductOfTheirMatrices) {
   std::vector<DhRow> rows(4);
   const Vec3 com(0.1, 0.02, -0.03);
   for (int i = 0; i < 4; ++i) {
-    rows[size_t(i)].joint.name = "j" + std::to_string(i);
+    rows[size_t(i)].joint.name = std::string("j").append(std::to_string(i));
     rows[size_t(i)].joint.type = i == 2 ? JointType::prismatic : JointType::revolute;
     rows[size_t(i)].a = a[i], rows[size_t(i)].alpha = alpha[i], rows[size_t(i)].d = d0[i];
     rows[size_t(i)].link.inertia = {1.0, com, Mat3::Identity() * 0.01};

@@ -35,12 +35,12 @@ double magnitude_at(const Load& load, const Magnitude& magnitude, const Coordina
 /// A part's magnitude at the workspace's state and time t (on ws.load_segment's table segment).
 double part_magnitude(const Mechanism& m, const Workspace& ws, const Load& load, const LoadPart& part, double t);
 /// The part's unit pattern as wrenches (about the body frames' origins) on up to two bodies.
-void part_pattern(const Mechanism& m, const Workspace& ws, const Load& load, const LoadPart& part, int body[2],
+void part_pattern(const Mechanism& m, const Workspace& ws, const LoadPart& part, int body[2],
                   Wrench w[2]);
 /// The power of the unit pattern at the workspace's velocities, and its time derivative at its
 /// accelerations (for a pattern fixed in direction, d . a of the point; for a tension, -L'').
-double pattern_power(const Mechanism& m, const Workspace& ws, const Load& load, const LoadPart& part);
-double pattern_power_rate(const Mechanism& m, const Workspace& ws, const Load& load, const LoadPart& part);
+double pattern_power(const Mechanism& m, const Workspace& ws, const LoadPart& part);
+double pattern_power_rate(const Mechanism& m, const Workspace& ws, const LoadPart& part);
 /// The weight of a body as a wrench about its frame's origin.
 Wrench gravity_load(const Mechanism& m, const Workspace& ws, int body);
 
