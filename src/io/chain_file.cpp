@@ -151,7 +151,7 @@ class ChainReader {
 
   /// A body from parts, checked for physical consistency.
   MassProperties composite(const YAML::Node& node, const std::string& entity) const {
-    const MassProperties b = composite_mass_properties(parts(node, entity));
+    MassProperties b = composite_mass_properties(parts(node, entity));
     const std::string problem = physical_consistency_problem(b);
     if (!problem.empty())
       in_.fail(node, entity, "the body is not physically possible: " + problem,

@@ -55,7 +55,7 @@ class ModelParser {
     const std::string name = key.as<std::string>();
     for (const Item& it : items)
       if (it.name == name)
-        in_.fail(key, kind + " '" + name + "'", "is defined twice", "give each " + kind + " its own name");
+        in_.fail(key, fmt::format("{} '{}'", kind, name), "is defined twice", fmt::format("give each {} its own name", kind));
   }
 
   /// Visits each entry `name: {...}` of a section, refusing a name given twice.
@@ -66,7 +66,7 @@ class ModelParser {
     for (const auto& kv : node) {
       no_duplicate(items, kv.first, kind);
       const std::string name = kv.first.as<std::string>();
-      visit(name, kind + " '" + name + "'", kv.first, kv.second);
+      visit(name, fmt::format("{} '{}'", kind, name), kv.first, kv.second);
     }
   }
 
@@ -106,7 +106,7 @@ class ModelParser {
         for (const auto& p : pts) {
           no_duplicate(body.points, p.first, "point of " + entity);
           const std::string pname = p.first.as<std::string>();
-          body.points.push_back({pname, in_.point(p.second, entity + " point '" + pname + "'"), in_.where(p.first)});
+          body.points.push_back({pname, in_.point(p.second, fmt::format("{} point '{}'", entity, pname)), in_.where(p.first)});
         }
       }
       spec_.bodies.push_back(std::move(body));

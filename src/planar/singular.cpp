@@ -178,8 +178,8 @@ bool solve_rates_as_limits(const Mechanism& m, Workspace& ws, SingularLimit& lim
   // Poses too: where a dyad degenerates (its outer pins meet) the direct position is decided by
   // rounding along a circle of solutions, while the branch's own pose is its limit.
   const int nb = static_cast<int>(m.bodies().size());
-  if (limits.rate_kinds_.size() != static_cast<size_t>(9 * nb)) {
-    limits.rate_kinds_.resize(static_cast<size_t>(9 * nb));
+  if (limits.rate_kinds_.size() != 9 * static_cast<size_t>(nb)) {
+    limits.rate_kinds_.resize(9 * static_cast<size_t>(nb));
     for (int k = 0; k < 9 * nb; ++k) limits.rate_kinds_[k] = (k % 9) / 3;  // poses, velocities, accelerations
   }
   // Angles and angular rates times the mechanism's size, comparable with the linear ones.

@@ -18,7 +18,7 @@ double acceleration_energy(const Chain& chain, VectorIn q, const Eigen::MatrixXd
   const auto T = transform_time_derivatives(chain, q, v_derivatives, p + 1);
   double E = 0.0;
   for (int k = 0; k < chain.links; ++k) {
-    const Mat4& D = T[size_t(k)][size_t(p + 1)];
+    const Mat4& D = T[size_t(k)][size_t(p) + 1];
     E += 0.5 * (D * chain.pseudo[size_t(k)]).cwiseProduct(D).sum();
   }
   return E;

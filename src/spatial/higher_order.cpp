@@ -40,7 +40,7 @@ void inertia_times_derivatives(const RigidInertiaInWorld& I, const Derivs& v, co
   Derivs w, z;
   w.fill(Vec6::Zero());  // entries past `order` are never read; zeroed for the compiler's sake
   for (int j = 0; j < order; ++j) {
-    Vec6 sum = u[size_t(j + 1)];
+    Vec6 sum = u[size_t(j) + 1];
     for (int m = 0; m <= j; ++m) sum -= binomial[j][m] * cross_motion(v[size_t(m)], u[size_t(j - m)]);
     w[size_t(j)] = sum;
   }
@@ -48,7 +48,7 @@ void inertia_times_derivatives(const RigidInertiaInWorld& I, const Derivs& v, co
   for (int k = 0; k < order; ++k) {
     Vec6 sum = z[size_t(k)];
     for (int m = 0; m <= k; ++m) sum += binomial[k][m] * cross_force(v[size_t(m)], y[size_t(k - m)]);
-    y[size_t(k + 1)] = sum;
+    y[size_t(k) + 1] = sum;
   }
 }
 
@@ -112,7 +112,7 @@ void torque_derivatives(const Chain& chain, ChainData& data, DerivativeData& d, 
     g.fill(Vec6::Zero());
     g[0] = gravity;  // constant
     inertia_times_derivatives(inertia, twist, g, 2, gravity_force);
-    for (int r = 0; r < 3; ++r) d.force[K][size_t(r)] = momentum[size_t(r + 1)] - gravity_force[size_t(r)];
+    for (int r = 0; r < 3; ++r) d.force[K][size_t(r)] = momentum[size_t(r) + 1] - gravity_force[size_t(r)];
   }
   // The load on the end effector, at the base origin, and its derivatives.
   const EndEffectorLoad& L = chain.spec.load;
@@ -126,7 +126,7 @@ void torque_derivatives(const Chain& chain, ChainData& data, DerivativeData& d, 
       for (int r = 0; r < 2; ++r) {
         Vec3 sum = W[size_t(r)].tail<3>();
         for (int m = 0; m <= r; ++m) sum += binomial[r][m] * W[size_t(m)].head<3>().cross(p[size_t(r - m)]);
-        p[size_t(r + 1)] = sum;
+        p[size_t(r) + 1] = sum;
       }
       for (int r = 0; r < 3; ++r) {
         d.load[size_t(r)] << p[size_t(r)].cross(L.force) + (r == 0 ? L.moment : Vec3::Zero()),
@@ -140,7 +140,7 @@ void torque_derivatives(const Chain& chain, ChainData& data, DerivativeData& d, 
       for (int r = 0; r < 2; ++r) {
         Vec6 sum = Vec6::Zero();
         for (int m = 0; m <= r; ++m) sum += binomial[r][m] * cross_force(W[size_t(m)], d.load[size_t(r - m)]);
-        d.load[size_t(r + 1)] = sum;
+        d.load[size_t(r) + 1] = sum;
       }
     }
     for (int r = 0; r < 3; ++r) d.force[ee][size_t(r)] -= d.load[size_t(r)];

@@ -235,8 +235,8 @@ std::vector<std::vector<Mat4>> transform_time_derivatives(const Chain& chain, Ve
     else E[0] = joint_motion(j, q(chain.q_index[size_t(k)]));
     // E^(r+1) = sum_m C(r,m) E^(m) W^(r-m).
     for (int r = 0; r < order; ++r) {
-      E[size_t(r + 1)].setZero();
-      for (int m = 0; m <= r; ++m) E[size_t(r + 1)] += C[size_t(r)][size_t(m)] * (E[size_t(m)] * W[size_t(r - m)]);
+      E[size_t(r) + 1].setZero();
+      for (int m = 0; m <= r; ++m) E[size_t(r) + 1] += C[size_t(r)][size_t(m)] * (E[size_t(m)] * W[size_t(r) - size_t(m)]);
     }
     for (int r = 0; r <= order; ++r) B[size_t(r)] = parent[size_t(r)] * P;
     for (int r = 0; r <= order; ++r) {

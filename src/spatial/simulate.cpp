@@ -50,7 +50,7 @@ ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, Vector
   for (int i = 0; i < nq; ++i) {
     const int link = [&] {
       int k = 0;
-      while (k + 1 < chain.links && chain.q_index[size_t(k + 1)] <= i) ++k;
+      while (k + 1 < chain.links && chain.q_index[size_t(k) + 1] <= i) ++k;
       return k;
     }();
     const bool ff = chain.joint(link).type == JointType::free_flyer;
