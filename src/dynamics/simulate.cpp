@@ -8,7 +8,7 @@
 #include <cmath>
 
 #include "dynamics/evaluator.hpp"
-#include "linkdyn/dynamics/integrator.hpp"
+#include "linkdyn/core/integrator.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
 #include "linkdyn/planar/singular.hpp"
 

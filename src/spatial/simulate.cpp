@@ -1,7 +1,7 @@
 #include "linkdyn/spatial/simulate.hpp"
 
-#include <boost/numeric/odeint.hpp>
 #include <fmt/format.h>
+#include <memory>
 #include <vector>
 
 #include "linkdyn/spatial/kinematics.hpp"
@@ -18,8 +18,7 @@ ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, Vector
 
 ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, VectorIn q0, VectorIn qd0,
                                      const TorqueLaw& torque, const ChainSimulationOptions& o) {
-  namespace odeint = boost::numeric::odeint;
-  using State = std::vector<double>;
+  using State = Stepper::State;
   const int nq = chain.nq, nv = chain.dof;
   State y(size_t(nq + nv));
   Eigen::Map<Eigen::VectorXd>(y.data(), nq) = q0;
@@ -79,8 +78,9 @@ ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, Vector
     table.values.push_back(kinetic_energy(chain, data, q, qd));
     table.values.push_back(o.terms.gravity ? potential_energy(chain, data, q) : 0.0);
   };
-  auto stepper = odeint::make_dense_output(o.abs_tol, o.rel_tol, odeint::runge_kutta_dopri5<State>());
-  stepper.initialize(y, 0.0, o.t_end / std::max(o.steps, 1) / 10.0);
+  const std::unique_ptr<Stepper> stepper = Stepper::make(o.integrator, o.abs_tol, o.rel_tol);
+  const Stepper::System system = rhs;
+  stepper->initialize(y, 0.0, o.t_end / std::max(o.steps, 1) / 10.0);
   emit(0.0, y);
   int next = 1;
   while (next <= o.steps) {
@@ -88,11 +88,11 @@ ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, Vector
       throw AnalysisError(fmt::format("{}: the integration stalls at t = {:.6g} s after {} right-hand sides: dry friction "
                                       "switching about qd = 0 (there is no stiction model), or a stiff controller; "
                                       "try --no-friction or smaller gains",
-                                      chain.spec.name, stepper.current_time(), result.rhs_evaluations));
-    stepper.do_step(rhs);
-    while (next <= o.steps && o.t_end * next / o.steps <= stepper.current_time()) {
+                                      chain.spec.name, stepper->time(), result.rhs_evaluations));
+    stepper->step(system);
+    while (next <= o.steps && o.t_end * next / o.steps <= stepper->time()) {
       const double t = o.t_end * next / o.steps;
-      stepper.calc_state(t, row);
+      stepper->state_at(system, t, row);
       emit(t, row);
       ++next;
     }

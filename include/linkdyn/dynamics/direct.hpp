@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "linkdyn/core/integrator.hpp"
 #include "linkdyn/core/table.hpp"
 #include "linkdyn/dynamics/machine.hpp"
 #include "linkdyn/dynamics/reduced.hpp"
@@ -34,7 +35,7 @@
 namespace linkdyn::dynamics {
 
 enum class Method { reduced, full, kane };
-enum class Integrator { rkf78, dopri5 };
+using linkdyn::Integrator;
 
 struct SimulationOptions {
   Method method = Method::reduced;

@@ -1,9 +1,11 @@
 #pragma once
 // Time simulation of a tree under driving forces that are constant or given by a law (a torque
-// trajectory, a controller), with Boost.Odeint's Dormand-Prince 5(4) and dense output.
+// trajectory, a controller), with the Runge-Kutta schemes of core/integrator.hpp (Dormand-Prince
+// 5(4) and its dense output by default).
 #include <Eigen/Core>
 #include <functional>
 
+#include "linkdyn/core/integrator.hpp"
 #include "linkdyn/core/table.hpp"
 #include "linkdyn/spatial/dynamics.hpp"
 
@@ -13,6 +15,7 @@ struct ChainSimulationOptions {
   double t_end = 1.0;
   int steps = 100;  ///< output rows after the initial one
   double abs_tol = 1e-10, rel_tol = 1e-10;
+  Integrator integrator = Integrator::dopri5;  ///< the scheme (core/integrator.hpp)
   ForwardMethod method = ForwardMethod::articulated_body;
   long max_rhs_evaluations = 500000;   ///< beyond: AnalysisError (the step size collapsed)
   Terms terms;

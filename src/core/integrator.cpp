@@ -1,13 +1,15 @@
 // Boost.Odeint's schemes behind one stepping interface, and event location by TOMS 748.
-#include "linkdyn/dynamics/integrator.hpp"
+#include "linkdyn/core/integrator.hpp"
 
 #include <fmt/format.h>
+
+#include "linkdyn/core/error.hpp"
 
 #include <boost/math/tools/toms748_solve.hpp>
 #include <boost/numeric/odeint.hpp>
 #include <cmath>
 
-namespace linkdyn::dynamics {
+namespace linkdyn {
 namespace {
 
 namespace odeint = boost::numeric::odeint;
@@ -103,4 +105,4 @@ double locate_sign_change(double a, double b, const std::function<double(double)
   return bracket.second;
 }
 
-}  // namespace linkdyn::dynamics
+}  // namespace linkdyn

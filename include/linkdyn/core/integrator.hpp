@@ -9,9 +9,11 @@
 #include <utility>
 #include <vector>
 
-#include "linkdyn/dynamics/direct.hpp"
+namespace linkdyn {
 
-namespace linkdyn::dynamics {
+/// The Runge-Kutta scheme: Fehlberg 7(8) (the default of direct dynamics: high order, few
+/// steps at tight tolerances) or Dormand-Prince 5(4) with its dense output.
+enum class Integrator { rkf78, dopri5 };
 
 class Stepper {
  public:
@@ -38,4 +40,4 @@ class Stepper {
 /// of opposite signs; Boost.Math's TOMS 748 to the time's rounding).
 double locate_sign_change(double a, double b, const std::function<double(double)>& g);
 
-}  // namespace linkdyn::dynamics
+}  // namespace linkdyn
