@@ -8,8 +8,8 @@ SANITIZE_DIR ?= build-sanitize
 DEB_PACKAGES = build-essential cmake pkg-config libeigen3-dev libyaml-cpp-dev libcli11-dev \
                libfmt-dev nlohmann-json3-dev libboost-dev libgtest-dev libgmock-dev libbenchmark-dev \
                liburdfdom-dev libtinyxml-dev libconsole-bridge-dev python3 chromium clang-tidy
-# AddressSanitizer and UndefinedBehaviorSanitizer; any finding stops the program and fails its test.
-SANITIZE_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# AddressSanitizer and UndefinedBehaviorSanitizer (CMake's LINKDYN_SANITIZE): any finding stops
+# the program and fails its test.
 SANITIZE_ENV = ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:detect_stack_use_after_return=1:strict_init_order=1 \
                UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
@@ -49,7 +49,7 @@ test: build
 # times; line numbers in the reports. The benchmarks are left out (no test runs them).
 check-sanitize: deps
 	cmake -S . -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
-	  -DCMAKE_CXX_FLAGS="$(SANITIZE_FLAGS)" -DLINKDYN_BUILD_BENCH=OFF
+	  -DLINKDYN_SANITIZE=ON -DLINKDYN_BUILD_BENCH=OFF
 	cmake --build $(SANITIZE_DIR) -j $(JOBS)
 	cd $(SANITIZE_DIR) && $(SANITIZE_ENV) ctest --output-on-failure -j $(JOBS)
 

@@ -33,7 +33,9 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "error: {}\n", e.what());
     return linkdyn::AnalysisError::exit_code;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "internal error: {}\n", e.what());
+    // Not a diagnosis of the input or the analysis: a defect of linkdyn (exit 1).
+    fmt::print(stderr, "internal error: {}\nThis is a defect of linkdyn, not of your model: please report it with the "
+               "command and the model file.\n", e.what());
     return 1;
   }
   return 0;

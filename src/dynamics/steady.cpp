@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <cmath>
 
 #include "linkdyn/dynamics/direct.hpp"
@@ -18,6 +19,10 @@ void require_one_dof(const Mechanism& m, const char* what) {
                      fmt::format("{} needs one degree of freedom, and the mechanism has {}", what, m.drivers().size()),
                      "simulate a given time span (--t-end) instead");
 }
+
+/// How closely a cycle must repeat: 1e-10 of the speed, or what the integration's tolerances
+/// can show (a turn integrated to rel_tol repeats to about that much, and Newton cannot go below).
+double periodicity_tolerance(const SimulationOptions& o) { return std::max({1e-10, 10.0 * o.rel_tol, 10.0 * o.abs_tol}); }
 }  // namespace
 
 SteadyRegime steady_regime(const DynamicSystem& system, SimulationOptions o, double qd_guess) {
@@ -50,7 +55,7 @@ SteadyRegime steady_regime(const DynamicSystem& system, SimulationOptions o, dou
   bool converged = false;
   for (s.iterations = 1; s.iterations <= 30; ++s.iterations) {
     const Eigen::VectorXd g = cycle(x, r) - x;
-    if (g.lpNorm<Eigen::Infinity>() < 1e-10 * (1.0 + x.lpNorm<Eigen::Infinity>())) {
+    if (g.lpNorm<Eigen::Infinity>() < periodicity_tolerance(o) * (1.0 + x.lpNorm<Eigen::Infinity>())) {
       converged = true;
       break;
     }
@@ -117,7 +122,7 @@ ActuatorSolution solve_actuator_for_mean_speed(const DynamicSystem& system, Simu
   z(1) = qd_guess;
   for (int it = 0; it < 40; ++it) {
     const Eigen::VectorXd g = residual(z);
-    if (g.lpNorm<Eigen::Infinity>() < 1e-9 * std::abs(mean_speed))
+    if (g.lpNorm<Eigen::Infinity>() < 10.0 * periodicity_tolerance(o) * std::abs(mean_speed))
       return {z(0), z(1), std::vector<double>(z.data() + 2, z.data() + n)};
     Eigen::MatrixXd J(n, n);
     for (size_t k = 0; k < n; ++k) {
@@ -137,18 +142,37 @@ ActuatorSolution solve_actuator_for_mean_speed(const DynamicSystem& system, Simu
 
 double flywheel_for_fluctuation(const Mechanism& m, const MachineSpec& machine, const SimulationOptions& o, int body,
                                 double fluctuation, double qd_guess) {
+  const std::string entity = fmt::format("flywheel '{}'", m.bodies()[body].name);
+  // A turn integrated to rel_tol repeats to periodicity_tolerance: a fluctuation must be well above it to be told apart.
+  const double resolved = 1e3 * periodicity_tolerance(o);
+  if (!(fluctuation > resolved))
+    throw InputError(m.spec().where, entity,
+                     fmt::format("a speed fluctuation of {:g} is below what the integration resolves ({:g})", fluctuation, resolved),
+                     "ask for a larger fluctuation or tighten the integration's tolerances (--rtol, --atol)");
+  double guess = qd_guess;  // each steady regime starts from the mean speed of the previous one
   auto fluct = [&](double added) {
     planar::MechanismSpec spec = m.spec();
     spec.bodies[body].inertia += added;
     const DynamicSystem system(planar::compile(spec), machine);
-    return steady_regime(system, o, qd_guess).fluctuation;
+    const SteadyRegime s = steady_regime(system, o, guess);
+    guess = s.mean_speed;
+    return s.fluctuation;
   };
-  if (fluct(0.0) <= fluctuation) return 0.0;
-  // Bracket, then bisect (the fluctuation falls as the inertia grows).
+  double previous = fluct(0.0);
+  if (previous <= fluctuation) return 0.0;
+  // Bracket, then bisect (the fluctuation falls as the inertia grows, about as its inverse).
   double lo = 0.0, hi = 1e-3 * (1.0 + m.bodies()[body].inertia);
-  for (int doubling = 0; fluct(hi) > fluctuation; ++doubling) {
-    if (doubling > 40)
-      throw AnalysisError(fmt::format("no flywheel inertia up to {:.3g} kg m^2 brings the fluctuation below {:g}", hi, fluctuation));
+  for (int growth = 0;; ++growth) {
+    const double f = fluct(hi);
+    if (f <= fluctuation) break;
+    if (growth >= 40)
+      throw AnalysisError(fmt::format("{}: no inertia up to {:.3g} kg m^2 brings the speed fluctuation below {:g}", entity, hi,
+                                      fluctuation));
+    if (hi > 1.0 + m.bodies()[body].inertia && f > 0.99 * previous)
+      throw AnalysisError(fmt::format("{}: the speed fluctuation does not fall as the body gains inertia ({:.6g} with {:.3g} "
+                                      "kg m^2 added): it does not turn; name a rotating body",
+                                      entity, f, hi));
+    previous = f;
     lo = hi, hi *= 4.0;
   }
   for (int it = 0; it < 40 && hi - lo > 1e-6 * hi; ++it) {

@@ -46,12 +46,12 @@ void solve_gyroscopic(const BeamModel& beam, ModalWorkspace& ws) {
   ws.companion.bottomRightCorner(n, n) = ws.scratch;
   ws.companion_solver.compute(ws.companion, false);
   const auto& s = ws.companion_solver.eigenvalues();
-  // Keep the eigenvalue with non-negative imaginary part of each pair: sort all 2n by
-  // (omega, sigma) and take every other one; a real pair (+-sigma) gives omega = 0.
+  // Keep the eigenvalue with positive imaginary part of each complex pair (sigma + i omega);
   int kept = 0;
   for (int k = 0; k < 2 * n && kept < n; ++k)
     if (s(k).imag() > 0.0) ws.gyroscopic(kept++) = s(k);
-  // Real eigenvalues come in pairs for a conservative problem; keep the largest real parts.
+  // then, for the rest, the real ones (omega = 0; a pair +-sigma: a mode the frame's motion
+  // makes unstable), non-negative real parts first; sorted by (omega, -sigma) below.
   for (int k = 0; k < 2 * n && kept < n; ++k)
     if (s(k).imag() == 0.0 && s(k).real() >= 0.0) ws.gyroscopic(kept++) = s(k);
   for (int k = 0; k < 2 * n && kept < n; ++k)

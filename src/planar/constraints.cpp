@@ -20,6 +20,7 @@ void joint_rows(const Joint& joint, const Workspace& ws, bool with_gamma, JointR
       rows.jac[0].col(2) = perp(arm0);
       rows.jac[1].block<2, 2>(0, 0) = -Eigen::Matrix2d::Identity();
       rows.jac[1].col(2) = -perp(arm1);
+      // Phi'' = a0 + alpha0 perp(arm0) - w0^2 arm0 - (same of body 1): gamma = w0^2 arm0 - w1^2 arm1.
       if (with_gamma) rows.gamma = b0.omega * b0.omega * arm0 - b1.omega * b1.omega * arm1;
       break;
     }
@@ -40,6 +41,11 @@ void joint_rows(const Joint& joint, const Workspace& ws, bool with_gamma, JointR
       rows.jac[1].block<1, 2>(1, 0) = n.transpose();
       rows.jac[1](1, 2) = n.dot(perp(arm1));
       if (with_gamma) {
+        // u and n turn with body 0: u' = w0 n, n' = -w0 u, n'' = -alpha0 u - w0^2 n; and
+        // d'' = a1 + alpha1 perp(arm1) - w1^2 arm1 - a0 - alpha0 perp(arm0) + w0^2 arm0. So
+        // Phi2'' = n''.d + 2 n'.d' + n.d'': the terms in (a, alpha) are the Jacobian row above
+        // (-alpha0 u.d from n''.d), and gamma = -(the rest)
+        //        = w0^2 n.d - 2 n'.d' - n.(w0^2 arm0 - w1^2 arm1).
         const Vec2 n_dot = -b0.omega * u;
         const Vec2 d_dot = b1.v + b1.omega * perp(arm1) - b0.v - b0.omega * perp(arm0);
         const double w0 = b0.omega * b0.omega, w1 = b1.omega * b1.omega;

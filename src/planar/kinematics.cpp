@@ -2,6 +2,7 @@
 #include "linkdyn/planar/kinematics.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -111,6 +112,7 @@ void restart(Workspace& ws) {
 }  // namespace
 
 KinematicStatus solve_positions(const Mechanism& m, Workspace& ws) {
+  assert(check(m, ws) && "the workspace was made for another mechanism");
   // A step whose prediction would turn a body by more than about 30 degrees, or whose choice of
   // assembly mode was unclear (near a bifurcation), is walked again in smaller steps from where
   // it started, each predicted from the last.

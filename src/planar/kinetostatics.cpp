@@ -2,6 +2,7 @@
 #include "linkdyn/planar/kinetostatics.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 #include "linkdyn/planar/friction.hpp"
@@ -110,6 +111,7 @@ double driver_power(const Mechanism& m, const Workspace& ws) {
 KinetostaticsStatus solve_kinetostatics(const Mechanism& m, Workspace& ws, double t,
                                         const KinetostaticsOptions& options) {
   KinetostaticsStatus status;
+  assert(check(m, ws) && "the workspace was made for another mechanism");
   evaluate_loads(m, ws, t);
   for (Wrench& w : ws.friction_load) w.setZero();
   std::fill(ws.bearing_effort.begin(), ws.bearing_effort.end(), 0.0);

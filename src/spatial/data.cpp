@@ -42,4 +42,14 @@ ChainData::ChainData(const Chain& chain) {
   dof_rate.assign(nv, Vec6::Zero());
 }
 
+bool check(const Chain& chain, const ChainData& data) {
+  const auto n = static_cast<size_t>(chain.links), nv = static_cast<size_t>(chain.dof);
+  const auto sized = [](const auto& v, size_t k) { return static_cast<size_t>(v.size()) == k; };
+  return sized(data.local, n) && sized(data.world, n) && sized(data.transform, n) && sized(data.v, n) &&
+         sized(data.a, n) && sized(data.f, n) && sized(data.inertia6, n) && sized(data.composite_mass, n) &&
+         sized(data.world_force, n) && sized(data.joint_twist, nv) && sized(data.U, nv) && sized(data.dof_rate, nv) &&
+         sized(data.tau, nv) && sized(data.qdd, nv) && sized(data.D, nv) && data.mass_matrix.rows() == chain.dof &&
+         data.jacobian.cols() == chain.dof && data.parent == chain.parent && data.dof_link == chain.dof_link;
+}
+
 }  // namespace linkdyn::spatial

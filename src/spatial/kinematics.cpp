@@ -1,6 +1,7 @@
 #include "linkdyn/spatial/kinematics.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 #include "spatial/spatial_algebra.hpp"
@@ -23,6 +24,7 @@ Mat4 joint_motion(const ChainJoint& joint, double q) {
 }
 
 void update_link_poses(const Chain& chain, ChainData& data, VectorIn q) {
+  assert(check(chain, data) && "the data was made for another chain");
   for (int i = 0; i < chain.links; ++i) {
     const ChainJoint& j = chain.joint(i);
     const Mat3& P = j.placement.R;

@@ -159,3 +159,58 @@ TEST(DirectDynamics, SteadyRegimeRepeatsAndBalancesItsEnergy) {
   o2.actuator_scale = {scale, 1.0};
   EXPECT_NEAR(steady_regime(system, o2, 12.0).mean_speed, 12.0, 1e-5 * 12.0);
 }
+
+TEST(DirectDynamics, SteadyRegimeOfAMachineWithoutResistanceIsRefused) {
+  // A constant torque and nothing to balance it: the crank speeds up every turn, there is no
+  // periodic regime, and the search says so (AnalysisError) instead of printing its last guess.
+  io::Model model = data_model("fourbar-motor");
+  model.machine.actuators.erase(model.machine.actuators.begin() + model.machine.find_actuator("brake"));
+  const DynamicSystem system(planar::compile(model.mechanism), model.machine);
+  SimulationOptions o;
+  o.friction = false;
+  try {
+    steady_regime(system, o, 10.0);
+    ADD_FAILURE() << "a steady regime was reported";
+  } catch (const AnalysisError& e) {
+    EXPECT_NE(std::string(e.what()).find("no steady regime"), std::string::npos) << e.what();
+  }
+}
+
+TEST(DirectDynamics, FlywheelSearchRefusesWhatNoInertiaCanDo) {
+  // A fluctuation below what the integration resolves is refused up front (bad input, naming the
+  // flywheel); a body that only translates (the press's ram) adds no reduced inertia, and the
+  // search says so instead of growing it without bound.
+  const io::Model fourbar = data_model("fourbar-motor");
+  SimulationOptions o;
+  o.rel_tol = 1e-10, o.abs_tol = 1e-12;
+  EXPECT_THROW(flywheel_for_fluctuation(planar::compile(fourbar.mechanism), fourbar.machine, o, 1, 1e-9, 10.0), InputError);
+  const io::Model press = io::read_model(test::example("toggle-press"));
+  const planar::Mechanism m = planar::compile(press.mechanism);
+  o.friction = false;
+  try {
+    flywheel_for_fluctuation(m, press.machine, o, press.mechanism.find_body("ram"), 1e-4, 10.0);
+    ADD_FAILURE() << "a flywheel was reported";
+  } catch (const AnalysisError& e) {
+    EXPECT_NE(std::string(e.what()).find("does not fall as the body gains inertia"), std::string::npos) << e.what();
+  }
+}
+
+TEST(DirectDynamics, FinalStateIsTheStateAtTheEndTime) {
+  // t_end off any natural step: the run ends exactly there and final_state is the last row.
+  const io::Model model = data_model("fourbar-motor");
+  const DynamicSystem system(planar::compile(model.mechanism), model.machine);
+  for (Integrator scheme : {Integrator::rkf78, Integrator::dopri5}) {
+    SimulationOptions o;
+    o.integrator = scheme;
+    o.qd0 = 10.0;
+    o.t_end = 0.3701;
+    o.steps = 7;
+    const SimulationResult r = simulate(system, o);
+    ASSERT_FALSE(r.stopped);
+    EXPECT_EQ(r.t_final, o.t_end);
+    const size_t last = r.table.rows() - 1;
+    EXPECT_EQ(r.table.at(last, 0), o.t_end);
+    EXPECT_EQ(r.final_state[0], r.table.at(last, 1));  // crank angle
+    EXPECT_EQ(r.final_state[1], r.table.at(last, 2));  // crank speed
+  }
+}

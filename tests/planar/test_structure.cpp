@@ -56,3 +56,18 @@ TEST(Structure, ExplicitSequenceIsFollowedAndChecked) {
     EXPECT_EQ(e.where().line, static_cast<int>(std::count(seed.begin(), seed.end(), '\n')) + 1);
   }
 }
+
+TEST(Workspace, CheckTellsTheMechanismItWasMadeFor) {
+  // As Pinocchio's model.check(data): a workspace fits the mechanism it was made for, and not
+  // one with other bodies and groups (the solves assert this in debug builds).
+  const planar::Mechanism fourbar = io::load_mechanism(test::example("seed001-fourbar"));
+  const planar::Mechanism sixbar = io::load_mechanism(test::example("watt-sixbar"));
+  EXPECT_TRUE(planar::check(fourbar, planar::Workspace(fourbar)));
+  EXPECT_TRUE(planar::check(sixbar, planar::Workspace(sixbar)));
+  EXPECT_FALSE(planar::check(sixbar, planar::Workspace(fourbar)));
+  EXPECT_FALSE(planar::check(fourbar, planar::Workspace(sixbar)));
+#ifndef NDEBUG
+  planar::Workspace wrong(fourbar);
+  EXPECT_DEATH(planar::solve_kinematics(sixbar, wrong), "another mechanism");
+#endif
+}

@@ -262,3 +262,17 @@ TEST_P(EveryRobot, JacobianAndItsDerivativeMatchFiniteDifferences) {
   EXPECT_LT((end_effector_jacobian_derivative(c, d, qd) - Jdot_fd).cwiseAbs().maxCoeff(), 1e-7);
 }
 
+
+TEST(ChainData, CheckTellsTheChainItWasMadeFor) {
+  // As Pinocchio's model.check(data): data fits the chain it was made for, not another one
+  // (the algorithms assert this in debug builds).
+  const Chain arm = robot("planar-3r.yaml"), iiwa = robot("iiwa14.urdf");
+  EXPECT_TRUE(check(arm, ChainData(arm)));
+  EXPECT_TRUE(check(iiwa, ChainData(iiwa)));
+  EXPECT_FALSE(check(iiwa, ChainData(arm)));
+  EXPECT_FALSE(check(arm, ChainData(iiwa)));
+#ifndef NDEBUG
+  ChainData wrong(arm);
+  EXPECT_DEATH(forward_kinematics(iiwa, wrong, Eigen::VectorXd::Zero(iiwa.nq)), "another chain");
+#endif
+}

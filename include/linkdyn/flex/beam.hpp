@@ -118,7 +118,7 @@ void evaluate_operators(const BeamModel& beam, const FrameMotion& motion, BeamOp
 /// Displacement (u, v) at s along the beam from the free-dof vector.
 Vec2 displacement_at(const BeamModel& beam, const Eigen::VectorXd& free_dofs, double s);
 
-/// The support kind's name ("pinned") and the supports removed from a node (u, v, theta).
+/// The support kind's name, as in the model file ("pinned").
 const char* support_name(BeamSupport support);
 
 }  // namespace linkdyn::flex

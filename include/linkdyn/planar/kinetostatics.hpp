@@ -15,10 +15,7 @@ namespace linkdyn::planar {
 struct KinetostaticsOptions {
   bool friction = true;
   double tolerance = 1e-3;  ///< N: stop when no reaction changes more than this [001]
-  int max_iterations = 100;
-  /// Successive approximations whose error shrinks by less than this factor per iteration
-  /// are near self-locking (the friction feedback has a gain near 1).
-  double locking_contraction = 0.9;
+  int max_iterations = 100;  ///< not converged by then: self-locking (KinetostaticsStatus)
 };
 
 struct KinetostaticsStatus {

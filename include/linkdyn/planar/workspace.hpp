@@ -127,4 +127,9 @@ class Workspace {
   void reset_tracking();
 };
 
+/// True when `ws` was made for `m`: every buffer sized for its drivers, bodies, groups, pairs,
+/// bearings and loads (as Pinocchio's model.check(data)). The solves assert it in debug builds;
+/// a workspace of another mechanism would otherwise read past its buffers.
+bool check(const Mechanism& m, const Workspace& ws);
+
 }  // namespace linkdyn::planar

@@ -55,4 +55,8 @@ struct ChainData {
   std::vector<Vec6> dof_rate;                        ///< per DOF: d S / dt at the base origin
 };
 
+/// True when `data` was made for `chain` (every buffer sized for its links and DOFs), as
+/// Pinocchio's model.check(data); the algorithms assert it in debug builds.
+bool check(const Chain& chain, const ChainData& data);
+
 }  // namespace linkdyn::spatial

@@ -19,7 +19,8 @@ struct DerivativeData {
   Eigen::VectorXd tau, dtau, ddtau;
 };
 
-/// tau, dtau/dt, d2tau/dt2 at one instant. Column r of `q_derivatives` is q^(r), r = 0..4.
+/// tau, dtau/dt, d2tau/dt2 at one instant. Column r of `q_derivatives` is q^(r), r = 0..4
+/// (fewer columns: std::invalid_argument, a caller's error).
 /// The recursion runs on spatial vectors at the base origin, where a link's momentum is
 /// h = I v and the joint wrench is f = dh/dt - I g + ...: differentiating it needs
 /// dI/dt = v x* I - I v x and d s/dt = v x s. Includes gravity, load and friction per `terms`;

@@ -72,7 +72,9 @@ struct Primitive {
 
 /// Volume, area or length of the primitive (the measure its density multiplies) [002 Eq. 3].
 double measure(const Primitive& p);
-/// Mass properties of one primitive in its own frame (closed forms).
+/// Mass properties of one primitive in its own frame (closed forms). A dimension that is not
+/// positive, or neither mass nor density: std::invalid_argument (io reports these in a body
+/// file as InputError with the line before calling this).
 MassProperties primitive_mass_properties(const Primitive& p);
 /// Sum of sigma_j times the parts' pseudo-inertias, in the body frame [002 Eqs. 5, 6, 66-70].
 MassProperties composite_mass_properties(const std::vector<Primitive>& parts);

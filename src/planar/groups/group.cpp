@@ -52,6 +52,20 @@ Workspace::Workspace(const Mechanism& mechanism)
   }
 }
 
+bool check(const Mechanism& m, const Workspace& ws) {
+  const size_t nd = m.drivers().size(), nb = m.bodies().size(), ng = m.groups().size(), nj = m.joints().size();
+  const auto sized = [](const auto& v, size_t n) { return v.size() == n; };
+  bool ok = sized(ws.q, nd) && sized(ws.qd, nd) && sized(ws.qdd, nd) && sized(ws.effort, nd) &&
+            sized(ws.effort_frictionless, nd) && sized(ws.solved.q, nd) && sized(ws.start_solved.q, nd) &&
+            sized(ws.body, nb) && sized(ws.start_body, nb) && sized(ws.applied, nb) && sized(ws.friction_load, nb) &&
+            sized(ws.load, nb) && sized(ws.group, ng) && sized(ws.scratch, ng) && sized(ws.reaction, nj) &&
+            sized(ws.reaction_previous, nj) && sized(ws.bearing_effort, m.bearings().size()) &&
+            sized(ws.load_segment, m.spec().loads.size());
+  for (size_t g = 0; ok && g < ng; ++g)
+    ok = ws.scratch[g].residual.size() == static_cast<Eigen::Index>(m.groups()[g]->newton_unknowns());
+  return ok;
+}
+
 void Workspace::reset_tracking() {
   for (auto& g : group) g.tracked = false;
   solved.level = SolvedState::nothing;
