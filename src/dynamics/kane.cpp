@@ -40,7 +40,7 @@ KaneWorkspace::KaneWorkspace(const Mechanism& m) {
   M.setZero(n, n);
   h.setZero(n);
   qdd.setZero(n);
-  ldlt = Eigen::LDLT<Eigen::MatrixXd>(n);
+  ldlt.compute(Eigen::MatrixXd::Identity(n, n));  // sized, with its status set (a copy of an unfactorised LDLT reads an unset one)
   liaison_matrix.setZero(rows, constraints);
   liaison_force.setZero(rows);
   lambda.setZero(constraints);
