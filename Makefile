@@ -7,13 +7,13 @@ SANITIZE_DIR ?= build-sanitize
 # the report; clang-tidy: `make tidy`). Tests never install anything themselves.
 DEB_PACKAGES = build-essential cmake pkg-config libeigen3-dev libyaml-cpp-dev libcli11-dev \
                libfmt-dev nlohmann-json3-dev libboost-dev libgtest-dev libgmock-dev libbenchmark-dev \
-               liburdfdom-dev libtinyxml-dev libconsole-bridge-dev python3 chromium clang-tidy
+               liburdfdom-dev libtinyxml-dev libconsole-bridge-dev python3 chromium clang-tidy clang-format
 # AddressSanitizer and UndefinedBehaviorSanitizer (CMake's LINKDYN_SANITIZE): any finding stops
 # the program and fails its test.
 SANITIZE_ENV = ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:detect_stack_use_after_return=1:strict_init_order=1 \
                UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
-.PHONY: all deps build run test check-sanitize tidy bench install clean
+.PHONY: all deps build run test check-sanitize tidy format format-check bench install clean
 
 all: build
 
@@ -60,6 +60,16 @@ tidy: deps
 	run-clang-tidy -p $(BUILD_DIR) -j $(JOBS) -quiet "$(CURDIR)/src/" > $(BUILD_DIR)/clang-tidy.log 2>&1 \
 	  || { grep -E "(warning|error):" $(BUILD_DIR)/clang-tidy.log; echo "clang-tidy found the above (log: $(BUILD_DIR)/clang-tidy.log)"; exit 1; }
 	@echo "clang-tidy: no finding in src/"
+
+# The layout of .clang-format on every C++ file of the project; format-check changes nothing and
+# fails on the first file that differs.
+CXX_SOURCES = $(shell git ls-files '*.cpp' '*.hpp' 2>/dev/null || find src include apps tests bench -name '*.[ch]pp')
+format: deps
+	@clang-format -i $(CXX_SOURCES)
+
+format-check: deps
+	@clang-format --dry-run -Werror $(CXX_SOURCES)
+	@echo "clang-format: every file as .clang-format lays it out"
 
 install: build
 	cmake --install $(BUILD_DIR)
