@@ -2,8 +2,8 @@
 //  - equal_accuracy: each method at the loosest --rtol whose final coordinate is within
 //    1e-8 rad of a Kane run at --rtol 1e-13 (the rtol is found before timing); the reduced
 //    method with its tables kept (a design study's repeated runs) and with the tables built in
-//    the run; the seed four-bar with and without its pair friction. Counters: the rtol used, the error reached, right-hand sides per run, ns per
-//    right-hand side, and how many times faster than real time.
+//    the run; the seed four-bar with and without its pair friction. Counters: the rtol used, the error reached,
+//    right-hand sides per run, ns per right-hand side, and how many times faster than real time.
 //  - friction: one simulated second at --rtol 1e-10 with pair friction on and off.
 //  - chain: a chain of N parallelogram four-bars (examples/tools/parallelogram_chain.py) released
 //    from rest, one simulated second, reactions off: the constrained methods' cost against N.
@@ -29,7 +29,8 @@ std::unique_ptr<dynamics::DynamicSystem> load_system(const std::string& path) {
 std::string example(const std::string& name) { return std::string(LINKDYN_EXAMPLES_DIR) + "/" + name + ".yaml"; }
 
 /// One simulated second from the law's start (the seed four-bar under its motor from 10 rad/s).
-dynamics::SimulationOptions one_second(const std::string& name, dynamics::Method method, double rtol, bool friction = true) {
+dynamics::SimulationOptions one_second(const std::string& name, dynamics::Method method, double rtol,
+                                       bool friction = true) {
   dynamics::SimulationOptions o;
   o.friction = friction;
   o.method = method;
@@ -69,8 +70,8 @@ std::pair<double, double> rtol_for(const std::string& name, dynamics::Method met
 
 void report(benchmark::State& state, const dynamics::SimulationResult& r, double simulated) {
   state.counters["rhs"] = r.rhs_evaluations;
-  state.counters["ns_per_rhs"] = benchmark::Counter(r.rhs_evaluations, benchmark::Counter::kIsIterationInvariantRate |
-                                                                           benchmark::Counter::kInvert);
+  state.counters["ns_per_rhs"] = benchmark::Counter(
+      r.rhs_evaluations, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
   state.counters["real_time_x"] = benchmark::Counter(simulated, benchmark::Counter::kIsIterationInvariantRate);
 }
 
@@ -109,7 +110,8 @@ void friction(benchmark::State& state, const std::string& name, dynamics::Method
 
 void chain(benchmark::State& state, dynamics::Method method) {
   const int n = static_cast<int>(state.range(0));
-  const auto system = load_system(std::string(LINKDYN_BENCH_MODELS_DIR) + "/parallelogram-chain-" + std::to_string(n) + ".yaml");
+  const auto system =
+      load_system(std::string(LINKDYN_BENCH_MODELS_DIR) + "/parallelogram-chain-" + std::to_string(n) + ".yaml");
   dynamics::SimulationOptions o;
   o.method = method;
   o.t_end = 1.0;
@@ -156,21 +158,35 @@ using dynamics::Method;
 
 }  // namespace
 
-BENCHMARK_CAPTURE(equal_accuracy, fourbar_motor_reduced, "seed001-fourbar-motor", Method::reduced, false)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(equal_accuracy, fourbar_motor_reduced_with_tables, "seed001-fourbar-motor", Method::reduced, true)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(equal_accuracy, fourbar_motor_kane, "seed001-fourbar-motor", Method::kane, false)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(equal_accuracy, fourbar_motor_full, "seed001-fourbar-motor", Method::full, false)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(equal_accuracy, fourbar_motor_no_friction_reduced, "seed001-fourbar-motor", Method::reduced, false, false)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(equal_accuracy, fourbar_motor_no_friction_reduced_with_tables, "seed001-fourbar-motor", Method::reduced, true, false)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(equal_accuracy, fourbar_motor_no_friction_kane, "seed001-fourbar-motor", Method::kane, false, false)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(equal_accuracy, fourbar_motor_no_friction_full, "seed001-fourbar-motor", Method::full, false, false)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(equal_accuracy, dwell_reduced, "seed003-dwell", Method::reduced, false)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(equal_accuracy, dwell_reduced_with_tables, "seed003-dwell", Method::reduced, true)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(equal_accuracy, fourbar_motor_reduced, "seed001-fourbar-motor", Method::reduced, false)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(equal_accuracy, fourbar_motor_reduced_with_tables, "seed001-fourbar-motor", Method::reduced, true)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(equal_accuracy, fourbar_motor_kane, "seed001-fourbar-motor", Method::kane, false)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(equal_accuracy, fourbar_motor_full, "seed001-fourbar-motor", Method::full, false)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(equal_accuracy, fourbar_motor_no_friction_reduced, "seed001-fourbar-motor", Method::reduced, false,
+                  false)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(equal_accuracy, fourbar_motor_no_friction_reduced_with_tables, "seed001-fourbar-motor",
+                  Method::reduced, true, false)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(equal_accuracy, fourbar_motor_no_friction_kane, "seed001-fourbar-motor", Method::kane, false, false)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(equal_accuracy, fourbar_motor_no_friction_full, "seed001-fourbar-motor", Method::full, false, false)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(equal_accuracy, dwell_reduced, "seed003-dwell", Method::reduced, false)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(equal_accuracy, dwell_reduced_with_tables, "seed003-dwell", Method::reduced, true)
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(equal_accuracy, dwell_kane, "seed003-dwell", Method::kane, false)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(equal_accuracy, dwell_full, "seed003-dwell", Method::full, false)->Unit(benchmark::kMicrosecond);
 
-BENCHMARK_CAPTURE(friction, toggle_press_reduced_on, "toggle-press", Method::reduced, true)->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(friction, toggle_press_reduced_off, "toggle-press", Method::reduced, false)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(friction, toggle_press_reduced_on, "toggle-press", Method::reduced, true)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(friction, toggle_press_reduced_off, "toggle-press", Method::reduced, false)
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(friction, toggle_press_kane_on, "toggle-press", Method::kane, true)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(friction, toggle_press_kane_off, "toggle-press", Method::kane, false)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(friction, toggle_press_full_on, "toggle-press", Method::full, true)->Unit(benchmark::kMicrosecond);
@@ -181,7 +197,8 @@ BENCHMARK_CAPTURE(chain, kane, Method::kane)->Arg(2)->Arg(10)->Arg(40)->Unit(ben
 BENCHMARK_CAPTURE(chain, full, Method::full)->Arg(2)->Arg(10)->Arg(40)->Unit(benchmark::kMillisecond);
 #endif
 
-BENCHMARK_CAPTURE(two_steady_cycles, bicycle_reduced, "seed003-bicycle", Method::reduced)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(two_steady_cycles, bicycle_reduced, "seed003-bicycle", Method::reduced)
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(two_steady_cycles, bicycle_full, "seed003-bicycle", Method::full)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(two_steady_cycles, dwell_reduced, "seed003-dwell", Method::reduced)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(two_steady_cycles, dwell_full, "seed003-dwell", Method::full)->Unit(benchmark::kMicrosecond);

@@ -14,8 +14,8 @@ using namespace linkdyn;
 namespace {
 
 void kinematics_per_position(benchmark::State& state, const std::string& example, bool generic) {
-  const planar::Mechanism m = io::load_mechanism(std::string(LINKDYN_EXAMPLES_DIR) + "/" + example + ".yaml",
-                                                 {.force_generic = generic});
+  const planar::Mechanism m =
+      io::load_mechanism(std::string(LINKDYN_EXAMPLES_DIR) + "/" + example + ".yaml", {.force_generic = generic});
   planar::Workspace ws(m);
   const double step = 2.0 * M_PI / 3600.0;  // 0.1 degree per position, tracked
   long k = 0;
@@ -37,4 +37,3 @@ BENCHMARK_CAPTURE(kinematics_per_position, seed_fourbar_generic_newton, "seed001
 BENCHMARK_CAPTURE(kinematics_per_position, watt_sixbar_closed_form, "watt-sixbar", false);
 BENCHMARK_CAPTURE(kinematics_per_position, watt_sixbar_generic_newton, "watt-sixbar", true);
 BENCHMARK_CAPTURE(kinematics_per_position, class3_triad_generic, "class3-triad", false);
-

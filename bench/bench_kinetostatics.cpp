@@ -14,8 +14,8 @@ using namespace linkdyn;
 namespace {
 
 void kinetostatics_per_position(benchmark::State& state, const std::string& example, bool friction, bool generic) {
-  const planar::Mechanism m = io::load_mechanism(std::string(LINKDYN_EXAMPLES_DIR) + "/" + example + ".yaml",
-                                                 {.force_generic = generic});
+  const planar::Mechanism m =
+      io::load_mechanism(std::string(LINKDYN_EXAMPLES_DIR) + "/" + example + ".yaml", {.force_generic = generic});
   planar::Workspace ws(m);
   planar::KinetostaticsOptions options;
   options.friction = friction;

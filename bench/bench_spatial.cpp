@@ -19,7 +19,8 @@ const char* const robot_files[] = {"puma560.yaml", "iiwa14.urdf", "dual-iiwa14.u
 
 struct Setup {
   explicit Setup(int which)
-      : chain(build_chain(linkdyn::io::read_chain_file(std::string(LINKDYN_EXAMPLES_DIR) + "/robots/" + robot_files[which]))),
+      : chain(build_chain(
+            linkdyn::io::read_chain_file(std::string(LINKDYN_EXAMPLES_DIR) + "/robots/" + robot_files[which]))),
         data(chain),
         derivatives(chain) {
     const int n = chain.dof;
@@ -45,18 +46,22 @@ Terms frictionless() {
   return t;
 }
 
-void label(benchmark::State& state, const Setup& s) { state.SetLabel(s.chain.spec.name + ", " + std::to_string(s.chain.dof) + " DOF"); }
+void label(benchmark::State& state, const Setup& s) {
+  state.SetLabel(s.chain.spec.name + ", " + std::to_string(s.chain.dof) + " DOF");
+}
 /// The serial arms only: the trace forms are the paper's checks, not meant for large trees.
 void serial_arms(benchmark::internal::Benchmark* b) { b->DenseRange(0, 1); }
 void every_robot(benchmark::internal::Benchmark* b) { b->DenseRange(0, 3); }
 
 void BM_InverseDynamics_RNEA(benchmark::State& state) {
   Setup s(int(state.range(0)));
-  for (auto _ : state) benchmark::DoNotOptimize(inverse_dynamics(s.chain, s.data, s.q, s.qd, s.qdd, frictionless()).data());
+  for (auto _ : state)
+    benchmark::DoNotOptimize(inverse_dynamics(s.chain, s.data, s.q, s.qd, s.qdd, frictionless()).data());
   label(state, s);
 }
 void BM_InverseDynamics_RNEA_WithJointFriction(benchmark::State& state) {
-  ChainSpec spec = linkdyn::io::read_chain_file(std::string(LINKDYN_EXAMPLES_DIR) + "/robots/" + robot_files[state.range(0)]);
+  ChainSpec spec =
+      linkdyn::io::read_chain_file(std::string(LINKDYN_EXAMPLES_DIR) + "/robots/" + robot_files[state.range(0)]);
   for (ChainJoint& j : spec.joints) j.friction = {0.3, 0.05, 0.03, 0.0};
   Setup s(int(state.range(0)));
   const Chain c = build_chain(spec);
@@ -82,14 +87,16 @@ void BM_MassMatrix_Trace(benchmark::State& state) {
 void BM_ForwardDynamics_ABA(benchmark::State& state) {
   Setup s(int(state.range(0)));
   for (auto _ : state)
-    benchmark::DoNotOptimize(forward_dynamics(s.chain, s.data, s.q, s.qd, s.tau, ForwardMethod::articulated_body, frictionless()).data());
+    benchmark::DoNotOptimize(
+        forward_dynamics(s.chain, s.data, s.q, s.qd, s.tau, ForwardMethod::articulated_body, frictionless()).data());
   label(state, s);
 }
 void BM_ForwardDynamics_CRBA_Cholesky(benchmark::State& state) {
   Setup s(int(state.range(0)));
   for (auto _ : state)
     benchmark::DoNotOptimize(
-        forward_dynamics(s.chain, s.data, s.q, s.qd, s.tau, ForwardMethod::mass_matrix_cholesky, frictionless()).data());
+        forward_dynamics(s.chain, s.data, s.q, s.qd, s.tau, ForwardMethod::mass_matrix_cholesky, frictionless())
+            .data());
   label(state, s);
 }
 void BM_TorqueDerivatives(benchmark::State& state) {

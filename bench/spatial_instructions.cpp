@@ -20,7 +20,8 @@ constexpr int calls = 1000;
 struct Setup {
   explicit Setup(const std::string& file)
       : chain(build_chain(linkdyn::io::read_chain_file(std::string(LINKDYN_EXAMPLES_DIR) + "/robots/" + file))),
-        data(chain), derivatives(chain) {
+        data(chain),
+        derivatives(chain) {
     const int n = chain.dof;
     Eigen::MatrixXd Q(n, 5);
     for (int i = 0; i < n; ++i)

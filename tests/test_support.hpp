@@ -17,9 +17,7 @@ inline std::string read_text(const std::string& path) {
   return s.str();
 }
 
-inline std::string example(const std::string& name) {
-  return std::string(LINKDYN_EXAMPLES_DIR) + "/" + name + ".yaml";
-}
+inline std::string example(const std::string& name) { return std::string(LINKDYN_EXAMPLES_DIR) + "/" + name + ".yaml"; }
 
 /// Every shipped planar example with the structural sequence it must decompose into (a test in
 /// test_structure.cpp checks that none is missing).

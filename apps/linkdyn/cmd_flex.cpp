@@ -36,19 +36,23 @@ std::pair<double, double> range_of(const std::vector<double>& v) {
 void print_link(const planar::Mechanism& m, const flex::ElasticLink& link) {
   const flex::BeamModel& b = link.beam;
   const planar::Body& body = m.bodies()[link.body];
-  fmt::print("elastic link '{}' on body '{}': L = {:.6g} m, {} elements ({} dofs), supports {}-{}, geometric stiffness {}\n",
-             link.name, body.name, b.length, b.elements, b.size(), flex::support_name(b.supports[0]),
-             flex::support_name(b.supports[1]), b.geometric_stiffness ? "on" : "off");
+  fmt::print(
+      "elastic link '{}' on body '{}': L = {:.6g} m, {} elements ({} dofs), supports {}-{}, geometric stiffness {}\n",
+      link.name, body.name, b.length, b.elements, b.size(), flex::support_name(b.supports[0]),
+      flex::support_name(b.supports[1]), b.geometric_stiffness ? "on" : "off");
   const double beam_mass = b.section.mass_per_length() * b.length;
   fmt::print("  beam mass rho A L = {:.6g} kg (the rigid body's mass: {:.6g} kg)\n", beam_mass, body.mass);
   flex::ModalWorkspace ws(b);
   flex::analyze_modes(b, flex::FrameMotion{}, ws, false);
   fmt::print("  at rest:");
-  for (int k = 0; k < std::min(4, b.size()); ++k) fmt::print(" f{} = {:.6g} Hz", k + 1, flex::frequency_hz(ws.lambda(k)));
+  for (int k = 0; k < std::min(4, b.size()); ++k)
+    fmt::print(" f{} = {:.6g} Hz", k + 1, flex::frequency_hz(ws.lambda(k)));
   fmt::print("\n");
   if (!link.ignored_loads.empty()) {
-    fmt::print("  note: the beam carries its weight, inertia and end forces; these loads on body '{}' act on the\n"
-               "  rigid motion but are not applied along the beam:", body.name);
+    fmt::print(
+        "  note: the beam carries its weight, inertia and end forces; these loads on body '{}' act on the\n"
+        "  rigid motion but are not applied along the beam:",
+        body.name);
     for (int k : link.ignored_loads) fmt::print(" {}", m.spec().loads[k].name);
     fmt::print("\n");
   }
@@ -56,8 +60,10 @@ void print_link(const planar::Mechanism& m, const flex::ElasticLink& link) {
 
 /// `duration` is the cycle's when the grid spans one period, else 0 (no harmonics to compare).
 void print_cycle(const flex::ElasticLink& link, const Table& table, int modes, double duration) {
-  if (duration > 0.0) fmt::print("  along the cycle (cycle frequency {:.6g} Hz):\n", 1.0 / duration);
-  else fmt::print("  along the grid (not one period of the motion):\n");
+  if (duration > 0.0)
+    fmt::print("  along the cycle (cycle frequency {:.6g} Hz):\n", 1.0 / duration);
+  else
+    fmt::print("  along the grid (not one period of the motion):\n");
   for (int k = 1; k <= modes; ++k) {
     const auto [lo, hi] = range_of(column_values(table, fmt::format("{}.f{}", link.name, k)));
     fmt::print("    f{} in [{:.6g}, {:.6g}] Hz", k, lo, hi);
@@ -69,9 +75,14 @@ void print_cycle(const flex::ElasticLink& link, const Table& table, int modes, d
     // The harmonics of the cycle that the band crosses (resonance risk when low and excited).
     if (lo > 0.0 && duration > 0.0) {
       const double n_lo = std::ceil(lo * duration), n_hi = std::floor(hi * duration);
-      if (n_lo < n_hi) fmt::print("; f / f_cycle in [{:.4g}, {:.4g}]: crosses harmonics {:g}..{:g}", lo * duration, hi * duration, n_lo, n_hi);
-      else if (n_lo == n_hi) fmt::print("; f / f_cycle in [{:.4g}, {:.4g}]: crosses harmonic {:g}", lo * duration, hi * duration, n_lo);
-      else fmt::print("; f / f_cycle in [{:.4g}, {:.4g}]: between harmonics {:g} and {:g}", lo * duration, hi * duration, n_hi, n_lo);
+      if (n_lo < n_hi)
+        fmt::print("; f / f_cycle in [{:.4g}, {:.4g}]: crosses harmonics {:g}..{:g}", lo * duration, hi * duration,
+                   n_lo, n_hi);
+      else if (n_lo == n_hi)
+        fmt::print("; f / f_cycle in [{:.4g}, {:.4g}]: crosses harmonic {:g}", lo * duration, hi * duration, n_lo);
+      else
+        fmt::print("; f / f_cycle in [{:.4g}, {:.4g}]: between harmonics {:g} and {:g}", lo * duration, hi * duration,
+                   n_hi, n_lo);
     }
     fmt::print("\n");
   }
@@ -84,8 +95,11 @@ std::vector<io::Plot> flex_plots(const planar::Mechanism& m, const flex::Elastic
                                  const Table* response, int modes) {
   std::vector<io::Plot> plots;
   const std::vector<double> t = column_values(eigen, "t");
-  io::Plot f{"flex-" + link.name + "-frequencies", "Natural frequencies of '" + link.name + "' along the cycle", "t (s)",
-             "frequency (Hz)", {}};
+  io::Plot f{"flex-" + link.name + "-frequencies",
+             "Natural frequencies of '" + link.name + "' along the cycle",
+             "t (s)",
+             "frequency (Hz)",
+             {}};
   for (int k = 1; k <= modes; ++k) {
     f.series.push_back({fmt::format("f{}", k), t, column_values(eigen, fmt::format("{}.f{}", link.name, k)), {}});
     const std::vector<double> g = column_values(eigen, fmt::format("{}.fg{}", link.name, k));
@@ -95,8 +109,12 @@ std::vector<io::Plot> flex_plots(const planar::Mechanism& m, const flex::Elastic
   // One plot per eigenvalue, as [004 Fig. 6 (a), (b)]: lambda_k = omega_k^2 against time.
   for (int k = 1; k <= std::min(modes, 2); ++k) {
     io::Plot l{fmt::format("flex-{}-eigenvalue{}", link.name, k),
-               fmt::format("Eigenvalue {} of '{}' along the cycle", k, link.name), "t (s)", "lambda = omega^2 (1/s^2)", {}};
-    l.series.push_back({fmt::format("lambda{} (undamped)", k), t, column_values(eigen, fmt::format("{}.lambda{}", link.name, k)), {}});
+               fmt::format("Eigenvalue {} of '{}' along the cycle", k, link.name),
+               "t (s)",
+               "lambda = omega^2 (1/s^2)",
+               {}};
+    l.series.push_back(
+        {fmt::format("lambda{} (undamped)", k), t, column_values(eigen, fmt::format("{}.lambda{}", link.name, k)), {}});
     std::vector<double> g = column_values(eigen, fmt::format("{}.fg{}", link.name, k));
     for (double& x : g) x = std::pow(2.0 * M_PI * x, 2);
     if (!g.empty()) l.series.push_back({fmt::format("(2 pi fg{})^2 (gyroscopic)", k), t, g, {}});
@@ -107,8 +125,11 @@ std::vector<io::Plot> flex_plots(const planar::Mechanism& m, const flex::Elastic
     if (d.type != planar::DriverType::rotational) continue;
     std::vector<double> angle = column_values(eigen, planar::driver_column(d));
     for (double& a : angle) a *= 180.0 / M_PI;
-    io::Plot a{"flex-" + link.name + "-frequencies-vs-" + d.name, "Natural frequencies of '" + link.name + "' against " + d.name,
-               d.name + " (deg)", "frequency (Hz)", {}};
+    io::Plot a{"flex-" + link.name + "-frequencies-vs-" + d.name,
+               "Natural frequencies of '" + link.name + "' against " + d.name,
+               d.name + " (deg)",
+               "frequency (Hz)",
+               {}};
     for (int k = 1; k <= modes; ++k)
       a.series.push_back({fmt::format("f{}", k), angle, column_values(eigen, fmt::format("{}.f{}", link.name, k)), {}});
     a.linked = false;
@@ -117,7 +138,11 @@ std::vector<io::Plot> flex_plots(const planar::Mechanism& m, const flex::Elastic
   }
   if (response) {
     const std::vector<double> rt = column_values(*response, "t");
-    io::Plot w{"flex-" + link.name + "-response", "Deflection of '" + link.name + "' (beam frame)", "t (s)", "deflection (m)", {}};
+    io::Plot w{"flex-" + link.name + "-response",
+               "Deflection of '" + link.name + "' (beam frame)",
+               "t (s)",
+               "deflection (m)",
+               {}};
     w.series.push_back({"mid-span w", rt, column_values(*response, link.name + ".mid.w"), {}});
     w.series.push_back({"mid-span u", rt, column_values(*response, link.name + ".mid.u"), {}});
     plots.push_back(std::move(w));
@@ -151,15 +176,20 @@ void run_flex(const FlexOptions& o) {
     const Table& r = responses.back();
     const auto [wlo, whi] = range_of(column_values(r, link.name + ".mid.w"));
     const auto [ulo, uhi] = range_of(column_values(r, link.name + ".mid.u"));
-    fmt::print("  {} response (Newmark, {} steps per position): mid-span w in [{:.6g}, {:.6g}] m, u in [{:.6g}, {:.6g}] m",
-               o.from_rest ? "from rest" : "steady periodic", o.substeps, wlo, whi, ulo, uhi);
+    fmt::print(
+        "  {} response (Newmark, {} steps per position): mid-span w in [{:.6g}, {:.6g}] m, u in [{:.6g}, {:.6g}] m",
+        o.from_rest ? "from rest" : "steady periodic", o.substeps, wlo, whi, ulo, uhi);
     if (!o.from_rest) fmt::print(", periodicity error {:.2g}", error);
     fmt::print("\n");
     periodicity[link.name] = error;
   }
   nlohmann::ordered_json extra;
-  extra["settings"] = {{"t0", grid.t0}, {"t_end", grid.t_end}, {"steps", grid.steps}, {"modes", o.modes},
-                       {"gyroscopic", !o.no_gyroscopic}, {"friction", !o.no_friction}};
+  extra["settings"] = {{"t0", grid.t0},
+                       {"t_end", grid.t_end},
+                       {"steps", grid.steps},
+                       {"modes", o.modes},
+                       {"gyroscopic", !o.no_gyroscopic},
+                       {"friction", !o.no_friction}};
   write_outputs(m, o.model, "flex", eigen, planar::SweepSummary{}, o.csv, o.json, extra);
   if (!o.response_csv.empty() && !responses.empty()) {
     Table all = responses.front();
@@ -188,16 +218,20 @@ void run_flex(const FlexOptions& o) {
 
 void add_flex_command(CLI::App& app) {
   auto options = std::make_shared<FlexOptions>();
-  CLI::App* cmd = app.add_subcommand("flex", "Elastic links: natural frequencies along the cycle and vibration response");
+  CLI::App* cmd =
+      app.add_subcommand("flex", "Elastic links: natural frequencies along the cycle and vibration response");
   cmd->add_option("MODEL", options->model, "Model file (YAML) with an 'elastic_links:' section")->required();
   cmd->add_option("--modes", options->modes, "Number of eigenvalues per link (default 4)")->check(CLI::PositiveNumber);
-  cmd->add_option("--steps", options->steps, "Number of positions along the cycle (default: from the model)")->check(CLI::PositiveNumber);
+  cmd->add_option("--steps", options->steps, "Number of positions along the cycle (default: from the model)")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--csv", options->csv, "Write the eigenvalues along the cycle as CSV");
   add_digits_option(cmd);
   cmd->add_option("--json", options->json, "Write the eigenvalues and metadata as JSON");
   cmd->add_option("--response", options->response_csv, "Write the deflections along the cycle as CSV");
-  cmd->add_option("--substeps", options->substeps, "Newmark steps per position (default 20)")->check(CLI::PositiveNumber);
-  cmd->add_flag("--from-rest", options->from_rest, "Response from rest over the grid instead of the steady periodic one");
+  cmd->add_option("--substeps", options->substeps, "Newmark steps per position (default 20)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_flag("--from-rest", options->from_rest,
+                "Response from rest over the grid instead of the steady periodic one");
   cmd->add_flag("--no-response", options->no_response, "Eigen-analysis only");
   cmd->add_flag("--no-gyroscopic", options->no_gyroscopic, "Skip the gyroscopic (quadratic) eigenproblem");
   cmd->add_flag("--no-friction", options->no_friction, "End forces from kinetostatics without friction");

@@ -48,8 +48,8 @@ void run_kinematics(const KinematicsOptions& o) {
   const planar::TimeGrid grid = analysis_grid(m, o.steps);
   planar::SweepSummary summary;
   const Table table = planar::kinematics_table(m, grid, &summary, o.singular_tol);
-  fmt::print("{}: {} -> {} steps over t = [{:g}, {:g}] s\n", m.spec().name, m.structure_string(),
-             grid.steps, grid.t0, grid.t_end);
+  fmt::print("{}: {} -> {} steps over t = [{:g}, {:g}] s\n", m.spec().name, m.structure_string(), grid.steps, grid.t0,
+             grid.t_end);
   print_sweep_events(m, summary);
   print_summary(m, table);
   nlohmann::ordered_json extra;
@@ -64,7 +64,8 @@ void add_kinematics_command(CLI::App& app) {
   auto options = std::make_shared<KinematicsOptions>();
   CLI::App* cmd = app.add_subcommand("kinematics", "Positions, velocities and accelerations over the drivers' motion");
   cmd->add_option("MODEL", options->model, "Model file (YAML)")->required();
-  cmd->add_option("--steps", options->steps, "Number of steps (default: from the model's motion law)")->check(CLI::PositiveNumber);
+  cmd->add_option("--steps", options->steps, "Number of steps (default: from the model's motion law)")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--singular-tol", options->singular_tol,
                   "Dead point when a group's conditioning (sine of its transmission angle) is below this")
       ->check(CLI::Range(0.0, 1.0));

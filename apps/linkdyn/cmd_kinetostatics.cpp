@@ -21,12 +21,13 @@ struct KinetostaticsCliOptions {
 };
 
 void print_summary(const planar::Mechanism& m, const planar::KinetostaticsSummary& s, bool friction) {
-  fmt::print("mean driving power {:.6g} W over {:.6g} s; driving work {:.6g} J\n", s.mean_driver_power,
-             s.duration, s.driver_work);
+  fmt::print("mean driving power {:.6g} W over {:.6g} s; driving work {:.6g} J\n", s.mean_driver_power, s.duration,
+             s.driver_work);
   if (friction) {
     fmt::print("friction: {:.6g} J lost; iterations per position mean {:.2f}, max {}\n", s.friction_work,
                s.mean_iterations, s.max_iterations);
-    if (s.driver_work > 0.0) fmt::print("cycle efficiency 1 - friction / driving work: {:.6f}\n", 1.0 - s.friction_work / s.driver_work);
+    if (s.driver_work > 0.0)
+      fmt::print("cycle efficiency 1 - friction / driving work: {:.6f}\n", 1.0 - s.friction_work / s.driver_work);
   }
   if (s.has_useful_loads && s.driver_work > 0.0)
     fmt::print("cycle efficiency useful / driving work [001 Eq. 1]: {:.6f} (useful work {:.6g} J)\n",
@@ -34,24 +35,30 @@ void print_summary(const planar::Mechanism& m, const planar::KinetostaticsSummar
   fmt::print("{:<16} {:>16} {:>14} {:>12}\n", "pair", "friction loss J", "max |F| N", "at t s");
   for (size_t k = 0; k < m.spec().joints.size(); ++k) {
     if (m.joints()[k].type == planar::JointType::gear) continue;
-    fmt::print("{:<16} {:>16.6g} {:>14.6g} {:>12.6g}\n", m.joints()[k].name, s.friction_energy[k],
-               s.max_reaction[k], s.max_reaction_t[k]);
+    fmt::print("{:<16} {:>16.6g} {:>14.6g} {:>12.6g}\n", m.joints()[k].name, s.friction_energy[k], s.max_reaction[k],
+               s.max_reaction_t[k]);
   }
   for (size_t p = 0; p < m.pins().size(); ++p)  // max |F|: the largest force on a member
     fmt::print("{:<16} {:>16.6g} {:>14.6g} {:>12.6g}\n", m.pins()[p].name, s.pin_friction_energy[p], s.pin_max_force[p],
                s.pin_max_force_t[p]);
   if (s.limit_rows > 0)
-    fmt::print("{} row(s) at a removable singular position: reactions and efforts there are their limits (column singular = 1)\n",
-               s.limit_rows);
+    fmt::print(
+        "{} row(s) at a removable singular position: reactions and efforts there are their limits (column singular = "
+        "1)\n",
+        s.limit_rows);
   if (!s.unbounded_t.empty()) {
-    fmt::print("warning: at {} singular position(s) the reactions grow without bound (the loads cannot be carried there;\n"
-               "  rows left out), at t =", s.unbounded_t.size());
+    fmt::print(
+        "warning: at {} singular position(s) the reactions grow without bound (the loads cannot be carried there;\n"
+        "  rows left out), at t =",
+        s.unbounded_t.size());
     for (size_t k = 0; k < s.unbounded_t.size() && k < 5; ++k) fmt::print(" {:.6g}", s.unbounded_t[k]);
     fmt::print(" s\n");
   }
   if (s.flagged > 0) {
-    fmt::print("warning: {} position(s) near self-locking (the successive approximations do not converge; their\n"
-               "  friction-dependent cells are empty), at t =", s.flagged);
+    fmt::print(
+        "warning: {} position(s) near self-locking (the successive approximations do not converge; their\n"
+        "  friction-dependent cells are empty), at t =",
+        s.flagged);
     for (size_t k = 0; k < s.flagged_t.size() && k < 5; ++k) fmt::print(" {:.6g}", s.flagged_t[k]);
     fmt::print(" s (column self_locking = 1)\n");
   }
@@ -68,9 +75,10 @@ void run_kinetostatics(KinetostaticsCliOptions o) {
              o.solver.friction ? fmt::format("on (tolerance {:g} N)", o.solver.tolerance) : std::string("off"));
   print_sweep_events(m, summary.sweep);
   if (summary.rows == 0 && summary.flagged > 0)
-    throw AnalysisError(fmt::format("{}: the friction iterations converge at no position: the mechanism is self-locking "
-                                    "over the whole sweep (first at t = {:g} s); check the friction data",
-                                    o.model, summary.flagged_t.front()));
+    throw AnalysisError(
+        fmt::format("{}: the friction iterations converge at no position: the mechanism is self-locking "
+                    "over the whole sweep (first at t = {:g} s); check the friction data",
+                    o.model, summary.flagged_t.front()));
   double all_activity = 0.0;
   for (double a : summary.load_activity) all_activity += a;
   for (size_t k = 0; k < m.spec().loads.size(); ++k) {
@@ -81,17 +89,26 @@ void run_kinetostatics(KinetostaticsCliOptions o) {
   }
   print_summary(m, summary, o.solver.friction);
   nlohmann::ordered_json extra;
-  extra["settings"] = {{"t0", grid.t0}, {"t_end", grid.t_end}, {"steps", grid.steps}, {"friction", o.solver.friction},
-                       {"tolerance", o.solver.tolerance}, {"max_iterations", o.solver.max_iterations}};
-  extra["summary"] = {{"mean_driver_power", summary.mean_driver_power}, {"driver_work", summary.driver_work},
-                      {"useful_work", summary.useful_work}, {"friction_work", summary.friction_work},
-                      {"mean_iterations", summary.mean_iterations}, {"self_locking_rows", summary.flagged}};
+  extra["settings"] = {{"t0", grid.t0},
+                       {"t_end", grid.t_end},
+                       {"steps", grid.steps},
+                       {"friction", o.solver.friction},
+                       {"tolerance", o.solver.tolerance},
+                       {"max_iterations", o.solver.max_iterations}};
+  extra["summary"] = {{"mean_driver_power", summary.mean_driver_power},
+                      {"driver_work", summary.driver_work},
+                      {"useful_work", summary.useful_work},
+                      {"friction_work", summary.friction_work},
+                      {"mean_iterations", summary.mean_iterations},
+                      {"self_locking_rows", summary.flagged}};
   nlohmann::ordered_json pairs = nlohmann::ordered_json::object();
   for (size_t k = 0; k < m.spec().joints.size(); ++k)
-    pairs[m.joints()[k].name] = {{"friction_energy", summary.friction_energy[k]}, {"max_force", summary.max_reaction[k]},
+    pairs[m.joints()[k].name] = {{"friction_energy", summary.friction_energy[k]},
+                                 {"max_force", summary.max_reaction[k]},
                                  {"max_force_t", summary.max_reaction_t[k]}};
   for (size_t p = 0; p < m.pins().size(); ++p)
-    pairs[m.pins()[p].name] = {{"friction_energy", summary.pin_friction_energy[p]}, {"max_force", summary.pin_max_force[p]},
+    pairs[m.pins()[p].name] = {{"friction_energy", summary.pin_friction_energy[p]},
+                               {"max_force", summary.pin_max_force[p]},
                                {"max_force_t", summary.pin_max_force_t[p]}};
   extra["pairs"] = pairs;
   write_outputs(m, o.model, "kinetostatics", table, summary.sweep, o.csv, o.json, extra);
@@ -102,12 +119,14 @@ void run_kinetostatics(KinetostaticsCliOptions o) {
 
 void add_kinetostatics_command(CLI::App& app) {
   auto options = std::make_shared<KinetostaticsCliOptions>();
-  CLI::App* cmd = app.add_subcommand("kinetostatics",
-                                     "Driver efforts, pair reactions, friction losses and efficiency over the drivers' motion");
+  CLI::App* cmd = app.add_subcommand(
+      "kinetostatics", "Driver efforts, pair reactions, friction losses and efficiency over the drivers' motion");
   cmd->add_option("MODEL", options->model, "Model file (YAML)")->required();
-  cmd->add_option("--steps", options->steps, "Number of steps (default: from the model's motion law)")->check(CLI::PositiveNumber);
+  cmd->add_option("--steps", options->steps, "Number of steps (default: from the model's motion law)")
+      ->check(CLI::PositiveNumber);
   cmd->add_flag("--no-friction", options->no_friction, "Frictionless analysis");
-  cmd->add_option("--tol", options->solver.tolerance, "Friction iterations stop when no reaction changes more than this (N)")
+  cmd->add_option("--tol", options->solver.tolerance,
+                  "Friction iterations stop when no reaction changes more than this (N)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--max-iter", options->solver.max_iterations, "Largest number of friction iterations per position")
       ->check(CLI::PositiveNumber);

@@ -63,7 +63,8 @@ void run(const MassOptions& o) {
   const io::BodyFile file = io::read_body_file(o.body);
   const MassProperties body = composite_mass_properties(file.parts);
   fmt::print("{}: {} parts ({} subtracted), mass {:.9g} kg\n", file.name, file.parts.size(),
-             std::count_if(file.parts.begin(), file.parts.end(), [](const Primitive& p) { return p.sign < 0; }), body.mass);
+             std::count_if(file.parts.begin(), file.parts.end(), [](const Primitive& p) { return p.sign < 0; }),
+             body.mass);
   nlohmann::ordered_json out;
   out["linkdyn_version"] = linkdyn::version;
   out["body"] = file.name;
@@ -83,7 +84,8 @@ void run(const MassOptions& o) {
   if (!o.json.empty()) {
     std::ofstream file(o.json);
     file << out.dump(2) << "\n";
-    if (!file) throw InputError({o.json, 0}, "--json", "cannot write the file", "check the folder exists and is writable");
+    if (!file)
+      throw InputError({o.json, 0}, "--json", "cannot write the file", "check the folder exists and is writable");
     fmt::print("wrote {}\n", o.json);
   }
 }
@@ -92,7 +94,9 @@ void run(const MassOptions& o) {
 void add_mass_command(CLI::App& app) {
   auto options = std::make_shared<MassOptions>();
   CLI::App* cmd = app.add_subcommand("mass", "Mass properties of a body built from primitives (holes subtracted)");
-  cmd->add_option("body", options->body, "Body file (YAML with parts and frames)")->required()->check(CLI::ExistingFile);
+  cmd->add_option("body", options->body, "Body file (YAML with parts and frames)")
+      ->required()
+      ->check(CLI::ExistingFile);
   cmd->add_option("--json", options->json, "Write the properties as JSON");
   cmd->callback([options] { run(*options); });
 }

@@ -46,9 +46,11 @@ void run_reduce(const ReduceOptions& o) {
 
 void add_reduce_command(CLI::App& app) {
   auto options = std::make_shared<ReduceOptions>();
-  CLI::App* cmd = app.add_subcommand("reduce", "Reduced inertia m(q), dm/dq and constraint-action parameters of a one-DOF mechanism");
+  CLI::App* cmd = app.add_subcommand(
+      "reduce", "Reduced inertia m(q), dm/dq and constraint-action parameters of a one-DOF mechanism");
   cmd->add_option("MODEL", options->model, "Model file (YAML)")->required();
-  cmd->add_option("--points", options->points, "Intervals over the driver's range (default 360)")->check(CLI::Range(4, 10000000));
+  cmd->add_option("--points", options->points, "Intervals over the driver's range (default 360)")
+      ->check(CLI::Range(4, 10000000));
   cmd->add_option("--csv", options->csv, "Write the table as CSV");
   add_digits_option(cmd);
   cmd->add_option("--json", options->json, "Write the table and metadata as JSON");

@@ -26,10 +26,12 @@ void run_report(const ReportCliOptions& o) {
   const std::string html = report::planar_report_html(m, model.machine, grid, options);
   const std::string path = o.output.empty() ? m.spec().name + ".report.html" : o.output;
   std::ofstream out(path);
-  if (!out) throw InputError({path, 0}, "report", "cannot write the file", "check that the folder exists and is writable");
+  if (!out)
+    throw InputError({path, 0}, "report", "cannot write the file", "check that the folder exists and is writable");
   out << html;
   out.close();
-  fmt::print("wrote {} ({:.0f} kB); open it in a browser\n", std::filesystem::absolute(path).string(), html.size() / 1024.0);
+  fmt::print("wrote {} ({:.0f} kB); open it in a browser\n", std::filesystem::absolute(path).string(),
+             html.size() / 1024.0);
 }
 
 }  // namespace
@@ -39,7 +41,8 @@ void add_report_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("report", "A self-contained HTML report: animation and plots of every analysis");
   cmd->add_option("MODEL", options->model, "Model file (YAML)")->required();
   cmd->add_option("-o,--output", options->output, "The HTML file (default: <model name>.report.html)");
-  cmd->add_option("--steps", options->steps, "Number of steps (default: from the model's motion law)")->check(CLI::PositiveNumber);
+  cmd->add_option("--steps", options->steps, "Number of steps (default: from the model's motion law)")
+      ->check(CLI::PositiveNumber);
   cmd->add_flag("--no-friction", options->no_friction, "Frictionless kinetostatics");
   cmd->callback([options] { run_report(*options); });
 }

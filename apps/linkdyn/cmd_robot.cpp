@@ -110,14 +110,16 @@ class States {
       const bool floating = std::any_of(chain_.spec.joints.begin(), chain_.spec.joints.end(),
                                         [](const ChainJoint& j) { return j.type == JointType::free_flyer; });
       if (!floating)
-        throw InputError({path_, line}, "column '" + c + "'", "no joint named '" + coordinate + "' in " + chain_.spec.name,
+        throw InputError({path_, line}, "column '" + c + "'",
+                         "no joint named '" + coordinate + "' in " + chain_.spec.name,
                          "name columns <joint>.q, <joint>.qd, ... with the joints: " + list(chain_.v_names));
-      throw InputError({path_, line}, "column '" + c + "'", "no coordinate named '" + coordinate + "' in " + chain_.spec.name,
-                       "name columns <coordinate>.q with " + list(chain_.q_names) + " (free-flyers: " +
-                           (chain_.spec.rotation_coordinates == RotationCoordinates::quaternion
-                                ? "quaternion qx, qy, qz, qw; --rotation exponential for rx, ry, rz"
-                                : "rotation vector rx, ry, rz; without --rotation exponential a quaternion qx, qy, qz, qw") +
-                           "), and <dof>.qd, .qdd, ... .tau with " + list(chain_.v_names));
+      throw InputError(
+          {path_, line}, "column '" + c + "'", "no coordinate named '" + coordinate + "' in " + chain_.spec.name,
+          "name columns <coordinate>.q with " + list(chain_.q_names) + " (free-flyers: " +
+              (chain_.spec.rotation_coordinates == RotationCoordinates::quaternion
+                   ? "quaternion qx, qy, qz, qw; --rotation exponential for rx, ry, rz"
+                   : "rotation vector rx, ry, rz; without --rotation exponential a quaternion qx, qy, qz, qw") +
+              "), and <dof>.qd, .qdd, ... .tau with " + list(chain_.v_names));
     }
     const bool ok = (is_q && quantity == "q") ||
                     (is_v && std::find(std::begin(derivative_suffix) + 1, std::end(derivative_suffix), quantity) !=
@@ -197,7 +199,8 @@ Eigen::VectorXd gains(const Chain& chain, const std::string& text, const char* o
       values.push_back(std::stod(cell, &used));
       if (used != cell.size()) throw std::invalid_argument(cell);
     } catch (const std::exception&) {
-      throw InputError({}, option, "'" + cell + "' is not a number", "give one gain, or one per joint, separated by commas");
+      throw InputError({}, option, "'" + cell + "' is not a number",
+                       "give one gain, or one per joint, separated by commas");
     }
   }
   int actuated = 0;
@@ -220,7 +223,8 @@ class TimeSeries {
  public:
   TimeSeries(const std::string& path, const Table& table, std::vector<int> columns)
       : table_(table), columns_(std::move(columns)), t_(table.column("t")) {
-    if (t_ < 0) throw InputError({path, 0}, "column 't'", "a trajectory needs the time", "add a column t (s) to the header");
+    if (t_ < 0)
+      throw InputError({path, 0}, "column 't'", "a trajectory needs the time", "add a column t (s) to the header");
     for (size_t r = 1; r < table.rows(); ++r)
       if (!(table.at(r, size_t(t_)) > table.at(r - 1, size_t(t_))))
         throw InputError({path, 0}, "column 't'", fmt::format("time does not increase at row {}", r + 1),
@@ -249,7 +253,8 @@ std::vector<int> columns_of(const Table& t, const std::vector<std::string>& name
   std::vector<int> idx;
   for (const std::string& n : names) {
     const int k = t.column(n + "." + suffix);
-    if (k < 0) throw InputError({path, 0}, "column '" + n + "." + suffix + "'", "the trajectory needs it", "add the column");
+    if (k < 0)
+      throw InputError({path, 0}, "column '" + n + "." + suffix + "'", "the trajectory needs it", "add the column");
     idx.push_back(k);
   }
   return idx;
@@ -304,13 +309,16 @@ void run_simulation(const Chain& chain, ChainData& data, const RobotOptions& o, 
     for (int d = 0; d < chain.dof; ++d) {
       const int link = chain.dof_link[size_t(d)];
       if (chain.joint(link).type == JointType::free_flyer) continue;
-      tau(d) += Kp(d) * (ref_q(d) - q(chain.q_index[size_t(link)])) + Kd(d) * (ref_qd(d) - qd(d));  // tau = Kp e + Kd e'
+      tau(d) +=
+          Kp(d) * (ref_q(d) - q(chain.q_index[size_t(link)])) + Kd(d) * (ref_qd(d) - qd(d));  // tau = Kp e + Kd e'
     }
   };
   const ChainSimulationResult res = simulate_chain(chain, data, q0, qd0, law, so);
-  fmt::print(stderr, "{}: simulated {:g} s from the first state row ({} right-hand sides{})\n", chain.spec.name, o.t_end,
-             res.rhs_evaluations,
-             pd ? ", PD control to the states' trajectory" : torque_series ? ", torques from " + o.torques : "");
+  fmt::print(stderr, "{}: simulated {:g} s from the first state row ({} right-hand sides{})\n", chain.spec.name,
+             o.t_end, res.rhs_evaluations,
+             pd              ? ", PD control to the states' trajectory"
+             : torque_series ? ", torques from " + o.torques
+                             : "");
   emit(chain, o, "simulate", res.table);
 }
 
@@ -383,7 +391,9 @@ void run_rows(const std::string& analysis, const RobotOptions& o, size_t& curren
   if (tcol >= 0) table.add_column("t", "s");
   Eigen::VectorXd q(chain.nq), tau(n);
   Eigen::MatrixXd V = Eigen::MatrixXd::Zero(n, 4);  // qd, qdd, qddd, qdddd
-  const int orders = analysis == "energy" ? (states.has("qdddd") ? 5 : states.has("qddd") ? 4 : 3)
+  const int orders = analysis == "energy" ? (states.has("qdddd")  ? 5
+                                             : states.has("qddd") ? 4
+                                                                  : 3)
                                           : int(needed_columns(analysis).size()) - (analysis == "fd" ? 1 : 0);
   auto load_row = [&](size_t row) {
     current_row = row;
@@ -400,12 +410,15 @@ void run_rows(const std::string& analysis, const RobotOptions& o, size_t& curren
       load_row(r);
       inverse_dynamics(chain, data, q, V.col(0), V.col(1), terms);
       table.values.insert(table.values.end(), data.tau.begin(), data.tau.end());
-      if (terms.friction) joint_friction(chain, data, V.col(0));
-      else data.friction.setZero();
+      if (terms.friction)
+        joint_friction(chain, data, V.col(0));
+      else
+        data.friction.setZero();
       table.values.insert(table.values.end(), data.friction.begin(), data.friction.end());
     }
   } else if (analysis == "fd") {
-    const ForwardMethod method = o.method == "crba" ? ForwardMethod::mass_matrix_cholesky : ForwardMethod::articulated_body;
+    const ForwardMethod method =
+        o.method == "crba" ? ForwardMethod::mass_matrix_cholesky : ForwardMethod::articulated_body;
     for (int d = 0; d < n; ++d) table.add_column(chain.v_names[size_t(d)] + ".qdd", unit_of(chain, d, 2));
     for (size_t r = 0; r < states.rows(); ++r) {
       load_row(r);
@@ -442,18 +455,22 @@ void run_rows(const std::string& analysis, const RobotOptions& o, size_t& curren
       }
     }
     if (o.check)
-      fmt::print(stderr, "{}: largest relative difference to central differences of the inverse dynamics over {} rows: "
-                         "d tau/dq {:.2e}, d tau/dqd {:.2e}\n", chain.spec.name, states.rows(), worst_q, worst_qd);
+      fmt::print(stderr,
+                 "{}: largest relative difference to central differences of the inverse dynamics over {} rows: "
+                 "d tau/dq {:.2e}, d tau/dqd {:.2e}\n",
+                 chain.spec.name, states.rows(), worst_q, worst_qd);
   } else if (analysis == "fk") {
     for (const Frame& f : chain.frames)
-      for (const char* c : {"x", "y", "z", "qx", "qy", "qz", "qw"}) table.add_column(f.name + "." + c, c[0] == 'q' ? "" : "m");
+      for (const char* c : {"x", "y", "z", "qx", "qy", "qz", "qw"})
+        table.add_column(f.name + "." + c, c[0] == 'q' ? "" : "m");
     for (size_t r = 0; r < states.rows(); ++r) {
       load_row(r);
       forward_kinematics(chain, data, q);
       for (int f = 0; f < int(chain.frames.size()); ++f) {
         const Pose p = frame_placement(chain, data, f);
         const Eigen::Quaterniond rotation(p.R);
-        table.values.insert(table.values.end(), {p.p.x(), p.p.y(), p.p.z(), rotation.x(), rotation.y(), rotation.z(), rotation.w()});
+        table.values.insert(table.values.end(),
+                            {p.p.x(), p.p.y(), p.p.z(), rotation.x(), rotation.y(), rotation.z(), rotation.w()});
       }
     }
   } else if (analysis == "jacobian") {
@@ -476,12 +493,15 @@ void run_rows(const std::string& analysis, const RobotOptions& o, size_t& curren
     DerivativeData dd(chain);
     for (int order = 0; order < 3; ++order)
       for (int d = 0; d < n; ++d)
-        table.add_column(chain.v_names[size_t(d)] + (order == 0 ? ".tau" : order == 1 ? ".dtau" : ".ddtau"),
+        table.add_column(chain.v_names[size_t(d)] + (order == 0   ? ".tau"
+                                                     : order == 1 ? ".dtau"
+                                                                  : ".ddtau"),
                          unit_of(chain, d, order, true));
     for (size_t r = 0; r < states.rows(); ++r) {
       load_row(r);
       torque_derivatives(chain, data, dd, q, V, terms);
-      for (const Eigen::VectorXd* v : {&dd.tau, &dd.dtau, &dd.ddtau}) table.values.insert(table.values.end(), v->begin(), v->end());
+      for (const Eigen::VectorXd* v : {&dd.tau, &dd.dtau, &dd.ddtau})
+        table.values.insert(table.values.end(), v->begin(), v->end());
     }
   }
   emit(chain, o, analysis, table);
@@ -489,8 +509,9 @@ void run_rows(const std::string& analysis, const RobotOptions& o, size_t& curren
 }  // namespace
 
 void add_robot_command(CLI::App& app) {
-  CLI::App* robot = app.add_subcommand("robot", "Robots (URDF or YAML; serial, branched or floating): dynamics, "
-                                                "kinematics, derivatives, simulation");
+  CLI::App* robot = app.add_subcommand("robot",
+                                       "Robots (URDF or YAML; serial, branched or floating): dynamics, "
+                                       "kinematics, derivatives, simulation");
   robot->require_subcommand(1, 1);
   struct Entry {
     const char* name;
@@ -498,17 +519,21 @@ void add_robot_command(CLI::App& app) {
   };
   const Entry entries[] = {
       {"id", "Inverse dynamics: <joint>.tau (and its friction part) from <joint>.q, .qd, .qdd"},
-      {"fd", "Forward dynamics: <joint>.qdd from <joint>.q, .qd and the driving forces <joint>.tau (the states "
-             "file must have the .tau columns)"},
+      {"fd",
+       "Forward dynamics: <joint>.qdd from <joint>.q, .qd and the driving forces <joint>.tau (the states "
+       "file must have the .tau columns)"},
       {"mass-matrix", "Mass matrix M_<i>_<j> (1-based, row-major) at each <joint>.q"},
       {"coriolis", "Coriolis matrix C_<i>_<j> (C qd = velocity terms, dM/dt - 2C skew) at each .q, .qd"},
       {"derivatives", "d tau/dq and d tau/dqd (dtau_dq_<i>_<j>, dtau_dqd_<i>_<j>) at each .q, .qd, .qdd"},
       {"fk", "Pose of every frame (links, fixed frames, end effector): <frame>.x, .y, .z, .qx, .qy, .qz, .qw"},
-      {"jacobian", "Jacobian of --frame F: J_<r>_<c>, rows vx, vy, vz, wx, wy, wz in the base axes at the frame's origin"},
-      {"energy", "Kinetic energy and acceleration energies E_A1..E_A3 from q and its derivatives (.qdd, .qddd, .qdddd)"},
+      {"jacobian",
+       "Jacobian of --frame F: J_<r>_<c>, rows vx, vy, vz, wx, wy, wz in the base axes at the frame's origin"},
+      {"energy",
+       "Kinetic energy and acceleration energies E_A1..E_A3 from q and its derivatives (.qdd, .qddd, .qdddd)"},
       {"jerk", "Driving forces and their time derivatives <joint>.dtau, .ddtau from q up to .qdddd"},
-      {"simulate", "Time simulation from the first row's q, qd: its .tau held, a torque trajectory (--torques) "
-                   "and/or a PD controller to the states' q(t), qd(t) (--kp, --kd)"}};
+      {"simulate",
+       "Time simulation from the first row's q, qd: its .tau held, a torque trajectory (--torques) "
+       "and/or a PD controller to the states' q(t), qd(t) (--kp, --kd)"}};
   for (const Entry& e : entries) {
     auto options = std::make_shared<RobotOptions>();
     const std::string name = e.name;
@@ -522,23 +547,28 @@ void add_robot_command(CLI::App& app) {
     cmd->add_flag("--no-friction", options->no_friction, "Leave out joint friction");
     cmd->add_flag("--floating-base", options->floating_base,
                   "URDF: the root link floats (a free-flyer joint 'floating_base' from the world to it)");
-    cmd->add_option("--rotation", options->rotation, "Free-flyer rotation coordinates: quaternion (default) or exponential")
+    cmd->add_option("--rotation", options->rotation,
+                    "Free-flyer rotation coordinates: quaternion (default) or exponential")
         ->check(CLI::IsMember({"quaternion", "exponential"}));
-    cmd->add_flag("--strict", options->strict, "Refuse links whose inertia breaks the triangle inequality (default: warn)");
+    cmd->add_flag("--strict", options->strict,
+                  "Refuse links whose inertia breaks the triangle inequality (default: warn)");
     cmd->add_flag("--balance-inertia", options->balance_inertia,
                   "Repair such links as MuJoCo's balanceinertia (principal moments set to their mean)");
     if (name == "fd" || name == "simulate")
       cmd->add_option("--method", options->method, "aba (articulated body, default) or crba (mass matrix + LTDL)")
           ->check(CLI::IsMember({"aba", "crba"}));
-    if (name == "jacobian") cmd->add_option("--frame", options->frame, "Frame name (a link, a fixed frame, end_effector)")->required();
+    if (name == "jacobian")
+      cmd->add_option("--frame", options->frame, "Frame name (a link, a fixed frame, end_effector)")->required();
     if (name == "derivatives")
-      cmd->add_flag("--check", options->check, "Also compare with central differences of the inverse dynamics (stderr)");
+      cmd->add_flag("--check", options->check,
+                    "Also compare with central differences of the inverse dynamics (stderr)");
     if (name == "simulate") {
       cmd->add_option("--t-end", options->t_end, "Simulated time, s")->check(CLI::PositiveNumber);
       cmd->add_option("--steps", options->steps, "Output rows after the first")->check(CLI::Range(1, 10000000));
       cmd->add_option("--torques", options->torques, "CSV with t and <joint>.tau: driving forces, linear in t")
           ->check(CLI::ExistingFile);
-      cmd->add_option("--kp", options->kp, "PD proportional gain(s) to the states' q(t): one, or one per joint (N m/rad, N/m)");
+      cmd->add_option("--kp", options->kp,
+                      "PD proportional gain(s) to the states' q(t): one, or one per joint (N m/rad, N/m)");
       cmd->add_option("--kd", options->kd, "PD derivative gain(s) to the states' qd(t) (N m s/rad, N s/m)");
     }
     cmd->callback([name, options] {

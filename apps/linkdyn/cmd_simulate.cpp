@@ -30,22 +30,26 @@ struct SimulateOptions {
 
 int actuator_index(const planar::Mechanism& m, const dynamics::MachineSpec& machine, const std::string& name) {
   const int k = machine.find_actuator(name);
-  if (k < 0) throw InputError(m.spec().where, "actuator '" + name + "'", "is not in the model", "name an actuator under 'actuators'");
+  if (k < 0)
+    throw InputError(m.spec().where, "actuator '" + name + "'", "is not in the model",
+                     "name an actuator under 'actuators'");
   return k;
 }
 
 /// Steady regime, optionally after solving an actuator scale or a flywheel; then the
 /// simulation covers `cycles` steady cycles. Returns the options to simulate with.
-dynamics::SimulationOptions steady_setup(const planar::Mechanism& m, const dynamics::MachineSpec& machine, SimulateOptions& o,
-                                         std::unique_ptr<dynamics::DynamicSystem>& system) {
+dynamics::SimulationOptions steady_setup(const planar::Mechanism& m, const dynamics::MachineSpec& machine,
+                                         SimulateOptions& o, std::unique_ptr<dynamics::DynamicSystem>& system) {
   dynamics::SimulationOptions sim = o.sim;
   sim.progress = nullptr;
   double guess = std::isfinite(sim.qd0) ? sim.qd0 : planar::evaluate(m.drivers()[0].law, sim.t0).qd;
   if (o.mean_speed != 0.0) {
     std::vector<int> acts;
     for (const std::string& a : o.adjust) acts.push_back(actuator_index(m, machine, a));
-    if (acts.empty()) throw InputError(m.spec().where, "--mean-speed", "needs the actuators to adjust", "add --adjust NAME[,NAME]");
-    const dynamics::ActuatorSolution solution = dynamics::solve_actuator_for_mean_speed(*system, sim, acts, o.mean_speed, guess);
+    if (acts.empty())
+      throw InputError(m.spec().where, "--mean-speed", "needs the actuators to adjust", "add --adjust NAME[,NAME]");
+    const dynamics::ActuatorSolution solution =
+        dynamics::solve_actuator_for_mean_speed(*system, sim, acts, o.mean_speed, guess);
     const double scale = solution.scale;
     guess = solution.qd0;
     sim.actuator_scale.assign(machine.actuators.size(), 1.0);
@@ -56,9 +60,12 @@ dynamics::SimulationOptions steady_setup(const planar::Mechanism& m, const dynam
       const auto [what, base] = std::visit(
           [](const auto& law) -> std::pair<const char*, double> {
             using Law = std::decay_t<decltype(law)>;
-            if constexpr (std::is_same_v<Law, dynamics::DcMotor>) return {"voltage", law.voltage};
-            else if constexpr (std::is_same_v<Law, dynamics::Resistance>) return {"T0", law.T0};
-            else return {"value", law.value};
+            if constexpr (std::is_same_v<Law, dynamics::DcMotor>)
+              return {"voltage", law.voltage};
+            else if constexpr (std::is_same_v<Law, dynamics::Resistance>)
+              return {"T0", law.T0};
+            else
+              return {"value", law.value};
           },
           act.law);
       fmt::print("actuator {}: {} = {:.9g} gives a mean speed of {:.9g}\n", act.name, what, base * scale, o.mean_speed);
@@ -66,7 +73,9 @@ dynamics::SimulationOptions steady_setup(const planar::Mechanism& m, const dynam
   }
   if (o.fluctuation > 0.0) {
     const int body = m.spec().find_body(o.flywheel);
-    if (body <= 0) throw InputError(m.spec().where, "--flywheel", "'" + o.flywheel + "' is not a moving body", "name the flywheel body");
+    if (body <= 0)
+      throw InputError(m.spec().where, "--flywheel", "'" + o.flywheel + "' is not a moving body",
+                       "name the flywheel body");
     const double added = dynamics::flywheel_for_fluctuation(m, machine, sim, body, o.fluctuation, guess);
     fmt::print("flywheel {}: add {:.9g} kg m^2 (to {:.9g}) for a fluctuation of at most {:.6g}\n", o.flywheel, added,
                m.bodies()[body].inertia + added, o.fluctuation);
@@ -75,8 +84,10 @@ dynamics::SimulationOptions steady_setup(const planar::Mechanism& m, const dynam
     system = std::make_unique<dynamics::DynamicSystem>(planar::compile(spec), machine);
   }
   const dynamics::SteadyRegime s = dynamics::steady_regime(*system, sim, guess);
-  fmt::print("steady regime: qd0 = {:.9g}, period {:.9g} s, mean speed {:.9g}, speed {:.6g} to {:.6g}, fluctuation {:.6g} ({} Newton iterations)\n",
-             s.qd0, s.period, s.mean_speed, s.qd_min, s.qd_max, s.fluctuation, s.iterations);
+  fmt::print(
+      "steady regime: qd0 = {:.9g}, period {:.9g} s, mean speed {:.9g}, speed {:.6g} to {:.6g}, fluctuation {:.6g} ({} "
+      "Newton iterations)\n",
+      s.qd0, s.period, s.mean_speed, s.qd_min, s.qd_max, s.fluctuation, s.iterations);
   double total = 0.0;
   for (size_t k = 0; k < s.actuator_work.size(); ++k) {
     fmt::print("  work per cycle of {}: {:.9g} J\n", machine.actuators[k].name, s.actuator_work[k]);
@@ -110,9 +121,11 @@ void print_summary(const planar::Mechanism& m, const dynamics::DynamicSystem& sy
                    const dynamics::SimulationResult& r, double seconds) {
   const Table& t = r.table;
   const size_t dof = m.drivers().size();  // columns t, q (dof), qd (dof), ...
-  fmt::print("{}: {} method ({}), t = [{:g}, {:g}] s, {} rows; {} steps, {} events, {} right-hand sides, {:.3g} s of computing ({:.0f}x real time)\n",
-             m.spec().name, o.method, o.integrator, o.sim.t0, r.t_final, t.rows(), r.steps, r.events, r.rhs_evaluations, seconds,
-             (r.t_final - o.sim.t0) / std::max(seconds, 1e-9));
+  fmt::print(
+      "{}: {} method ({}), t = [{:g}, {:g}] s, {} rows; {} steps, {} events, {} right-hand sides, {:.3g} s of "
+      "computing ({:.0f}x real time)\n",
+      m.spec().name, o.method, o.integrator, o.sim.t0, r.t_final, t.rows(), r.steps, r.events, r.rhs_evaluations,
+      seconds, (r.t_final - o.sim.t0) / std::max(seconds, 1e-9));
   if (o.method == "reduced")
     fmt::print("reduced model: {} intervals per {}, estimated relative interpolation error {:.2g}\n", r.table_points,
                m.drivers()[0].type == planar::DriverType::rotational ? "turn (or range)" : "range", r.table_error);
@@ -124,11 +137,11 @@ void print_summary(const planar::Mechanism& m, const dynamics::DynamicSystem& sy
       const double qd = t.at(k, 1 + dof);
       lo = std::min(lo, qd), hi = std::max(hi, qd), sum += qd;
     }
-    fmt::print("{} from {:.6g} to {:.6g}, mean {:.6g}; {} at the end {:.9g}\n", t.columns[1 + dof], lo, hi, sum / t.rows(),
-               t.columns[1], t.at(t.rows() - 1, 1));
+    fmt::print("{} from {:.6g} to {:.6g}, mean {:.6g}; {} at the end {:.9g}\n", t.columns[1 + dof], lo, hi,
+               sum / t.rows(), t.columns[1], t.at(t.rows() - 1, 1));
     for (size_t i = 1; i < dof; ++i)
-      fmt::print("{} at the end {:.9g}, {} {:.9g}\n", t.columns[1 + i], t.at(t.rows() - 1, 1 + i), t.columns[1 + dof + i],
-                 t.at(t.rows() - 1, 1 + dof + i));
+      fmt::print("{} at the end {:.9g}, {} {:.9g}\n", t.columns[1 + i], t.at(t.rows() - 1, 1 + i),
+                 t.columns[1 + dof + i], t.at(t.rows() - 1, 1 + dof + i));
     const int stuck = t.column("stuck");
     double stuck_time = 0.0;
     for (size_t k = 1; k < t.rows(); ++k)
@@ -136,8 +149,9 @@ void print_summary(const planar::Mechanism& m, const dynamics::DynamicSystem& sy
     bool always = true;
     for (size_t k = 0; k < t.rows(); ++k) always = always && t.at(k, stuck) > 0.5;
     if (always)
-      fmt::print("the machine stays at rest: static friction holds it throughout (its actuators and loads never "
-                 "exceed the static limit); raise the drive or lower the static friction to start it\n");
+      fmt::print(
+          "the machine stays at rest: static friction holds it throughout (its actuators and loads never "
+          "exceed the static limit); raise the drive or lower the static friction to start it\n");
     else if (t.at(t.rows() - 1, stuck) > 0.5)
       fmt::print("the machine is at rest at the end, held by static friction (the drive does not exceed it)\n");
     else if (stuck_time > 0.0)
@@ -151,9 +165,11 @@ void print_summary(const planar::Mechanism& m, const dynamics::DynamicSystem& sy
   double loss = 0.0;
   for (size_t k = 0; k < r.friction_loss.size(); ++k)
     if (system.coulomb[k].kind == dynamics::CoulombElement::pair_friction) loss += r.friction_loss[k];
-  fmt::print("energy: input work {:.9g} J (actuators and loads), pair friction {:.9g} J, change of kinetic + potential {:.9g} J; "
-             "residual {:.3g} J\n",
-             input, loss, r.energy_change, r.energy_residual);
+  fmt::print(
+      "energy: input work {:.9g} J (actuators and loads), pair friction {:.9g} J, change of kinetic + potential {:.9g} "
+      "J; "
+      "residual {:.3g} J\n",
+      input, loss, r.energy_change, r.energy_residual);
   for (size_t k = 0; k < r.actuator_work.size(); ++k)
     fmt::print("  work of {}: {:.9g} J\n", system.machine.actuators[k].name, r.actuator_work[k]);
   for (size_t k = 0; k < r.friction_loss.size(); ++k)
@@ -165,12 +181,15 @@ void run_simulate(SimulateOptions o) {
   io::Model model = io::read_model(o.model);
   const planar::Mechanism m = planar::compile(model.mechanism);
   analysis_grid(m, 0);
-  o.sim.method = o.method == "full" ? dynamics::Method::full : o.method == "kane" ? dynamics::Method::kane : dynamics::Method::reduced;
+  o.sim.method = o.method == "full"   ? dynamics::Method::full
+                 : o.method == "kane" ? dynamics::Method::kane
+                                      : dynamics::Method::reduced;
   o.sim.integrator = o.integrator == "dopri5" ? dynamics::Integrator::dopri5 : dynamics::Integrator::rkf78;
   o.sim.friction = !o.no_friction;
   o.sim.kinematics = !o.no_kinematics;
   for (double* v : {&o.sim.q0, &o.sim.qd0})
-    if (std::isinf(*v)) throw InputError(m.spec().where, "--q0/--qd0", "an initial value is not finite", "give a finite number");
+    if (std::isinf(*v))
+      throw InputError(m.spec().where, "--q0/--qd0", "an initial value is not finite", "give a finite number");
   auto system = std::make_unique<dynamics::DynamicSystem>(m, model.machine);
   o.sim.progress = progress_reporter(o.sim.t0, o.sim.t_end);
   if (o.steady || o.mean_speed != 0.0 || o.fluctuation > 0.0) o.sim = steady_setup(m, model.machine, o, system);
@@ -181,11 +200,15 @@ void run_simulate(SimulateOptions o) {
   if (o.sim.progress) fmt::print(stderr, "\r{:60}\r", "");
   print_summary(m, *system, o, r, seconds);
   nlohmann::ordered_json extra;
-  extra["settings"] = {{"method", o.method}, {"integrator", o.integrator}, {"t0", o.sim.t0}, {"t_end", o.sim.t_end},
-                       {"steps", o.sim.steps}, {"rel_tol", o.sim.rel_tol}, {"abs_tol", o.sim.abs_tol}, {"friction", r.friction},
-                       {"table_points", r.table_points}, {"table_error", r.table_error}};
-  extra["energy"] = {{"actuator_work", r.actuator_work}, {"load_work", r.load_work}, {"friction_loss", r.friction_loss},
-                     {"energy_change", r.energy_change}, {"residual", r.energy_residual}};
+  extra["settings"] = {{"method", o.method},          {"integrator", o.integrator}, {"t0", o.sim.t0},
+                       {"t_end", o.sim.t_end},        {"steps", o.sim.steps},       {"rel_tol", o.sim.rel_tol},
+                       {"abs_tol", o.sim.abs_tol},    {"friction", r.friction},     {"table_points", r.table_points},
+                       {"table_error", r.table_error}};
+  extra["energy"] = {{"actuator_work", r.actuator_work},
+                     {"load_work", r.load_work},
+                     {"friction_loss", r.friction_loss},
+                     {"energy_change", r.energy_change},
+                     {"residual", r.energy_residual}};
   if (r.stopped) extra["stopped"] = {{"t", r.t_final}, {"message", r.stop_message}};
   // Whatever was computed is written, also when the run stopped early.
   write_outputs(m, o.model, "simulate", r.table, planar::SweepSummary{}, o.csv, o.json, extra);
@@ -201,30 +224,41 @@ void run_simulate(SimulateOptions o) {
 
 void add_simulate_command(CLI::App& app) {
   auto options = std::make_shared<SimulateOptions>();
-  CLI::App* cmd = app.add_subcommand("simulate", "Direct dynamics of a machine with motors, resistances and friction (any DOF with --method kane or full)");
+  CLI::App* cmd = app.add_subcommand(
+      "simulate",
+      "Direct dynamics of a machine with motors, resistances and friction (any DOF with --method kane or full)");
   cmd->add_option("MODEL", options->model, "Model file (YAML)")->required();
   cmd->add_option("--t-end", options->sim.t_end, "End time (s)")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--steps", options->sim.steps, "Output rows - 1")->check(CLI::PositiveNumber)->capture_default_str();
-  cmd->add_option("--method", options->method,
-                  "reduced (tabulated reduced model, fast, one DOF), full (whole constrained model) or kane (Kane's equations "
-                  "[004 App. B], any DOF)")
+  cmd->add_option(
+         "--method", options->method,
+         "reduced (tabulated reduced model, fast, one DOF), full (whole constrained model) or kane (Kane's equations "
+         "[004 App. B], any DOF)")
       ->check(CLI::IsMember({"reduced", "full", "kane"}))
       ->capture_default_str();
-  cmd->add_option("--integrator", options->integrator, "rkf78 (Runge-Kutta-Fehlberg 7(8)) or dopri5 (Dormand-Prince 5(4))")
+  cmd->add_option("--integrator", options->integrator,
+                  "rkf78 (Runge-Kutta-Fehlberg 7(8)) or dopri5 (Dormand-Prince 5(4))")
       ->check(CLI::IsMember({"rkf78", "dopri5"}))
       ->capture_default_str();
-  cmd->add_option("--rtol", options->sim.rel_tol, "Relative tolerance of the integration (the reduced model's tables follow it)")
+  cmd->add_option("--rtol", options->sim.rel_tol,
+                  "Relative tolerance of the integration (the reduced model's tables follow it)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cmd->add_option("--atol", options->sim.abs_tol, "Absolute tolerance of the integration")->check(CLI::PositiveNumber)->capture_default_str();
-  cmd->add_option("--q0", options->sim.q0, "Initial value of the first driver coordinate (default: its motion law's at t = 0)");
-  cmd->add_option("--qd0", options->sim.qd0, "Initial speed of the first driver coordinate (default: its motion law's)");
-  cmd->add_flag("--no-friction", options->no_friction, "Leave out the Coulomb friction of the pairs (the actuators' resistances stay)");
+  cmd->add_option("--atol", options->sim.abs_tol, "Absolute tolerance of the integration")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--q0", options->sim.q0,
+                  "Initial value of the first driver coordinate (default: its motion law's at t = 0)");
+  cmd->add_option("--qd0", options->sim.qd0,
+                  "Initial speed of the first driver coordinate (default: its motion law's)");
+  cmd->add_flag("--no-friction", options->no_friction,
+                "Leave out the Coulomb friction of the pairs (the actuators' resistances stay)");
   cmd->add_flag("--reactions", options->sim.reactions, "Write every pair's reaction at every row");
   cmd->add_flag("--no-kinematics", options->no_kinematics, "Leave out the bodies' and points' columns");
-  cmd->add_option("--table-points,--points", options->sim.table_points,
-                  "Reduced method: intervals of the table per turn (default 0: refined until the interpolation error is "
-                  "below --table-tolerance)")
+  cmd->add_option(
+         "--table-points,--points", options->sim.table_points,
+         "Reduced method: intervals of the table per turn (default 0: refined until the interpolation error is "
+         "below --table-tolerance)")
       ->check(CLI::Range(0, 10000000))
       ->capture_default_str();
   cmd->add_option("--table-tolerance", options->sim.table_tolerance,
@@ -232,10 +266,15 @@ void add_simulate_command(CLI::App& app) {
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd->add_flag("--steady", options->steady, "Start from the steady (periodic) regime and simulate --cycles cycles");
-  cmd->add_option("--cycles", options->cycles, "Steady cycles to simulate")->check(CLI::PositiveNumber)->capture_default_str();
-  cmd->add_option("--mean-speed", options->mean_speed, "Solve the --adjust actuators' common scale for this mean speed");
-  cmd->add_option("--adjust", options->adjust, "Actuators whose value (torque, voltage, T0) is scaled for --mean-speed")->delimiter(',');
-  cmd->add_option("--fluctuation", options->fluctuation, "Add inertia to --flywheel until (max - min) / mean speed is at most this");
+  cmd->add_option("--cycles", options->cycles, "Steady cycles to simulate")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--mean-speed", options->mean_speed,
+                  "Solve the --adjust actuators' common scale for this mean speed");
+  cmd->add_option("--adjust", options->adjust, "Actuators whose value (torque, voltage, T0) is scaled for --mean-speed")
+      ->delimiter(',');
+  cmd->add_option("--fluctuation", options->fluctuation,
+                  "Add inertia to --flywheel until (max - min) / mean speed is at most this");
   cmd->add_option("--flywheel", options->flywheel, "The body that receives the added inertia");
   cmd->add_option("--plot", options->plot_dir, "Write one SVG file per plot into this folder");
   cmd->add_option("--csv", options->csv, "Write the table as CSV");

@@ -8,8 +8,9 @@
 #include "linkdyn/core/version.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"linkdyn: kinematics and dynamics of mechanisms.\n"
-               "Run 'linkdyn <command> --help' for a command's options."};
+  CLI::App app{
+      "linkdyn: kinematics and dynamics of mechanisms.\n"
+      "Run 'linkdyn <command> --help' for a command's options."};
   app.set_version_flag("--version", std::string(linkdyn::version));
   app.require_subcommand(1, 1);
   linkdyn::cli::add_check_command(app);
@@ -34,8 +35,10 @@ int main(int argc, char** argv) {
     return linkdyn::AnalysisError::exit_code;
   } catch (const std::exception& e) {
     // Not a diagnosis of the input or the analysis: a defect of linkdyn (exit 1).
-    fmt::print(stderr, "internal error: {}\nThis is a defect of linkdyn, not of your model: please report it with the "
-               "command and the model file.\n", e.what());
+    fmt::print(stderr,
+               "internal error: {}\nThis is a defect of linkdyn, not of your model: please report it with the "
+               "command and the model file.\n",
+               e.what());
     return 1;
   }
   return 0;

@@ -14,23 +14,24 @@ std::string driver_values(const planar::Mechanism& m, const std::vector<double>&
   for (size_t d = 0; d < m.drivers().size(); ++d) {
     const planar::Driver& drv = m.drivers()[d];
     if (!out.empty()) out += ", ";
-    out += drv.type == planar::DriverType::rotational
-               ? fmt::format("{} = {:.6g} deg", drv.name, q[d] * 180.0 / M_PI)
-               : fmt::format("{} = {:.6g} m", drv.name, q[d]);
+    out += drv.type == planar::DriverType::rotational ? fmt::format("{} = {:.6g} deg", drv.name, q[d] * 180.0 / M_PI)
+                                                      : fmt::format("{} = {:.6g} m", drv.name, q[d]);
   }
   return out;
 }
 
 void print_sweep_events(const planar::Mechanism& m, const planar::SweepSummary& summary) {
   if (summary.absent > 0) {
-    fmt::print("the mechanism assembles on {} of {} steps, over t in", summary.steps - summary.absent,
-               summary.steps);
+    fmt::print("the mechanism assembles on {} of {} steps, over t in", summary.steps - summary.absent, summary.steps);
     for (const auto& [a, b] : summary.intervals) fmt::print(" [{:.6g}, {:.6g}] s", a, b);
     fmt::print("\n");
   }
   if (summary.limits > 0)
-    fmt::print("{} step(s) at a removable singular position (a bifurcation passed on the branch): rates there are their limits\n"
-               "  (column singular = 1)\n", summary.limits);
+    fmt::print(
+        "{} step(s) at a removable singular position (a bifurcation passed on the branch): rates there are their "
+        "limits\n"
+        "  (column singular = 1)\n",
+        summary.limits);
   for (const planar::SweepEvent& e : summary.events) {
     fmt::print("  t = {:.9g} s ({}): {}\n", e.t, driver_values(m, e.q), e.message);
   }
@@ -87,7 +88,8 @@ void write_outputs(const planar::Mechanism& m, const std::string& model_file, co
   meta["intervals"] = intervals;
   nlohmann::ordered_json events = nlohmann::ordered_json::array();
   for (const planar::SweepEvent& e : sweep.events)
-    events.push_back({{"t", e.t}, {"q", e.q},
+    events.push_back({{"t", e.t},
+                      {"q", e.q},
                       {"kind", e.kind == planar::SweepEvent::singular ? "singular" : "assembly_limit"},
                       {"message", e.message}});
   meta["events"] = events;

@@ -60,7 +60,8 @@ class ExactRkf78 final : public Stepper {
       if (controlled_.try_step(f, y_, t_, dt_) == odeint::success) return {t_start_, t_};
       if (!(t_ + dt_ > t_)) break;
     }
-    throw AnalysisError(fmt::format("the integrator's step vanished at t = {:.12g} s (a stiff or discontinuous right-hand side)", t_start_));
+    throw AnalysisError(fmt::format(
+        "the integrator's step vanished at t = {:.12g} s (a stiff or discontinuous right-hand side)", t_start_));
   }
   void state_at(const System& f, double t, State& y) override {
     if (t == t_) {
@@ -96,12 +97,14 @@ double locate_sign_change(double a, double b, const std::function<double(double)
   if (ga == 0.0 && gb != 0.0) {
     // Starting on the boundary itself (just after an event there): the change sought is the
     // next one, away from a.
-    for (double step = 1e-12 * (b - a); ga == 0.0 && a + step < b; step *= 16.0) ga = g(a + step), a = ga == 0.0 ? a : a + step;
+    for (double step = 1e-12 * (b - a); ga == 0.0 && a + step < b; step *= 16.0)
+      ga = g(a + step), a = ga == 0.0 ? a : a + step;
   }
   if (ga == 0.0 || ga * gb > 0.0) return a;
   if (gb == 0.0) return b;
   std::uintmax_t iterations = 100;
-  const auto bracket = boost::math::tools::toms748_solve(g, a, b, ga, gb, boost::math::tools::eps_tolerance<double>(50), iterations);
+  const auto bracket =
+      boost::math::tools::toms748_solve(g, a, b, ga, gb, boost::math::tools::eps_tolerance<double>(50), iterations);
   return bracket.second;
 }
 

@@ -8,7 +8,6 @@
 
 namespace linkdyn::dynamics {
 
-
 Evaluator::Evaluator(const DynamicSystem& system, const SimulationOptions& options)
     : sys_(system),
       m_(*system.mechanism),
@@ -38,7 +37,8 @@ void Evaluator::actuator_efforts(const double* y, const Branches& branches, Eval
             const int motor = motor_of_[k];
             const double current = y[2 * n_ + motor], omega_motor = speed / law.ratio;
             const double eta = branches.motor[k] >= 0.0 ? law.efficiency : 1.0 / law.efficiency;
-            e.current_rate[motor] = (scale_[k] * law.voltage - law.resistance * current - law.constant * omega_motor) / law.inductance;
+            e.current_rate[motor] =
+                (scale_[k] * law.voltage - law.resistance * current - law.constant * omega_motor) / law.inductance;
             return eta * law.constant * current / law.ratio;
           }
         },
@@ -65,12 +65,14 @@ void Evaluator::holding_efforts(double drive, const std::vector<double>& loads, 
   double capacity = 0.0;
   for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
     const CoulombElement& el = sys_.coulomb[k];
-    const double limit = el.kind == CoulombElement::pair_friction ? el.static_limit : scale_[el.actuator] * el.static_limit;
+    const double limit =
+        el.kind == CoulombElement::pair_friction ? el.static_limit : scale_[el.actuator] * el.static_limit;
     capacity += limit * loads[k] * std::abs(coefficients[k]);
   }
   for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
     const CoulombElement& el = sys_.coulomb[k];
-    const double limit = el.kind == CoulombElement::pair_friction ? el.static_limit : scale_[el.actuator] * el.static_limit;
+    const double limit =
+        el.kind == CoulombElement::pair_friction ? el.static_limit : scale_[el.actuator] * el.static_limit;
     const double c = coefficients[k];
     // M_k = -drive * share_k / c_k with shares in proportion to capacity: sum M_k c_k = -drive.
     e.coulomb[k] = (capacity > 0.0 && c != 0.0) ? -drive * limit * loads[k] * (c > 0 ? 1.0 : -1.0) / capacity : 0.0;

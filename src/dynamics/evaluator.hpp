@@ -24,7 +24,7 @@ struct Branches {
   /// Per Coulomb element: the signs of a prismatic pair's normal loads (N, or N1 and N2) held,
   /// 0 where none yet.
   std::vector<std::array<double, 2>> normal;
-  bool stuck = false;           ///< one DOF at rest, held by static friction
+  bool stuck = false;  ///< one DOF at rest, held by static friction
   /// Several DOF, per Coulomb element: held at rest by static friction while the others move
   /// (its speed is a constraint, its effort the force that holds it).
   std::vector<char> held;
@@ -33,26 +33,26 @@ struct Branches {
 
 /// One evaluation's results.
 struct Evaluation {
-  std::vector<double> qdd;             ///< n
-  std::vector<double> actuator;        ///< per actuator: torque (N m) or force (N), Coulomb part included
-  std::vector<double> actuator_speed;  ///< per actuator: its body's omega or its pair's sliding speed
-  std::vector<double> coulomb;         ///< per Coulomb element: its effort
-  std::vector<double> coulomb_speed;   ///< per Coulomb element: its speed
-  std::vector<double> current_rate;    ///< per motor: di/dt
-  std::vector<double> load_power;      ///< per load
+  std::vector<double> qdd;                    ///< n
+  std::vector<double> actuator;               ///< per actuator: torque (N m) or force (N), Coulomb part included
+  std::vector<double> actuator_speed;         ///< per actuator: its body's omega or its pair's sliding speed
+  std::vector<double> coulomb;                ///< per Coulomb element: its effort
+  std::vector<double> coulomb_speed;          ///< per Coulomb element: its speed
+  std::vector<double> current_rate;           ///< per motor: di/dt
+  std::vector<double> load_power;             ///< per load
   std::vector<std::array<double, 2>> normal;  ///< per Coulomb element: a prismatic pair's signed normal loads
   /// Per Coulomb element held at rest: its static capacity less the effort that holds it (it
   /// slips where this reaches 0); 0 for the others.
   std::vector<double> margin;
-  int iterations = 0;                  ///< friction iterations
+  int iterations = 0;  ///< friction iterations
 };
 
 /// The quantities whose signs the branches lock, at a state.
 struct Speeds {
-  std::vector<double> coulomb;  ///< per Coulomb element
-  std::vector<double> when;     ///< per actuator: its condition body's omega (0 if none)
-  std::vector<double> actuator; ///< per actuator: its speed
-  std::vector<double> table;    ///< per load: its table coordinate (NaN without a table)
+  std::vector<double> coulomb;   ///< per Coulomb element
+  std::vector<double> when;      ///< per actuator: its condition body's omega (0 if none)
+  std::vector<double> actuator;  ///< per actuator: its speed
+  std::vector<double> table;     ///< per load: its table coordinate (NaN without a table)
 };
 
 /// The successive approximations of the pairs' friction [001 Eqs. 12-13]: done when the
@@ -67,8 +67,9 @@ class FrictionIteration {
     last_ = change;
     if (change <= tolerance_ * size || settled) return true;
     if (iterations >= 200 || !std::isfinite(change))
-      throw AnalysisError("the friction in the pairs does not converge (the successive approximations' gain is near 1: "
-                          "self-locking?)");
+      throw AnalysisError(
+          "the friction in the pairs does not converge (the successive approximations' gain is near 1: "
+          "self-locking?)");
     return false;
   }
   int iterations = 0;
@@ -125,7 +126,9 @@ class Evaluator {
 };
 
 std::unique_ptr<Evaluator> make_reduced_evaluator(const DynamicSystem& system, const SimulationOptions& options);
-std::unique_ptr<Evaluator> make_full_evaluator(const DynamicSystem& system, const SimulationOptions& options, const double* y0);
-std::unique_ptr<Evaluator> make_kane_evaluator(const DynamicSystem& system, const SimulationOptions& options, const double* y0);
+std::unique_ptr<Evaluator> make_full_evaluator(const DynamicSystem& system, const SimulationOptions& options,
+                                               const double* y0);
+std::unique_ptr<Evaluator> make_kane_evaluator(const DynamicSystem& system, const SimulationOptions& options,
+                                               const double* y0);
 
 }  // namespace linkdyn::dynamics

@@ -41,8 +41,10 @@ class FullEvaluator final : public PlacedEvaluator {
     triplets_.clear();
     base_.setZero();
     auto put = [&](int r, int c, double v) {
-      if (sparse_) triplets_.emplace_back(r, c, v);
-      else dense_(r, c) = v;
+      if (sparse_)
+        triplets_.emplace_back(r, c, v);
+      else
+        dense_(r, c) = v;
     };
     if (!sparse_) dense_.setZero();
     for (size_t b = 1; b < m_.bodies().size(); ++b) {  // M_b (a_O, alpha) = Q_b + m omega^2 r_c
@@ -64,7 +66,8 @@ class FullEvaluator final : public PlacedEvaluator {
         for (int side = 0; side < 2; ++side) {
           if (j.body[side] == 0) continue;
           const int col = 3 * (j.body[side] - 1);
-          for (int c = 0; c < 3; ++c) put(r + k, col + c, rows.jac[side](k, c)), put(col + c, r + k, rows.jac[side](k, c));
+          for (int c = 0; c < 3; ++c)
+            put(r + k, col + c, rows.jac[side](k, c)), put(col + c, r + k, rows.jac[side](k, c));
         }
         base_(r + k) = rows.gamma(k);
       }
@@ -84,8 +87,10 @@ class FullEvaluator final : public PlacedEvaluator {
     rhs_ = base_;
     for (size_t b = 1; b < m_.bodies().size(); ++b)
       rhs_.segment<3>(3 * static_cast<int>(b - 1)) += ws.applied[b] + ws.friction_load[b];
-    if (sparse_) solution_ = sparse_lu_.solve(rhs_);
-    else solution_ = lu_.solve(rhs_);
+    if (sparse_)
+      solution_ = sparse_lu_.solve(rhs_);
+    else
+      solution_ = lu_.solve(rhs_);
     for (size_t b = 1; b < m_.bodies().size(); ++b) {
       planar::BodyState& s = ws.body[b];
       const int i = 3 * static_cast<int>(b - 1);
@@ -96,7 +101,8 @@ class FullEvaluator final : public PlacedEvaluator {
       const planar::Driver& driver = m_.drivers()[d];
       const planar::Joint& dj = m_.joints()[driver.joint];
       const planar::BodyState& s = ws.body[dj.other(0)];
-      ws.qdd[d] = driver.type == planar::DriverType::rotational ? s.alpha : dj.guide_dir.dot(s.a);  // a slider on a ground guide
+      ws.qdd[d] = driver.type == planar::DriverType::rotational ? s.alpha
+                                                                : dj.guide_dir.dot(s.a);  // a slider on a ground guide
     }
     if (!reactions) return;
     // The multipliers of the solve: the reactions are lambda = -mu.
@@ -123,7 +129,8 @@ class FullEvaluator final : public PlacedEvaluator {
 
 }  // namespace
 
-std::unique_ptr<Evaluator> make_full_evaluator(const DynamicSystem& system, const SimulationOptions& options, const double* y0) {
+std::unique_ptr<Evaluator> make_full_evaluator(const DynamicSystem& system, const SimulationOptions& options,
+                                               const double* y0) {
   return std::make_unique<FullEvaluator>(system, options, y0);
 }
 

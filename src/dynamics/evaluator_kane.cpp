@@ -37,7 +37,8 @@ class KaneEvaluator final : public PlacedEvaluator {
 
 }  // namespace
 
-std::unique_ptr<Evaluator> make_kane_evaluator(const DynamicSystem& system, const SimulationOptions& options, const double* y0) {
+std::unique_ptr<Evaluator> make_kane_evaluator(const DynamicSystem& system, const SimulationOptions& options,
+                                               const double* y0) {
   return std::make_unique<KaneEvaluator>(system, options, y0);
 }
 

@@ -20,7 +20,8 @@ std::shared_ptr<const ReducedModel> reduced_model(const DynamicSystem& s, const 
   mo.friction = o.friction;
   std::lock_guard<std::mutex> lock(*s.cache_mutex);
   const auto& c = s.reduced_cache;
-  if (!c || c->options.tolerance != mo.tolerance || c->options.intervals != mo.intervals || c->options.friction != mo.friction)
+  if (!c || c->options.tolerance != mo.tolerance || c->options.intervals != mo.intervals ||
+      c->options.friction != mo.friction)
     s.reduced_cache = std::make_shared<const ReducedModel>(s, mo);
   return s.reduced_cache;
 }
@@ -51,7 +52,8 @@ class ReducedEvaluator final : public Evaluator {
   void speeds(double t, const double* y, Speeds& s) override {
     const CurveBundle::Where w = model_->curves.locate(y[0], true);
     const double qd = y[1];
-    for (size_t k = 0; k < sys_.coulomb.size(); ++k) s.coulomb[k] = model_->curves.value(w, model_->element_curve[k]) * qd;
+    for (size_t k = 0; k < sys_.coulomb.size(); ++k)
+      s.coulomb[k] = model_->curves.value(w, model_->element_curve[k]) * qd;
     for (size_t a = 0; a < sys_.machine.actuators.size(); ++a) {
       s.actuator[a] = model_->curves.value(w, model_->actuator_curve[a]) * qd;
       s.when[a] = model_->when_curve[a] >= 0 ? model_->curves.value(w, model_->when_curve[a]) * qd : 0.0;
@@ -139,15 +141,16 @@ class ReducedEvaluator final : public Evaluator {
   void holding(double t, const double* y, const Branches& b, double& drive, double& capacity,
                std::vector<double>& coefficients) override {
     const CurveBundle::Where w = model_->curves.locate(y[0]);
-    for (size_t k = 0; k < sys_.coulomb.size(); ++k) coefficient_[k] = model_->curves.value(w, model_->element_curve[k]);
+    for (size_t k = 0; k < sys_.coulomb.size(); ++k)
+      coefficient_[k] = model_->curves.value(w, model_->element_curve[k]);
     holding_at(w, t, y, b, drive, capacity);
     coefficients = coefficient_;
   }
 
  private:
   /// A part's coordinate at q (its tabulated curve, time, or the driver coordinate itself).
-  planar::CoordinateValue coordinate(const CurveBundle::Where& w, double t, const double* y, const ReducedModel::Part& part,
-                                     const planar::Magnitude& mag) const {
+  planar::CoordinateValue coordinate(const CurveBundle::Where& w, double t, const double* y,
+                                     const ReducedModel::Part& part, const planar::Magnitude& mag) const {
     if (part.x >= 0) {
       const CurveBundle& c = model_->curves;
       const double turns = part.advance / c.span();  // an angle turning with the driver, unwrapped
@@ -176,7 +179,8 @@ class ReducedEvaluator final : public Evaluator {
   /// The reactions of everything but qdd and the bearings' efforts.
   void base_reactions(double qd, const Evaluation& e) {
     R0_ = C_.col(1) * (qd * qd) + C_.col(2);
-    for (size_t p = 0; p < model_->parts.size(); ++p) R0_ += C_.col(model_->source_part0 + static_cast<int>(p)) * magnitude_[p];
+    for (size_t p = 0; p < model_->parts.size(); ++p)
+      R0_ += C_.col(model_->source_part0 + static_cast<int>(p)) * magnitude_[p];
     for (size_t a = 0; a < sys_.machine.actuators.size(); ++a) {
       double smooth = e.actuator[a];
       for (size_t k = 0; k < sys_.coulomb.size(); ++k)
@@ -193,15 +197,18 @@ class ReducedEvaluator final : public Evaluator {
     const planar::Bearing& b = m_.bearings()[sys_.coulomb[k].bearing];
     const int row = model_->reaction_row0[k];
     normals = {0.0, 0.0};
-    if (b.kind != planar::Bearing::prismatic) return b.radius * std::sqrt(R_(row) * R_(row) + R_(row + 1) * R_(row + 1));
+    if (b.kind != planar::Bearing::prismatic)
+      return b.radius * std::sqrt(R_(row) * R_(row) + R_(row + 1) * R_(row + 1));
     double n[2] = {0.0, 0.0};
-    const int count = planar::slider_normals(m_.joints()[b.joint], R_(row), model_->reaction_rows[k] > 1 ? R_(row + 1) : 0.0, n);
+    const int count =
+        planar::slider_normals(m_.joints()[b.joint], R_(row), model_->reaction_rows[k] > 1 ? R_(row + 1) : 0.0, n);
     normals = {n[0], n[1]};
     return held_normal_load(count, n, held);
   }
   /// At rest (qd = 0, qdd = 0): the drive and the static capacity against it, with the loads of
   /// the elements in load_.
-  void holding_at(const CurveBundle::Where& w, double t, const double* y, const Branches& b, double& drive, double& capacity) {
+  void holding_at(const CurveBundle::Where& w, double t, const double* y, const Branches& b, double& drive,
+                  double& capacity) {
     const CurveBundle& c = model_->curves;
     Evaluation& e = rest_;  // at rest: every speed 0
     const size_t na = sys_.machine.actuators.size(), ne = sys_.coulomb.size();
@@ -226,7 +233,8 @@ class ReducedEvaluator final : public Evaluator {
       const CoulombElement& el = sys_.coulomb[k];
       load_[k] = 1.0;
       if (el.kind != CoulombElement::pair_friction)
-        e.coulomb[k] = -d * (coefficient_[k] > 0 ? 1.0 : (coefficient_[k] < 0 ? -1.0 : 0.0)) * scale_[el.actuator] * el.static_limit;
+        e.coulomb[k] = -d * (coefficient_[k] > 0 ? 1.0 : (coefficient_[k] < 0 ? -1.0 : 0.0)) * scale_[el.actuator] *
+                       el.static_limit;
     }
     if (model_->friction && o_.friction) {
       load_reaction_coefficients(w);
@@ -236,7 +244,8 @@ class ReducedEvaluator final : public Evaluator {
       for (;;) {
         R_ = R0_;
         for (size_t k = 0; k < ne; ++k)
-          if (sys_.coulomb[k].kind == CoulombElement::pair_friction) R_ += C_.col(model_->source_element0 + static_cast<int>(k)) * bearing_effort_[k];
+          if (sys_.coulomb[k].kind == CoulombElement::pair_friction)
+            R_ += C_.col(model_->source_element0 + static_cast<int>(k)) * bearing_effort_[k];
         double change = 0.0;
         for (size_t k = 0; k < ne; ++k) {
           if (sys_.coulomb[k].kind != CoulombElement::pair_friction) continue;
@@ -255,7 +264,8 @@ class ReducedEvaluator final : public Evaluator {
     capacity = 0.0;
     for (size_t k = 0; k < ne; ++k) {
       const CoulombElement& el = sys_.coulomb[k];
-      const double limit = el.kind == CoulombElement::pair_friction ? el.static_limit : scale_[el.actuator] * el.static_limit;
+      const double limit =
+          el.kind == CoulombElement::pair_friction ? el.static_limit : scale_[el.actuator] * el.static_limit;
       capacity += limit * load_[k] * std::abs(coefficient_[k]);
     }
   }

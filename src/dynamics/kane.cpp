@@ -40,7 +40,8 @@ KaneWorkspace::KaneWorkspace(const Mechanism& m) {
   M.setZero(n, n);
   h.setZero(n);
   qdd.setZero(n);
-  ldlt.compute(Eigen::MatrixXd::Identity(n, n));  // sized, with its status set (a copy of an unfactorised LDLT reads an unset one)
+  ldlt.compute(Eigen::MatrixXd::Identity(
+      n, n));  // sized, with its status set (a copy of an unfactorised LDLT reads an unset one)
   liaison_matrix.setZero(rows, constraints);
   liaison_force.setZero(rows);
   lambda.setZero(constraints);
@@ -123,7 +124,8 @@ void liaison_forces(const Mechanism& m, Workspace& ws, KaneWorkspace& kw) {
     planar::joint_rows(j, ws, false, rows);
     for (int side = 0; side < 2; ++side)
       if (j.body[side] != 0)
-        kw.liaison_matrix.block(3 * (j.body[side] - 1), r, 3, rows.count) = rows.jac[side].topRows(rows.count).transpose();
+        kw.liaison_matrix.block(3 * (j.body[side] - 1), r, 3, rows.count) =
+            rows.jac[side].topRows(rows.count).transpose();
     r += rows.count;
   }
   kw.qr.compute(kw.liaison_matrix);

@@ -63,15 +63,13 @@ double element_load(const planar::Mechanism& m, const planar::Workspace& ws, con
   return held_normal_load(count, n, held);
 }
 
-void add_element_effort(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e,
-                        double effort, std::vector<planar::Wrench>& loads) {
+void add_element_effort(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e, double effort,
+                        std::vector<planar::Wrench>& loads) {
   switch (e.kind) {
     case CoulombElement::pair_friction:
       planar::add_bearing_effort(m, ws, m.bearings()[e.bearing], effort, loads);
       break;
-    case CoulombElement::body_resistance:
-      loads[e.body](2) += effort;
-      break;
+    case CoulombElement::body_resistance: loads[e.body](2) += effort; break;
     case CoulombElement::guide_resistance: {
       const planar::Joint& j = m.joints()[e.joint];
       Vec2 point;

@@ -19,7 +19,8 @@ double sign(double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); }
 
 PlacedEvaluator::PlacedEvaluator(const DynamicSystem& s, const SimulationOptions& o, const double* y0)
     : Evaluator(s, o), ws_(m_), limits_(m_) {
-  const size_t na = sys_.machine.actuators.size(), ne = sys_.coulomb.size(), nm = sys_.motors.size(), nl = m_.spec().loads.size();
+  const size_t na = sys_.machine.actuators.size(), ne = sys_.coulomb.size(), nm = sys_.motors.size(),
+               nl = m_.spec().loads.size();
   sample_.qdd.assign(n_, 0.0);
   sample_.actuator.assign(na, 0.0), sample_.actuator_speed.assign(na, 0.0);
   sample_.coulomb.assign(ne, 0.0), sample_.coulomb_speed.assign(ne, 0.0);
@@ -51,7 +52,9 @@ std::string PlacedEvaluator::coordinates(const double* y) const {
 bool PlacedEvaluator::place(const double* y) {
   for (size_t i = 0; i < n_; ++i) ws_.q[i] = y[i], ws_.qd[i] = y[n_ + i];
   const planar::KinematicStatus st = planar::solve_positions(m_, ws_);
-  if (!st.ok()) throw AnalysisError(fmt::format("the mechanism does not assemble at {}: {}", coordinates(y), planar::describe(m_, ws_, st)));
+  if (!st.ok())
+    throw AnalysisError(
+        fmt::format("the mechanism does not assemble at {}: {}", coordinates(y), planar::describe(m_, ws_, st)));
   if (planar::near_singular(m_, ws_)) return false;
   return planar::solve_velocities(m_, ws_).ok();
 }
@@ -98,12 +101,14 @@ void PlacedEvaluator::hold(Workspace& ws, const Branches& b) {
   // response of each to a unit effort of each, makes them zero.
   const Eigen::Index h = static_cast<Eigen::Index>(held_.size());
   Eigen::VectorXd a0(h), a1(h);
-  for (Eigen::Index i = 0; i < h; ++i) a0(i) = element_acceleration(m_, ws, sys_.coulomb[held_[static_cast<size_t>(i)]]);
+  for (Eigen::Index i = 0; i < h; ++i)
+    a0(i) = element_acceleration(m_, ws, sys_.coulomb[held_[static_cast<size_t>(i)]]);
   Eigen::MatrixXd response(h, h);
   for (Eigen::Index j = 0; j < h; ++j) {
     friction_loads(ws, b, held_[static_cast<size_t>(j)]);
     solve(ws, false);
-    for (Eigen::Index i = 0; i < h; ++i) a1(i) = element_acceleration(m_, ws, sys_.coulomb[held_[static_cast<size_t>(i)]]);
+    for (Eigen::Index i = 0; i < h; ++i)
+      a1(i) = element_acceleration(m_, ws, sys_.coulomb[held_[static_cast<size_t>(i)]]);
     response.col(j) = a1 - a0;
   }
   const Eigen::VectorXd step = response.completeOrthogonalDecomposition().solve(-a0);
@@ -192,23 +197,28 @@ void PlacedEvaluator::evaluate(double t, const double* y, const Branches& b, Eva
   // At or near a singular position: from regular states on both sides.
   std::fill(ws_.qdd.begin(), ws_.qdd.end(), 0.0);
   Eigen::VectorXd v;
-  const bool ok = limits_.evaluate(m_, ws_, kinds_, [&](Workspace& s, Eigen::Ref<Eigen::VectorXd> out) {
-    evaluate_at(s, t, y, b, sample_);
-    Eigen::Index c = 0;
-    for (const std::vector<double>* part : {&sample_.qdd, &sample_.actuator, &sample_.actuator_speed, &sample_.coulomb,
-                                             &sample_.coulomb_speed, &sample_.current_rate, &sample_.load_power})
-      for (double x : *part) out(c++) = x;
-    for (const auto& n : sample_.normal) out(c++) = n[0], out(c++) = n[1];
-    for (double x : sample_.margin) out(c++) = x;
-  }, v);
+  const bool ok = limits_.evaluate(
+      m_, ws_, kinds_,
+      [&](Workspace& s, Eigen::Ref<Eigen::VectorXd> out) {
+        evaluate_at(s, t, y, b, sample_);
+        Eigen::Index c = 0;
+        for (const std::vector<double>* part :
+             {&sample_.qdd, &sample_.actuator, &sample_.actuator_speed, &sample_.coulomb, &sample_.coulomb_speed,
+              &sample_.current_rate, &sample_.load_power})
+          for (double x : *part) out(c++) = x;
+        for (const auto& n : sample_.normal) out(c++) = n[0], out(c++) = n[1];
+        for (double x : sample_.margin) out(c++) = x;
+      },
+      v);
   if (!ok) {
     const planar::KinematicStatus st = planar::solve_velocities(m_, ws_);
-    throw AnalysisError(fmt::format("the mechanism reaches a dead point at {}: {}", coordinates(y),
-                                    st.ok() ? "its rates and reactions have no limit there" : planar::describe(m_, ws_, st)));
+    throw AnalysisError(
+        fmt::format("the mechanism reaches a dead point at {}: {}", coordinates(y),
+                    st.ok() ? "its rates and reactions have no limit there" : planar::describe(m_, ws_, st)));
   }
   Eigen::Index c = 0;
-  for (std::vector<double>* part : {&e.qdd, &e.actuator, &e.actuator_speed, &e.coulomb, &e.coulomb_speed, &e.current_rate,
-                                    &e.load_power})
+  for (std::vector<double>* part :
+       {&e.qdd, &e.actuator, &e.actuator_speed, &e.coulomb, &e.coulomb_speed, &e.current_rate, &e.load_power})
     for (double& x : *part) x = v(c++);
   for (auto& n : e.normal) n[0] = v(c++), n[1] = v(c++);
   for (double& x : e.margin) x = v(c++);
@@ -243,8 +253,11 @@ void PlacedEvaluator::holding(double t, const double* y, const Branches& b, doub
   Workspace& ws = ws_;
   for (size_t i = 0; i < n_; ++i) ws.q[i] = y[i], ws.qd[i] = 0.0, ws.qdd[i] = 0.0;
   const planar::KinematicStatus st = planar::solve_positions(m_, ws);
-  if (!st.ok()) throw AnalysisError(fmt::format("the mechanism does not assemble at {}: {}", coordinates(y), planar::describe(m_, ws, st)));
-  if (!planar::solve_velocities(m_, ws).ok()) throw AnalysisError(fmt::format("the machine rests at a dead point at {}", coordinates(y)));
+  if (!st.ok())
+    throw AnalysisError(
+        fmt::format("the mechanism does not assemble at {}: {}", coordinates(y), planar::describe(m_, ws, st)));
+  if (!planar::solve_velocities(m_, ws).ok())
+    throw AnalysisError(fmt::format("the machine rests at a dead point at {}", coordinates(y)));
   planar::solve_accelerations(m_, ws);
   Branches rest = b;
   std::fill(rest.coulomb.begin(), rest.coulomb.end(), 0.0);
@@ -267,14 +280,16 @@ void PlacedEvaluator::holding(double t, const double* y, const Branches& b, doub
   for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
     const CoulombElement& el = sys_.coulomb[k];
     loads_[k] = 1.0;
-    if (el.kind != CoulombElement::pair_friction) effort[k] = -d * sign(coefficients[k]) * scale_[el.actuator] * el.static_limit;
+    if (el.kind != CoulombElement::pair_friction)
+      effort[k] = -d * sign(coefficients[k]) * scale_[el.actuator] * el.static_limit;
   }
   if (o_.friction && !m_.bearings().empty()) {
     FrictionIteration iteration(friction_tolerance_);
     for (;;) {
       ws.applied = applied;
       for (auto& w : ws.friction_load) w.setZero();
-      for (size_t k = 0; k < sys_.coulomb.size(); ++k) add_element_effort(m_, ws, sys_.coulomb[k], effort[k], ws.friction_load);
+      for (size_t k = 0; k < sys_.coulomb.size(); ++k)
+        add_element_effort(m_, ws, sys_.coulomb[k], effort[k], ws.friction_load);
       ws.friction_load[0].setZero();
       planar::solve_reactions(m_, ws);
       double change = 0.0, size = 0.0;
@@ -296,7 +311,8 @@ void PlacedEvaluator::holding(double t, const double* y, const Branches& b, doub
   capacity = 0.0;
   for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
     const CoulombElement& el = sys_.coulomb[k];
-    const double limit = el.kind == CoulombElement::pair_friction ? el.static_limit : scale_[el.actuator] * el.static_limit;
+    const double limit =
+        el.kind == CoulombElement::pair_friction ? el.static_limit : scale_[el.actuator] * el.static_limit;
     capacity += limit * loads_[k] * std::abs(coefficients[k]);
   }
 }

@@ -51,12 +51,14 @@ class PlacedEvaluator : public Evaluator {
   std::vector<double> held_effort_;     ///< per element: the effort that holds it at rest (a warm start)
   std::vector<double> held_previous_;   ///< the same at the previous friction iteration
   std::vector<size_t> held_;            ///< the elements held at this evaluation
-  std::vector<double> loads_;             ///< at rest: each element's load (holding)
-  std::vector<double> rest_effort_;       ///< at rest: the static efforts
+  std::vector<double> loads_;           ///< at rest: each element's load (holding)
+  std::vector<double> rest_effort_;     ///< at rest: the static efforts
   std::vector<planar::Wrench> rest_applied_;
 };
 
-std::unique_ptr<Evaluator> make_kane_evaluator(const DynamicSystem& system, const SimulationOptions& options, const double* y0);
-std::unique_ptr<Evaluator> make_full_evaluator(const DynamicSystem& system, const SimulationOptions& options, const double* y0);
+std::unique_ptr<Evaluator> make_kane_evaluator(const DynamicSystem& system, const SimulationOptions& options,
+                                               const double* y0);
+std::unique_ptr<Evaluator> make_full_evaluator(const DynamicSystem& system, const SimulationOptions& options,
+                                               const double* y0);
 
 }  // namespace linkdyn::dynamics

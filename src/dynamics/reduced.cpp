@@ -15,9 +15,10 @@ namespace {
 
 void require_one_dof(const Mechanism& m) {
   if (m.drivers().size() != 1)
-    throw InputError(m.spec().where, "drivers",
-                     fmt::format("reduced parameters need one degree of freedom, and the mechanism has {}", m.drivers().size()),
-                     "use a mechanism with one driver");
+    throw InputError(
+        m.spec().where, "drivers",
+        fmt::format("reduced parameters need one degree of freedom, and the mechanism has {}", m.drivers().size()),
+        "use a mechanism with one driver");
 }
 
 /// Kinematics at the current position with the given driver rates.

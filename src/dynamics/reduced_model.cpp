@@ -58,7 +58,8 @@ CurveBundle::CurveBundle(double q0, double span, bool periodic, const Eigen::Mat
     if (periodic_) k = ((k % n) + n) % n;
     return k;
   };
-  const auto interior = hermite_matrix({-1, 0, 1, 2}), first = hermite_matrix({0, 1, 2, 3}), last = hermite_matrix({-2, -1, 0, 1});
+  const auto interior = hermite_matrix({-1, 0, 1, 2}), first = hermite_matrix({0, 1, 2, 3}),
+             last = hermite_matrix({-2, -1, 0, 1});
   Eigen::Matrix<double, 8, 1> data;
   for (int i = 0; i < n; ++i) {
     // Hermite stencil: nodes i-1 .. i+2, shifted inwards at the ends of a non-periodic range.
@@ -100,9 +101,10 @@ CurveBundle::Where CurveBundle::locate(double q, bool extrapolate) const {
     w.u = s - w.interval;
     return w;
   } else if (x < -1e-12 * (1.0 + span_) || x > span_ * (1.0 + 1e-12) + 1e-12) {
-    throw AnalysisError(fmt::format("q = {:.9g} is outside the reduced method's tabulated range [{:.9g}, {:.9g}] (the "
-                                    "driver law's range); use --method kane or full, or give a law that covers the motion",
-                                    q, q0_, q0_ + span_));
+    throw AnalysisError(
+        fmt::format("q = {:.9g} is outside the reduced method's tabulated range [{:.9g}, {:.9g}] (the "
+                    "driver law's range); use --method kane or full, or give a law that covers the motion",
+                    q, q0_, q0_ + span_));
   }
   const double s = std::clamp(x / h_, 0.0, static_cast<double>(intervals_));
   Where w;
@@ -181,12 +183,13 @@ class NodeEvaluator {
     ws_.qd[0] = 1.0, ws_.qdd[0] = 0.0;
     const planar::KinematicStatus s = planar::solve_positions(m_, ws_);
     if (!s.ok())
-      throw AnalysisError("the reduced method tabulates the machine over the driver's range, and " + planar::describe(m_, ws_, s) +
+      throw AnalysisError("the reduced method tabulates the machine over the driver's range, and " +
+                          planar::describe(m_, ws_, s) +
                           "; use --method kane or full for a motion that stays where the mechanism assembles");
     if (planar::near_singular(m_, ws_)) {
       Eigen::VectorXd limit;
-      const bool ok = limits_.evaluate(m_, ws_, kinds_, [&](Workspace& sample, Eigen::Ref<Eigen::VectorXd> v) { at_position(sample, v); },
-                                       limit);
+      const bool ok = limits_.evaluate(
+          m_, ws_, kinds_, [&](Workspace& sample, Eigen::Ref<Eigen::VectorXd> v) { at_position(sample, v); }, limit);
       if (ok) {
         out = limit;
         ws_.qd[0] = 1.0, ws_.qdd[0] = 0.0;
@@ -194,9 +197,10 @@ class NodeEvaluator {
         return;
       }
       if (!planar::solve_velocities(m_, ws_).ok())
-        throw AnalysisError(fmt::format("the reduced parameters have no limit at the singular position q = {:.9g} (a dead point of the "
-                                        "driver); the reduced method cannot pass it",
-                                        q));
+        throw AnalysisError(
+            fmt::format("the reduced parameters have no limit at the singular position q = {:.9g} (a dead point of the "
+                        "driver); the reduced method cannot pass it",
+                        q));
     }
     at_position(ws_, out);
     ws_.qd[0] = 1.0, ws_.qdd[0] = 0.0;
@@ -285,9 +289,12 @@ class NodeEvaluator {
         if (row0 < 0) continue;
         const planar::Bearing& b = m_.bearings()[sys_.coulomb[e].bearing];
         Eigen::Vector2d r = Eigen::Vector2d::Zero();
-        if (b.kind == planar::Bearing::revolute) r = ws.reaction[b.joint].force;
-        else if (b.kind == planar::Bearing::pin_member) r = planar::pin_force(m_, ws, b.pin, b.member);
-        else r << ws.reaction[b.joint].normal, ws.reaction[b.joint].moment;
+        if (b.kind == planar::Bearing::revolute)
+          r = ws.reaction[b.joint].force;
+        else if (b.kind == planar::Bearing::pin_member)
+          r = planar::pin_force(m_, ws, b.pin, b.member);
+        else
+          r << ws.reaction[b.joint].normal, ws.reaction[b.joint].moment;
         for (int k = 0; k < model_.reaction_rows[e]; ++k) out((row0 + k) * S + source) = r(k);
       }
     };
@@ -377,9 +384,10 @@ ReducedModel::ReducedModel(const DynamicSystem& system, const ReducedModelOption
     : options(options), tolerance(options.tolerance) {
   const Mechanism& m = *system.mechanism;
   if (m.drivers().size() != 1)
-    throw InputError(m.spec().where, "drivers",
-                     fmt::format("the reduced method needs one degree of freedom, and the mechanism has {}", m.drivers().size()),
-                     "use --method kane (or full) for several degrees of freedom");
+    throw InputError(
+        m.spec().where, "drivers",
+        fmt::format("the reduced method needs one degree of freedom, and the mechanism has {}", m.drivers().size()),
+        "use --method kane (or full) for several degrees of freedom");
   double q0 = 0.0, span = 0.0;
   bool periodic = false;
   table_range(m, q0, span, periodic);
@@ -394,7 +402,8 @@ ReducedModel::ReducedModel(const DynamicSystem& system, const ReducedModelOption
   };
   auto detrend = [&](Eigen::Ref<Eigen::VectorXd> node, double q) {
     for (const ReducedModel::Part& part : parts)
-      if (part.x >= 0 && part.advance != 0.0) node(part.x) -= part.advance * (q - q0) / span, node(P + part.x) -= part.advance / span;
+      if (part.x >= 0 && part.advance != 0.0)
+        node(part.x) -= part.advance * (q - q0) / span, node(P + part.x) -= part.advance / span;
   };
   auto sweep = [&](int n, const Eigen::MatrixXd* known) {
     Eigen::MatrixXd v(size, n + 1);
@@ -413,15 +422,17 @@ ReducedModel::ReducedModel(const DynamicSystem& system, const ReducedModelOption
       // An angle that turns with the driver changes by whole turns over the table's period:
       // its curve holds the angle less that steady advance (set by the first sweep).
       for (ReducedModel::Part& part : parts)
-        if (part.x >= 0 && angle_kind(part)) part.advance = 2.0 * M_PI * std::round((v(part.x, n) - v(part.x, 0)) / (2.0 * M_PI));
+        if (part.x >= 0 && angle_kind(part))
+          part.advance = 2.0 * M_PI * std::round((v(part.x, n) - v(part.x, 0)) / (2.0 * M_PI));
       for (int k = 0; k <= n; ++k) detrend(v.col(k), q0 + span * k / n);
     }
     if (periodic) {
       // After one turn the mechanism must be back in its assembly mode.
       const double scale = v.col(0).head(P).cwiseAbs().maxCoeff() + 1e-300;
       if ((v.col(n).head(P) - v.col(0).head(P)).cwiseAbs().maxCoeff() > 1e-6 * scale)
-        throw AnalysisError("the mechanism does not come back to its assembly mode after one turn of the driver: the reduced "
-                            "method's periodic table does not close; use --method kane or full");
+        throw AnalysisError(
+            "the mechanism does not come back to its assembly mode after one turn of the driver: the reduced "
+            "method's periodic table does not close; use --method kane or full");
       v.col(n) = v.col(0);
     }
     return v;
@@ -454,7 +465,8 @@ ReducedModel::ReducedModel(const DynamicSystem& system, const ReducedModelOption
       const int rows = (curves_count - P) / std::max(sources, 1);
       for (int r = 0; r < rows; ++r) {
         const double row_size = scale.segment(P + r * sources, sources).maxCoeff();
-        for (int s = 0; s < sources; ++s) scale(P + r * sources + s) = std::max(scale(P + r * sources + s), 1e-6 * row_size);
+        for (int s = 0; s < sources; ++s)
+          scale(P + r * sources + s) = std::max(scale(P + r * sources + s), 1e-6 * row_size);
       }
     }
     // Slopes too (m' enters the equation of motion), against the larger of their own size and

@@ -46,7 +46,8 @@ class RowWriter {
         t.add_column(order == 0 ? planar::driver_column(d) : driver_rate_column(d, order),
                      (d.type == planar::DriverType::rotational ? rot_units : lin_units)[order]);
     for (int k : s.motors) t.add_column(sys_.machine.actuators[k].name + ".current", "A");
-    for (const Actuator& a : sys_.machine.actuators) t.add_column(a.name + (a.joint() >= 0 ? ".force" : ".torque"), a.joint() >= 0 ? "N" : "N m");
+    for (const Actuator& a : sys_.machine.actuators)
+      t.add_column(a.name + (a.joint() >= 0 ? ".force" : ".torque"), a.joint() >= 0 ? "N" : "N m");
     for (const auto& a : sys_.machine.constraint_actions)
       t.add_column(a.name, a.kind == ConstraintAction::pair_moment ? "N m" : "N");
     for (const CoulombElement& e : s.coulomb)
@@ -80,7 +81,8 @@ class RowWriter {
     const auto& loads = m_.spec().loads;
     if (first_) {
       energy0_ = kinetic() + planar::potential_energy(m_, ws_);
-      for (size_t l = 0; l < loads.size(); ++l) constant_potential0_[l] = planar::constant_load_potential(m_, ws_, loads[l]);
+      for (size_t l = 0; l < loads.size(); ++l)
+        constant_potential0_[l] = planar::constant_load_potential(m_, ws_, loads[l]);
       first_ = false;
     }
     double* out = row_.data();
@@ -134,7 +136,8 @@ class RowWriter {
   /// A load's work: its variable parts' integrated power and its constant parts' change of
   /// potential.
   double load_work(const State& y, const Layout& L, size_t l) const {
-    return y[L.load_work() + l] + planar::constant_load_potential(m_, ws_, m_.spec().loads[l]) - constant_potential0_[l];
+    return y[L.load_work() + l] + planar::constant_load_potential(m_, ws_, m_.spec().loads[l]) -
+           constant_potential0_[l];
   }
   double residual() const { return residual_; }
   double energy_change() const { return energy_change_; }
@@ -145,7 +148,8 @@ class RowWriter {
     double energy = 0.0;
     for (size_t b = 1; b < m_.bodies().size(); ++b) {
       const planar::Body& body = m_.bodies()[b];
-      energy += 0.5 * (body.mass * ws_.body[b].velocity(body.com).squaredNorm() + body.inertia * ws_.body[b].omega * ws_.body[b].omega);
+      energy += 0.5 * (body.mass * ws_.body[b].velocity(body.com).squaredNorm() +
+                       body.inertia * ws_.body[b].omega * ws_.body[b].omega);
     }
     return energy;
   }
@@ -173,7 +177,8 @@ class RowWriter {
     planar::evaluate_loads(m_, ws_, t);
     const auto& acts = sys_.machine.actuators;
     for (auto& w : ws_.friction_load) w.setZero();
-    for (size_t k = 0; k < sys_.coulomb.size(); ++k) add_element_effort(m_, ws_, sys_.coulomb[k], e.coulomb[k], ws_.friction_load);
+    for (size_t k = 0; k < sys_.coulomb.size(); ++k)
+      add_element_effort(m_, ws_, sys_.coulomb[k], e.coulomb[k], ws_.friction_load);
     for (size_t k = 0; k < acts.size(); ++k) {
       double smooth = e.actuator[k];
       for (size_t c = 0; c < sys_.coulomb.size(); ++c)
@@ -305,7 +310,8 @@ class Switches {
   /// segment that holds x may be the one just left).
   void lock(double t, const State& y, bool only_unlocked = false, int event = -1) {
     // The machine's direction first: the other functions are taken along it.
-    if (one_dof_stick_ && !branches.stuck && y[1] != 0.0 && !(only_unlocked && machine_sign_ != 0.0)) machine_sign_ = sign(y[1]);
+    if (one_dof_stick_ && !branches.stuck && y[1] != 0.0 && !(only_unlocked && machine_sign_ != 0.0))
+      machine_sign_ = sign(y[1]);
     std::vector<double>& g = scratch_;
     values(t, y, g);
     const size_t ne = sys_.coulomb.size(), na = sys_.machine.actuators.size();
@@ -327,20 +333,25 @@ class Switches {
     for (size_t k = 0; k < g.size(); ++k) {
       double s = sign(g[k]);
       // A normal load's own event: it has changed sign (at the crossing its value is ~0 either way).
-      const bool normal_event = static_cast<int>(k) == event && k >= ne + 2 * na + loads.size() && k < ne + 2 * na + loads.size() + 2 * ne;
+      const bool normal_event =
+          static_cast<int>(k) == event && k >= ne + 2 * na + loads.size() && k < ne + 2 * na + loads.size() + 2 * ne;
       if (normal_event && locked(k) != 0.0) s = -locked(k);
       if (s == 0.0 || (only_unlocked && locked(k) != 0.0)) continue;
       if (k < ne) {
         // (an element's own event in a machine of several DOF was settled by element_event)
-        if (!branches.stuck && !branches.holds(k) && !(element_stick_ && static_cast<int>(k) == event)) branches.coulomb[k] = s;
-      }
-      else if (k < ne + na) branches.when[k - ne] = s;
-      else if (k < ne + 2 * na) branches.motor[k - ne - na] = s;
-      else if (k < ne + 2 * na + loads.size()) continue;
+        if (!branches.stuck && !branches.holds(k) && !(element_stick_ && static_cast<int>(k) == event))
+          branches.coulomb[k] = s;
+      } else if (k < ne + na)
+        branches.when[k - ne] = s;
+      else if (k < ne + 2 * na)
+        branches.motor[k - ne - na] = s;
+      else if (k < ne + 2 * na + loads.size())
+        continue;
       else if (k < ne + 2 * na + loads.size() + 2 * ne) {
         const size_t i = k - ne - 2 * na - loads.size();
         if (!branches.stuck) branches.normal[i / 2][i % 2] = s;
-      } else if (!branches.stuck) machine_sign_ = s;
+      } else if (!branches.stuck)
+        machine_sign_ = s;
     }
   }
   /// A one-DOF machine at rest at (t, y): it sticks if static friction holds it, else it starts
@@ -401,7 +412,8 @@ class Switches {
     for (size_t i = 0; i < n; ++i) {
       for (size_t j = 0; j < n; ++j) unit_[n + j] = i == j ? 1.0 : 0.0;
       eval_.speeds(t, unit_.data(), speeds_);
-      for (size_t r = 0; r < rows.size(); ++r) C(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(i)) = speeds_.coulomb[rows[r]];
+      for (size_t r = 0; r < rows.size(); ++r)
+        C(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(i)) = speeds_.coulomb[rows[r]];
     }
     const Eigen::Map<const Eigen::VectorXd> qd(y.data() + n, static_cast<Eigen::Index>(n));
     const Eigen::VectorXd correction = C.completeOrthogonalDecomposition().solve(C * qd);
@@ -445,7 +457,8 @@ class Switches {
   }
   size_t nl() const { return m_.spec().loads.size(); }
   size_t motor_index(size_t actuator) const {
-    return static_cast<size_t>(std::find(sys_.motors.begin(), sys_.motors.end(), static_cast<int>(actuator)) - sys_.motors.begin());
+    return static_cast<size_t>(std::find(sys_.motors.begin(), sys_.motors.end(), static_cast<int>(actuator)) -
+                               sys_.motors.begin());
   }
   const DynamicSystem& sys_;
   const Mechanism& m_;
@@ -468,8 +481,9 @@ std::string where_text(const Mechanism& m, double t, const State& y) {
   std::string out = fmt::format("t = {:.9g} s", t);
   for (size_t d = 0; d < m.drivers().size(); ++d) {
     const planar::Driver& drv = m.drivers()[d];
-    out += drv.type == planar::DriverType::rotational ? fmt::format(", {} = {:.6g} rad ({:.4f} deg)", drv.name, y[d], y[d] * 180.0 / M_PI)
-                                                      : fmt::format(", {} = {:.6g} m", drv.name, y[d]);
+    out += drv.type == planar::DriverType::rotational
+               ? fmt::format(", {} = {:.6g} rad ({:.4f} deg)", drv.name, y[d], y[d] * 180.0 / M_PI)
+               : fmt::format(", {} = {:.6g} m", drv.name, y[d]);
   }
   return out;
 }
@@ -487,7 +501,8 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
   L.n = m.drivers().size(), L.motors = system.motors.size(), L.actuators = system.machine.actuators.size();
   L.loads = m.spec().loads.size(), L.elements = system.coulomb.size();
   if (!(o.t_end > o.t0) || o.steps < 1)
-    throw InputError(m.spec().where, "simulation", fmt::format("the time span [{:g}, {:g}] s with {} rows is empty", o.t0, o.t_end, o.steps),
+    throw InputError(m.spec().where, "simulation",
+                     fmt::format("the time span [{:g}, {:g}] s with {} rows is empty", o.t0, o.t_end, o.steps),
                      "give an end time after the start and at least one step");
   // Initial state: q0 / qd0 override the first coordinate; the others from the drivers' laws.
   State y(L.size(), 0.0);
@@ -574,7 +589,8 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
       switches.values(tb, stepper->state(), g_end);
       bool unlocked = false;
       for (size_t k = 0; k < g_end.size(); ++k)
-        if (switches.locked(k) == 0.0 && g_end[k] != 0.0 && !(switches.branches.stuck && k < L.elements)) unlocked = true;
+        if (switches.locked(k) == 0.0 && g_end[k] != 0.0 && !(switches.branches.stuck && k < L.elements))
+          unlocked = true;
       if (unlocked && probes++ < 100) {
         switches.lock(tb, stepper->state(), true);
         stepper->initialize(start, ta, tb - ta);
@@ -624,13 +640,16 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
       // An event: a friction direction reverses, a machine stops (and sticks or turns back),
       // a stuck machine breaks away, a condition or a motor's power changes sign.
       if (++result.events > o.max_events)
-        throw AnalysisError(fmt::format("more than {} switching events by t = {:.9g} s: the model chatters (an element that "
-                                        "should stick in a machine of several DOF?)",
-                                        o.max_events, t));
+        throw AnalysisError(
+            fmt::format("more than {} switching events by t = {:.9g} s: the model chatters (an element that "
+                        "should stick in a machine of several DOF?)",
+                        o.max_events, t));
       double restart_step = stepper->step_size();
       if (switches.one_dof_stick() && static_cast<size_t>(which) == switches.machine_function()) {
-        if (switches.branches.stuck) switches.break_away(t, y_event);
-        else switches.stop_or_start(t, y_event);
+        if (switches.branches.stuck)
+          switches.break_away(t, y_event);
+        else
+          switches.stop_or_start(t, y_event);
         restart_step = std::min(restart_step, span / o.steps / 10.0);  // the motion changes its kind
       } else {
         switches.element_event(t, y_event, static_cast<size_t>(which));
@@ -640,18 +659,21 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
     }
     if (!finished) {
       if (stop_at_q)
-        throw AnalysisError(fmt::format("q did not reach {:.9g} by t = {:.9g} s (the machine stalls or runs backwards)", o.stop_q, o.t_end));
+        throw AnalysisError(fmt::format("q did not reach {:.9g} by t = {:.9g} s (the machine stalls or runs backwards)",
+                                        o.stop_q, o.t_end));
       stepper->state_at(f, o.t_end, row_state);
       finish(o.t_end, row_state);
     }
   } catch (const AnalysisError& error) {
     result.stopped = true;
-    result.stop_message = fmt::format("the simulation stops at {}: {}", where_text(m, t, stepper->state()), error.what());
+    result.stop_message =
+        fmt::format("the simulation stops at {}: {}", where_text(m, t, stepper->state()), error.what());
     finish(t, stepper->state());
   } catch (const InputError& error) {
     result.stopped = true;
     result.stop_exit_code = InputError::exit_code;
-    result.stop_message = fmt::format("the simulation stops at {}: {}", where_text(m, t, stepper->state()), error.what());
+    result.stop_message =
+        fmt::format("the simulation stops at {}: {}", where_text(m, t, stepper->state()), error.what());
     finish(t, stepper->state());
   }
   result.rhs_evaluations = static_cast<int>(eval->evaluations);
@@ -672,7 +694,8 @@ double kinetic_energy(const DynamicSystem& system, const std::vector<double>& q,
   double e = 0.0;
   for (size_t b = 1; b < m.bodies().size(); ++b) {
     const planar::Body& body = m.bodies()[b];
-    e += 0.5 * (body.mass * ws.body[b].velocity(body.com).squaredNorm() + body.inertia * ws.body[b].omega * ws.body[b].omega);
+    e += 0.5 *
+         (body.mass * ws.body[b].velocity(body.com).squaredNorm() + body.inertia * ws.body[b].omega * ws.body[b].omega);
   }
   return e;
 }

@@ -22,7 +22,9 @@ void require_one_dof(const Mechanism& m, const char* what) {
 
 /// How closely a cycle must repeat: 1e-10 of the speed, or what the integration's tolerances
 /// can show (a turn integrated to rel_tol repeats to about that much, and Newton cannot go below).
-double periodicity_tolerance(const SimulationOptions& o) { return std::max({1e-10, 10.0 * o.rel_tol, 10.0 * o.abs_tol}); }
+double periodicity_tolerance(const SimulationOptions& o) {
+  return std::max({1e-10, 10.0 * o.rel_tol, 10.0 * o.abs_tol});
+}
 }  // namespace
 
 SteadyRegime steady_regime(const DynamicSystem& system, SimulationOptions o, double qd_guess) {
@@ -30,7 +32,8 @@ SteadyRegime steady_regime(const DynamicSystem& system, SimulationOptions o, dou
   require_one_dof(m, "the steady regime");
   const planar::Driver& d = m.drivers()[0];
   if (d.type != planar::DriverType::rotational)
-    throw InputError(d.where, "driver '" + d.name + "'", "a steady regime needs a cyclic (rotational) coordinate", "drive a crank");
+    throw InputError(d.where, "driver '" + d.name + "'", "a steady regime needs a cyclic (rotational) coordinate",
+                     "drive a crank");
   const double q0 = std::isfinite(o.q0) ? o.q0 : planar::evaluate(d.law, o.t0).q;
   const size_t nm = system.motors.size(), n = 1 + nm;
   o.q0 = q0;
@@ -75,10 +78,11 @@ SteadyRegime steady_regime(const DynamicSystem& system, SimulationOptions o, dou
     x -= step;
   }
   if (!converged)
-    throw AnalysisError(fmt::format("no steady regime: Newton's method on the cycle map did not converge in 30 iterations (last "
-                                    "speed {:.9g}); the machine may not have a periodic regime (no resistance to balance its "
-                                    "drive?)",
-                                    x(0)));
+    throw AnalysisError(
+        fmt::format("no steady regime: Newton's method on the cycle map did not converge in 30 iterations (last "
+                    "speed {:.9g}); the machine may not have a periodic regime (no resistance to balance its "
+                    "drive?)",
+                    x(0)));
   cycle(x, r);
   s.qd0 = x(0);
   s.current0.assign(x.data() + 1, x.data() + n);
@@ -132,7 +136,8 @@ ActuatorSolution solve_actuator_for_mean_speed(const DynamicSystem& system, Simu
       J.col(k) = (residual(zp) - g) / h;
     }
     Eigen::VectorXd step = J.fullPivLu().solve(g);
-    if (!step.allFinite()) throw AnalysisError("no actuator value found for that mean speed: the cycle map is singular");
+    if (!step.allFinite())
+      throw AnalysisError("no actuator value found for that mean speed: the cycle map is singular");
     const double limit = 0.5 * std::max(std::abs(z(0)), 0.1);
     if (std::abs(step(0)) > limit) step *= limit / std::abs(step(0));
     z -= step;
@@ -143,12 +148,14 @@ ActuatorSolution solve_actuator_for_mean_speed(const DynamicSystem& system, Simu
 double flywheel_for_fluctuation(const Mechanism& m, const MachineSpec& machine, const SimulationOptions& o, int body,
                                 double fluctuation, double qd_guess) {
   const std::string entity = fmt::format("flywheel '{}'", m.bodies()[body].name);
-  // A turn integrated to rel_tol repeats to periodicity_tolerance: a fluctuation must be well above it to be told apart.
+  // A turn integrated to rel_tol repeats to periodicity_tolerance: a fluctuation must be well above it to be told
+  // apart.
   const double resolved = 1e3 * periodicity_tolerance(o);
   if (!(fluctuation > resolved))
-    throw InputError(m.spec().where, entity,
-                     fmt::format("a speed fluctuation of {:g} is below what the integration resolves ({:g})", fluctuation, resolved),
-                     "ask for a larger fluctuation or tighten the integration's tolerances (--rtol, --atol)");
+    throw InputError(
+        m.spec().where, entity,
+        fmt::format("a speed fluctuation of {:g} is below what the integration resolves ({:g})", fluctuation, resolved),
+        "ask for a larger fluctuation or tighten the integration's tolerances (--rtol, --atol)");
   double guess = qd_guess;  // each steady regime starts from the mean speed of the previous one
   auto fluct = [&](double added) {
     planar::MechanismSpec spec = m.spec();
@@ -166,12 +173,13 @@ double flywheel_for_fluctuation(const Mechanism& m, const MachineSpec& machine, 
     const double f = fluct(hi);
     if (f <= fluctuation) break;
     if (growth >= 40)
-      throw AnalysisError(fmt::format("{}: no inertia up to {:.3g} kg m^2 brings the speed fluctuation below {:g}", entity, hi,
-                                      fluctuation));
+      throw AnalysisError(fmt::format("{}: no inertia up to {:.3g} kg m^2 brings the speed fluctuation below {:g}",
+                                      entity, hi, fluctuation));
     if (hi > 1.0 + m.bodies()[body].inertia && f > 0.99 * previous)
-      throw AnalysisError(fmt::format("{}: the speed fluctuation does not fall as the body gains inertia ({:.6g} with {:.3g} "
-                                      "kg m^2 added): it does not turn; name a rotating body",
-                                      entity, f, hi));
+      throw AnalysisError(
+          fmt::format("{}: the speed fluctuation does not fall as the body gains inertia ({:.6g} with {:.3g} "
+                      "kg m^2 added): it does not turn; name a rotating body",
+                      entity, f, hi));
     previous = f;
     lo = hi, hi *= 4.0;
   }

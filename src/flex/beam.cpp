@@ -159,8 +159,7 @@ Matrix6 element_geometric_stiffness(double h, double p0, double pm, double p1) {
                            {-2.0 / 35.0, -h / 84.0, 2.0 / 35.0, h / 14.0}};
   Matrix6 k = Matrix6::Zero();
   for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 4; ++j)
-      k(bending_dofs[i], bending_dofs[j]) = p0 * g0[i][j] + pm * gm[i][j] + p1 * g1[i][j];
+    for (int j = 0; j < 4; ++j) k(bending_dofs[i], bending_dofs[j]) = p0 * g0[i][j] + pm * gm[i][j] + p1 * g1[i][j];
   return k;
 }
 
@@ -174,19 +173,21 @@ const char* support_name(BeamSupport support) {
   return "free";
 }
 
-BeamModel make_beam(const BeamSection& section, double length, int elements,
-                    std::array<BeamSupport, 2> supports, bool geometric_stiffness) {
+BeamModel make_beam(const BeamSection& section, double length, int elements, std::array<BeamSupport, 2> supports,
+                    bool geometric_stiffness) {
   const SourceLocation nowhere;
   if (!(section.E > 0.0 && section.rho > 0.0 && section.A > 0.0 && section.I > 0.0))
-    throw InputError(nowhere, "beam", "E, rho, A and I must all be positive", "give the material and section in SI units");
+    throw InputError(nowhere, "beam", "E, rho, A and I must all be positive",
+                     "give the material and section in SI units");
   if (!(length > 0.0)) throw InputError(nowhere, "beam", "the length is not positive", "give two distinct end points");
   if (elements < 1) throw InputError(nowhere, "beam", "needs at least one element", "give elements >= 1");
   const auto s0 = supported(supports[0]), s1 = supported(supports[1]);
   const bool axial_held = s0[0] || s1[0];
   const bool bending_held = (s0[1] && s0[2]) || (s1[1] && s1[2]) || (s0[1] && s1[1]);
   if (!axial_held || !bending_held)
-    throw InputError(nowhere, "beam", std::string("supports ") + support_name(supports[0]) + "-" +
-                                          support_name(supports[1]) + " leave a rigid-body motion",
+    throw InputError(nowhere, "beam",
+                     std::string("supports ") + support_name(supports[0]) + "-" + support_name(supports[1]) +
+                         " leave a rigid-body motion",
                      "use pinned-pinned, pinned-sliding, clamped-free, clamped-pinned or clamped-clamped");
 
   BeamModel b;
@@ -233,7 +234,8 @@ BeamModel make_beam(const BeamSection& section, double length, int elements,
   for (int p = 0; p < 3; ++p) b.geometric[p] = restrict(geo[p], b.free_dofs);
   b.mass_factor.compute(b.mass);
   if (b.mass_factor.info() != Eigen::Success || !b.mass.allFinite() || !b.stiffness.allFinite())
-    throw InputError(nowhere, "beam", "the section data give no usable mass or stiffness matrix (overflow or underflow)",
+    throw InputError(nowhere, "beam",
+                     "the section data give no usable mass or stiffness matrix (overflow or underflow)",
                      "give E, rho, A and I in SI units (Pa, kg/m^3, m^2, m^4)");
   return b;
 }
@@ -259,10 +261,10 @@ AxialForce axial_force(const BeamModel& beam, const FrameMotion& motion) {
 
 void evaluate_operators(const BeamModel& beam, const FrameMotion& motion, BeamOperators& out) {
   const double w = motion.omega, e = motion.epsilon;
-  out.damping = (2.0 * w) * beam.rotation_coupling;                  // [c(omega)]
-  out.stiffness = beam.stiffness;                                     // [k]
-  out.stiffness += e * beam.rotation_coupling;                        // [k(epsilon)]
-  out.stiffness -= (w * w) * beam.mass;                               // [k(omega)]
+  out.damping = (2.0 * w) * beam.rotation_coupling;  // [c(omega)]
+  out.stiffness = beam.stiffness;                    // [k]
+  out.stiffness += e * beam.rotation_coupling;       // [k(epsilon)]
+  out.stiffness -= (w * w) * beam.mass;              // [k(omega)]
   out.axial = axial_force(beam, motion);
   if (beam.geometric_stiffness) {
     out.stiffness += out.axial.c0 * beam.geometric[0];

@@ -27,7 +27,8 @@ std::vector<ElasticLink> make_elastic_links(const planar::Mechanism& m, const st
     const Vec2 chord = s.point[1] - s.point[0];
     const double length = chord.norm();
     if (!(length > 0.0))
-      throw InputError(s.where, entity, "its end points '" + s.point_name[0] + "' and '" + s.point_name[1] + "' coincide",
+      throw InputError(s.where, entity,
+                       "its end points '" + s.point_name[0] + "' and '" + s.point_name[1] + "' coincide",
                        "name two distinct points of the body as from and to");
     link.axis = chord / length;
     try {
@@ -78,7 +79,9 @@ std::vector<ElasticLink> make_elastic_links(const planar::Mechanism& m, const st
 void frame_motion(const planar::Mechanism& m, const planar::Workspace& ws, const ElasticLink& link, FrameMotion& out) {
   const planar::BodyState& body = ws.body[link.body];
   const Vec2 axis = rotate(link.axis, body.c, body.s);  // the beam's x axis, global
-  auto to_beam = [&](const Vec2& g) { return Vec2(axis.x() * g.x() + axis.y() * g.y(), -axis.y() * g.x() + axis.x() * g.y()); };
+  auto to_beam = [&](const Vec2& g) {
+    return Vec2(axis.x() * g.x() + axis.y() * g.y(), -axis.y() * g.x() + axis.x() * g.y());
+  };
   out.omega = body.omega;
   out.epsilon = body.alpha;
   out.origin_acceleration = to_beam(body.acceleration(link.point[0]));
@@ -97,13 +100,13 @@ void RigidMotion::solve(double t) {
   planar::set_drivers(m_, ws_, t);
   const planar::KinematicStatus status = planar::solve_kinematics(m_, ws_);
   if (!status.ok())
-    throw AnalysisError(fmt::format("{}: t = {:.6g} s: {}; the elastic link needs the whole motion", m_.spec().where.file, t,
-                                    planar::describe(m_, ws_, status)));
+    throw AnalysisError(fmt::format("{}: t = {:.6g} s: {}; the elastic link needs the whole motion",
+                                    m_.spec().where.file, t, planar::describe(m_, ws_, status)));
   planar::solve_kinetostatics(m_, ws_, t, options_);
 }
 
-Table eigen_cycle_table(const planar::Mechanism& m, const std::vector<ElasticLink>& links,
-                        const planar::TimeGrid& grid, const CycleOptions& options) {
+Table eigen_cycle_table(const planar::Mechanism& m, const std::vector<ElasticLink>& links, const planar::TimeGrid& grid,
+                        const CycleOptions& options) {
   Table table;
   table.add_column("t", "s");
   for (const planar::Driver& d : m.drivers())
@@ -111,9 +114,10 @@ Table eigen_cycle_table(const planar::Mechanism& m, const std::vector<ElasticLin
   std::vector<ModalWorkspace> modal;
   for (const ElasticLink& link : links) {
     if (options.modes > link.beam.size())
-      throw InputError(link.where, "elastic link '" + link.name + "'",
-                       fmt::format("{} modes asked, the link has {} degrees of freedom", options.modes, link.beam.size()),
-                       "ask fewer modes or give more elements");
+      throw InputError(
+          link.where, "elastic link '" + link.name + "'",
+          fmt::format("{} modes asked, the link has {} degrees of freedom", options.modes, link.beam.size()),
+          "ask fewer modes or give more elements");
     modal.emplace_back(link.beam);
     table.add_column(link.name + ".omega", "rad/s");
     table.add_column(link.name + ".epsilon", "rad/s^2");
@@ -168,9 +172,10 @@ std::string periodicity_problem(const planar::Mechanism& m, const planar::TimeGr
     if (d.type == planar::DriverType::rotational) dq = std::remainder(dq, 2.0 * M_PI);  // whole turns repeat
     const double scale = 1.0 + std::abs(a.qd[k]) + std::abs(b.qd[k]);
     if (std::abs(dq) > 1e-6 * (1.0 + std::abs(a.q[k])) || std::abs(b.qd[k] - a.qd[k]) > 1e-6 * scale)
-      return fmt::format("driver '{}' goes from q = {:.6g}, qd = {:.6g} at t = {:.6g} s to q = {:.6g}, qd = {:.6g} at "
-                         "t = {:.6g} s",
-                         d.name, a.q[k], a.qd[k], grid.t0, b.q[k], b.qd[k], grid.t_end);
+      return fmt::format(
+          "driver '{}' goes from q = {:.6g}, qd = {:.6g} at t = {:.6g} s to q = {:.6g}, qd = {:.6g} at "
+          "t = {:.6g} s",
+          d.name, a.q[k], a.qd[k], grid.t0, b.q[k], b.qd[k], grid.t_end);
   }
   return {};
 }
@@ -180,9 +185,10 @@ Table response_table(const planar::Mechanism& m, const ElasticLink& link, const 
   if (options.periodic) {
     const std::string problem = periodicity_problem(m, grid);
     if (!problem.empty())
-      throw AnalysisError(fmt::format("{}: the analysis grid is not one period of the motion ({}): no steady periodic "
-                                      "response; give the analysis a duration of one cycle, or use --from-rest",
-                                      m.spec().where.file, problem));
+      throw AnalysisError(
+          fmt::format("{}: the analysis grid is not one period of the motion ({}): no steady periodic "
+                      "response; give the analysis a duration of one cycle, or use --from-rest",
+                      m.spec().where.file, problem));
   }
   RigidMotion rigid(m, options.kinetostatics);
   const MotionAt motion_at = [&](double t, FrameMotion& out) {

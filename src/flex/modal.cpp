@@ -67,8 +67,6 @@ void analyze_modes(const BeamModel& beam, const FrameMotion& motion, ModalWorksp
   if (gyroscopic) solve_gyroscopic(beam, ws);
 }
 
-double frequency_hz(double lambda) {
-  return std::copysign(std::sqrt(std::abs(lambda)), lambda) / (2.0 * M_PI);
-}
+double frequency_hz(double lambda) { return std::copysign(std::sqrt(std::abs(lambda)), lambda) / (2.0 * M_PI); }
 
 }  // namespace linkdyn::flex

@@ -14,7 +14,13 @@ constexpr double beta = 0.25, gamma_ = 0.5;
 NewmarkWorkspace::NewmarkWorkspace(const BeamModel& beam, int columns)
     : operators(make_operators(beam)),
       d(Eigen::MatrixXd::Zero(beam.size(), columns)),
-      v(d), a(d), rhs(d), effective(beam.size(), beam.size()), next_a(d), next_d(d), lu(beam.size()) {}
+      v(d),
+      a(d),
+      rhs(d),
+      effective(beam.size(), beam.size()),
+      next_a(d),
+      next_d(d),
+      lu(beam.size()) {}
 
 void newmark_initialize(const BeamModel& beam, const FrameMotion& motion, NewmarkWorkspace& ws) {
   evaluate_operators(beam, motion, ws.operators);
@@ -26,8 +32,8 @@ void newmark_initialize(const BeamModel& beam, const FrameMotion& motion, Newmar
 
 void newmark_step(const BeamModel& beam, const FrameMotion& next, double dt, NewmarkWorkspace& ws) {
   evaluate_operators(beam, next, ws.operators);
-  const double a0 = 1.0 / (beta * dt * dt), a1 = gamma_ / (beta * dt), a2 = 1.0 / (beta * dt),
-               a3 = 0.5 / beta - 1.0, a4 = gamma_ / beta - 1.0, a5 = dt * (0.5 * gamma_ / beta - 1.0);
+  const double a0 = 1.0 / (beta * dt * dt), a1 = gamma_ / (beta * dt), a2 = 1.0 / (beta * dt), a3 = 0.5 / beta - 1.0,
+               a4 = gamma_ / beta - 1.0, a5 = dt * (0.5 * gamma_ / beta - 1.0);
   ws.effective = ws.operators.stiffness;
   ws.effective += a1 * ws.operators.damping;
   ws.effective += a0 * beam.mass;
@@ -101,15 +107,17 @@ Response periodic_response(const BeamModel& beam, const MotionAt& motion_at, dou
   const Eigen::MatrixXd shooting = Eigen::MatrixXd::Identity(2 * n, 2 * n) - phi;
   const Eigen::VectorXd z0 = shooting.fullPivLu().solve(zp);
   auto resonance = [&](double error) {
-    return AnalysisError(fmt::format("the elastic link has a free vibration of the motion's period {:g} s (resonance): "
-                                     "no periodic response (periodicity error {:.2g}); change the speed or the link",
-                                     period, error));
+    return AnalysisError(
+        fmt::format("the elastic link has a free vibration of the motion's period {:g} s (resonance): "
+                    "no periodic response (periodicity error {:.2g}); change the speed or the link",
+                    period, error));
   };
   if (!z0.allFinite()) throw resonance(INFINITY);
   Response r = integrate(beam, motion_at, t0, period, steps, z0.head(n), z0.tail(n));
   // Periodicity of the state: displacements and velocities each against its largest value
   // over the period, or the other's times the cycle's circular frequency when larger.
-  const double w = 2.0 * M_PI / period, d_max = r.displacement.cwiseAbs().maxCoeff(), v_max = r.velocity.cwiseAbs().maxCoeff();
+  const double w = 2.0 * M_PI / period, d_max = r.displacement.cwiseAbs().maxCoeff(),
+               v_max = r.velocity.cwiseAbs().maxCoeff();
   const double d_scale = std::max({d_max, v_max / w, 1e-300}), v_scale = std::max({v_max, d_max * w, 1e-300});
   r.periodicity_error = std::max((r.displacement.col(steps) - z0.head(n)).cwiseAbs().maxCoeff() / d_scale,
                                  (r.velocity.col(steps) - z0.tail(n)).cwiseAbs().maxCoeff() / v_scale);

@@ -59,7 +59,8 @@ class ChainReader {
                                           "hollow_sphere, cone, rod, plate, disk, ring or point");
     if (!shape_from_name(in_.text(shape, entity + ".shape"), part.shape))
       in_.fail(shape, entity, "unknown shape '" + shape.Scalar() + "'",
-               "use box, hollow_box, cylinder, hollow_cylinder, sphere, hollow_sphere, cone, rod, plate, disk, ring or point");
+               "use box, hollow_box, cylinder, hollow_cylinder, sphere, hollow_sphere, cone, rod, plate, disk, ring or "
+               "point");
     const char* density_key = shape_dimension(part.shape) == 3   ? "density"
                               : shape_dimension(part.shape) == 2 ? "areal_density"
                               : shape_dimension(part.shape) == 1 ? "linear_density"
@@ -76,7 +77,8 @@ class ChainReader {
       case Shape::cone: keys.insert(keys.end(), {"radius", "height"}); break;
       case Shape::rod: keys.push_back("length"); break;
       case Shape::plate: keys.push_back("size"); break;
-      case Shape::disk: case Shape::ring: keys.push_back("radius"); break;
+      case Shape::disk:
+      case Shape::ring: keys.push_back("radius"); break;
       case Shape::point: break;
     }
     for (const auto& kv : p) {
@@ -84,19 +86,23 @@ class ChainReader {
       bool ok = false;
       std::string all;
       for (const char* k : keys) ok |= key == k, all += (all.empty() ? "" : ", ") + std::string(k);
-      if (!ok) in_.fail(kv.first, entity, "field '" + key + "' does not apply to a " + shape.Scalar(),
-                        "the fields of a " + shape.Scalar() + " are: " + all);
+      if (!ok)
+        in_.fail(kv.first, entity, "field '" + key + "' does not apply to a " + shape.Scalar(),
+                 "the fields of a " + shape.Scalar() + " are: " + all);
     }
     part.name = p["name"] ? in_.text(p["name"], entity + ".name") : entity;
     const std::string what = entity + " (" + shape.Scalar() + ")";
     if (part.shape == Shape::box || part.shape == Shape::hollow_box) {
-      part.size = vec3(in_.required(p, "size", what, "give size: [x, y, z] edges in m"), what + ".size", Quantity::length);
+      part.size =
+          vec3(in_.required(p, "size", what, "give size: [x, y, z] edges in m"), what + ".size", Quantity::length);
       if (!(part.size.minCoeff() > 0)) in_.fail(p["size"], what, "an edge is not positive", "give positive edges");
     }
     if (part.shape == Shape::hollow_box) {
-      part.inner_size = vec3(in_.required(p, "inner_size", what, "give inner_size: the cavity's edges"), what, Quantity::length);
+      part.inner_size =
+          vec3(in_.required(p, "inner_size", what, "give inner_size: the cavity's edges"), what, Quantity::length);
       if (!(part.inner_size.minCoeff() > 0) || !((part.size - part.inner_size).minCoeff() > 0))
-        in_.fail(p["inner_size"], what, "the cavity does not fit inside the box", "give 0 < inner_size < size on every axis");
+        in_.fail(p["inner_size"], what, "the cavity does not fit inside the box",
+                 "give 0 < inner_size < size on every axis");
     }
     if (part.shape == Shape::plate) {
       const YAML::Node s = in_.required(p, "size", what, "give size: [x, y] in m");
@@ -106,30 +112,36 @@ class ChainReader {
     }
     const std::string r_hint = "give radius in m";
     switch (part.shape) {
-      case Shape::cylinder: case Shape::hollow_cylinder: case Shape::sphere: case Shape::hollow_sphere:
-      case Shape::cone: case Shape::disk: case Shape::ring:
-        part.radius = positive(p, "radius", what, r_hint);
-        break;
+      case Shape::cylinder:
+      case Shape::hollow_cylinder:
+      case Shape::sphere:
+      case Shape::hollow_sphere:
+      case Shape::cone:
+      case Shape::disk:
+      case Shape::ring: part.radius = positive(p, "radius", what, r_hint); break;
       default: break;
     }
     if (part.shape == Shape::hollow_cylinder || part.shape == Shape::hollow_sphere) {
       part.inner_radius = positive(p, "inner_radius", what, "give 0 < inner_radius < radius");
-      if (!(part.inner_radius < part.radius)) in_.fail(p["inner_radius"], what, "inner_radius is not below radius", "give 0 < inner_radius < radius");
+      if (!(part.inner_radius < part.radius))
+        in_.fail(p["inner_radius"], what, "inner_radius is not below radius", "give 0 < inner_radius < radius");
     }
     if (part.shape == Shape::cylinder || part.shape == Shape::hollow_cylinder || part.shape == Shape::rod)
       part.length = positive(p, "length", what, "give length in m");
     if (part.shape == Shape::cone) part.length = positive(p, "height", what, "give height in m");
     const bool has_mass = bool(p["mass"]), has_density = shape_dimension(part.shape) > 0 && bool(p[density_key]);
     if (has_mass == has_density)
-      in_.fail(p, what, has_mass ? "both mass and " + std::string(density_key) + " are given"
-                                  : "neither mass nor " + std::string(density_key) + " is given",
+      in_.fail(p, what,
+               has_mass ? "both mass and " + std::string(density_key) + " are given"
+                        : "neither mass nor " + std::string(density_key) + " is given",
                part.shape == Shape::point ? "give mass in kg" : "give one of mass (kg) or " + std::string(density_key));
     if (has_mass) {
       part.mass = in_.number(p["mass"], what + ".mass");
       if (!(part.mass > 0)) in_.fail(p["mass"], what, "mass is not positive", "give mass > 0 in kg");
     } else {
       part.density = in_.number(p[density_key], what + "." + density_key);
-      if (!(part.density > 0)) in_.fail(p[density_key], what, std::string(density_key) + " is not positive", "give a positive density");
+      if (!(part.density > 0))
+        in_.fail(p[density_key], what, std::string(density_key) + " is not positive", "give a positive density");
     }
     part.pose = pose(p, what);
     if (p["subtract"]) {
@@ -145,7 +157,8 @@ class ChainReader {
     if (!node.IsSequence() || node.size() == 0)
       in_.fail(node, entity, "parts must be a list of primitives", "write parts: followed by '- shape: ...' entries");
     std::vector<Primitive> out;
-    for (size_t k = 0; k < node.size(); ++k) out.push_back(primitive(node[k], entity + " part " + std::to_string(k + 1)));
+    for (size_t k = 0; k < node.size(); ++k)
+      out.push_back(primitive(node[k], entity + " part " + std::to_string(k + 1)));
     return out;
   }
 
@@ -200,7 +213,8 @@ class ChainReader {
     spec.source_file = in_.file();
     spec.name = root["name"] ? in_.text(root["name"], "name") : std::filesystem::path(in_.file()).stem().string();
     const YAML::Node robot = in_.required(root, "robot", "model", "give robot: with joints (see docs/robot-format.md)");
-    in_.allow_only(robot, "robot", {"convention", "gravity", "joints", "end_effector", "load", "frames", "rotation_coordinates"});
+    in_.allow_only(robot, "robot",
+                   {"convention", "gravity", "joints", "end_effector", "load", "frames", "rotation_coordinates"});
     if (const YAML::Node rc = robot["rotation_coordinates"]) {
       const std::string r = in_.text(rc, "robot.rotation_coordinates");
       if (r != "quaternion" && r != "exponential")
@@ -210,10 +224,12 @@ class ChainReader {
     if (options.exponential_coordinates) spec.rotation_coordinates = RotationCoordinates::exponential;
     const std::string convention = robot["convention"] ? in_.text(robot["convention"], "robot.convention") : "origin";
     if (convention != "origin" && convention != "dh" && convention != "modified_dh" && convention != "poe")
-      in_.fail(robot["convention"], "robot", "unknown convention '" + convention + "'", "use origin, dh, modified_dh or poe");
+      in_.fail(robot["convention"], "robot", "unknown convention '" + convention + "'",
+               "use origin, dh, modified_dh or poe");
     const YAML::Node joints = in_.required(robot, "joints", "robot", "give joints: a list from the base outwards");
     if (!joints.IsSequence() || joints.size() == 0)
-      in_.fail(joints, "robot.joints", "joints must be a non-empty list", "write '- name: ...' entries from the base outwards");
+      in_.fail(joints, "robot.joints", "joints must be a non-empty list",
+               "write '- name: ...' entries from the base outwards");
     Pose end_effector;
     std::map<std::string, int> link_index;  // link name -> index, for parent: and frames
     link_index[spec.base_name] = -1;
@@ -232,8 +248,10 @@ class ChainReader {
       const std::string entity = "joint '" + joint.name + "'";
       joint.where = in_.where(j);
       const std::string type = j["type"] ? in_.text(j["type"], entity + ".type") : "revolute";
-      if (type == "prismatic") joint.type = JointType::prismatic;
-      else if (type == "free_flyer") joint.type = JointType::free_flyer;
+      if (type == "prismatic")
+        joint.type = JointType::prismatic;
+      else if (type == "free_flyer")
+        joint.type = JointType::free_flyer;
       else if (type != "revolute")
         in_.fail(j["type"], entity, "unknown joint type '" + type + "'", "use revolute, prismatic or free_flyer");
       if (convention == "dh" || convention == "modified_dh") {
@@ -245,7 +263,8 @@ class ChainReader {
       }
       if (const YAML::Node parent = j["parent"]) joint.parent = link_of(parent, link_index, entity + ".parent");
       if (joint.type == JointType::free_flyer && convention != "origin")
-        in_.fail(j["type"], entity, "a free_flyer joint needs convention origin", "write convention: origin (the default)");
+        in_.fail(j["type"], entity, "a free_flyer joint needs convention origin",
+                 "write convention: origin (the default)");
       if (j["friction"]) joint.friction = friction(j["friction"], entity + ".friction");
       const YAML::Node link_node = in_.required(j, "link", entity, "give link: with mass, com and inertia, or parts");
       ChainLink l = link(link_node, entity + ".link");
@@ -261,7 +280,8 @@ class ChainReader {
         dh.push_back(row);
       } else if (convention == "poe") {
         PoeJoint pj{joint, Vec3::UnitZ(), Vec3::Zero(), l};
-        pj.direction = vec3(in_.required(j, "axis", entity, "give axis: its direction in the base frame at q = 0"), entity + ".axis");
+        pj.direction = vec3(in_.required(j, "axis", entity, "give axis: its direction in the base frame at q = 0"),
+                            entity + ".axis");
         if (j["point"]) pj.point = vec3(j["point"], entity + ".point", Quantity::length);
         poe.push_back(pj);
       } else {
@@ -271,10 +291,14 @@ class ChainReader {
         spec.links.push_back(l);
       }
     }
-    if (convention == "dh") chain_from_dh(spec, dh, false, end_effector);
-    else if (convention == "modified_dh") chain_from_dh(spec, dh, true, end_effector);
-    else if (convention == "poe") chain_from_poe(spec, poe, end_effector);
-    else spec.end_effector = end_effector;
+    if (convention == "dh")
+      chain_from_dh(spec, dh, false, end_effector);
+    else if (convention == "modified_dh")
+      chain_from_dh(spec, dh, true, end_effector);
+    else if (convention == "poe")
+      chain_from_poe(spec, poe, end_effector);
+    else
+      spec.end_effector = end_effector;
     if (ee_node && ee_node["link"]) {
       const YAML::Node end_effector_link = ee_node["link"];
       if (convention == "dh" || convention == "poe")
@@ -283,14 +307,16 @@ class ChainReader {
       spec.end_effector_link = link_of(end_effector_link, link_index, "robot.end_effector.link");
     }
     if (const YAML::Node frames = robot["frames"]) {
-      if (!frames.IsSequence()) in_.fail(frames, "robot.frames", "frames must be a list", "write '- {name: ..., link: ..., xyz: ...}' entries");
+      if (!frames.IsSequence())
+        in_.fail(frames, "robot.frames", "frames must be a list", "write '- {name: ..., link: ..., xyz: ...}' entries");
       for (size_t k = 0; k < frames.size(); ++k) {
         const YAML::Node f = frames[k];
         const std::string entity = "robot.frames[" + std::to_string(k + 1) + "]";
         in_.allow_only(f, entity, {"name", "link", "xyz", "rpy"});
         FrameSpec fs;
         fs.name = in_.text(in_.required(f, "name", entity, "give the frame a name"), entity + ".name");
-        fs.link = link_of(in_.required(f, "link", entity, "name the link it is fixed to (or base)"), link_index, entity + ".link");
+        fs.link = link_of(in_.required(f, "link", entity, "name the link it is fixed to (or base)"), link_index,
+                          entity + ".link");
         fs.pose = pose(f, entity);
         spec.frames.push_back(fs);
       }
@@ -333,12 +359,14 @@ class ChainReader {
       in_.fail(parts_node, "body '" + b.name + "'", "the body is not physically possible: " + problem,
                "check which parts are subtracted and their sizes");
     if (const YAML::Node frames = root["frames"]) {
-      if (!frames.IsSequence()) in_.fail(frames, "frames", "frames must be a list", "write '- name: ...' entries with xyz and rpy");
+      if (!frames.IsSequence())
+        in_.fail(frames, "frames", "frames must be a list", "write '- name: ...' entries with xyz and rpy");
       for (size_t k = 0; k < frames.size(); ++k) {
         const YAML::Node f = frames[k];
         const std::string entity = "frame " + std::to_string(k + 1);
         in_.allow_only(f, entity, {"name", "xyz", "rpy"});
-        b.frames.push_back({in_.text(in_.required(f, "name", entity, "give the frame a name"), entity), pose(f, entity)});
+        b.frames.push_back(
+            {in_.text(in_.required(f, "name", entity, "give the frame a name"), entity), pose(f, entity)});
       }
     }
     return b;

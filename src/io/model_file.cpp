@@ -27,18 +27,17 @@ class ModelParser {
       throw InputError({path_, 1}, "model", "the file is empty", "describe ground, bodies, joints and drivers");
     }
     in_.allow_only(root, "model",
-                   {"name", "description", "ground", "bodies", "joints", "drivers", "assembly",
-                    "structure", "analysis", "gravity", "friction", "loads", "constraint_actions",
-                    "actuators", "elastic_links"});
+                   {"name", "description", "ground", "bodies", "joints", "drivers", "assembly", "structure", "analysis",
+                    "gravity", "friction", "loads", "constraint_actions", "actuators", "elastic_links"});
     spec_.where = {path_, 1};
-    spec_.name = root["name"] ? in_.text(root["name"], "name")
-                              : std::filesystem::path(path_).stem().string();
+    spec_.name = root["name"] ? in_.text(root["name"], "name") : std::filesystem::path(path_).stem().string();
     ground(root);
     bodies(in_.required(root, "bodies", "model", "add a 'bodies:' map"));
     if (root["friction"]) friction_defaults(root["friction"]);
     joints(in_.required(root, "joints", "model", "add a 'joints:' map"));
     drivers(in_.required(root, "drivers", "model", "add a 'drivers:' map"));
-    if (root["gravity"]) spec_.gravity = vector(root["gravity"], "gravity", Quantity::plain, "write gravity: [0, -9.81] in m/s^2");
+    if (root["gravity"])
+      spec_.gravity = vector(root["gravity"], "gravity", Quantity::plain, "write gravity: [0, -9.81] in m/s^2");
     if (root["loads"]) loads(root["loads"]);
     if (root["constraint_actions"]) constraint_actions(root["constraint_actions"]);
     if (root["actuators"]) actuators(root["actuators"]);
@@ -55,7 +54,8 @@ class ModelParser {
     const std::string name = key.as<std::string>();
     for (const Item& it : items)
       if (it.name == name)
-        in_.fail(key, fmt::format("{} '{}'", kind, name), "is defined twice", fmt::format("give each {} its own name", kind));
+        in_.fail(key, fmt::format("{} '{}'", kind, name), "is defined twice",
+                 fmt::format("give each {} its own name", kind));
   }
 
   /// Visits each entry `name: {...}` of a section, refusing a name given twice.
@@ -89,28 +89,29 @@ class ModelParser {
   void bodies(const YAML::Node& node) {
     each_named(node, "bodies", spec_.bodies, "body",
                [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
-      const YAML::Node& b = value;
-      in_.allow_only(b, entity, {"mass", "inertia", "com", "points"});
-      Body body;
-      body.name = name;
-      body.where = in_.where(key);
-      body.mass = in_.optional_number(b, "mass", entity).value_or(0.0);
-      body.inertia = in_.optional_number(b, "inertia", entity).value_or(0.0);
-      if (body.mass < 0.0)
-        in_.fail(b["mass"], entity, "mass is negative", "give mass >= 0 in kg");
-      if (body.inertia < 0.0)
-        in_.fail(b["inertia"], entity, "moment of inertia is negative", "give inertia >= 0 in kg m^2 about the centre of mass");
-      if (b["com"]) body.com = in_.point(b["com"], entity + ".com");
-      if (const YAML::Node pts = b["points"]) {
-        in_.require_map(pts, entity + ".points");
-        for (const auto& p : pts) {
-          no_duplicate(body.points, p.first, "point of " + entity);
-          const std::string pname = p.first.as<std::string>();
-          body.points.push_back({pname, in_.point(p.second, fmt::format("{} point '{}'", entity, pname)), in_.where(p.first)});
-        }
-      }
-      spec_.bodies.push_back(std::move(body));
-        });
+                 const YAML::Node& b = value;
+                 in_.allow_only(b, entity, {"mass", "inertia", "com", "points"});
+                 Body body;
+                 body.name = name;
+                 body.where = in_.where(key);
+                 body.mass = in_.optional_number(b, "mass", entity).value_or(0.0);
+                 body.inertia = in_.optional_number(b, "inertia", entity).value_or(0.0);
+                 if (body.mass < 0.0) in_.fail(b["mass"], entity, "mass is negative", "give mass >= 0 in kg");
+                 if (body.inertia < 0.0)
+                   in_.fail(b["inertia"], entity, "moment of inertia is negative",
+                            "give inertia >= 0 in kg m^2 about the centre of mass");
+                 if (b["com"]) body.com = in_.point(b["com"], entity + ".com");
+                 if (const YAML::Node pts = b["points"]) {
+                   in_.require_map(pts, entity + ".points");
+                   for (const auto& p : pts) {
+                     no_duplicate(body.points, p.first, "point of " + entity);
+                     const std::string pname = p.first.as<std::string>();
+                     body.points.push_back(
+                         {pname, in_.point(p.second, fmt::format("{} point '{}'", entity, pname)), in_.where(p.first)});
+                   }
+                 }
+                 spec_.bodies.push_back(std::move(body));
+               });
   }
 
   int body_ref(const YAML::Node& node, const std::string& entity) {
@@ -126,76 +127,82 @@ class ModelParser {
     const int k = b.find_point(name);
     if (k >= 0) return b.points[k].local;
     if (name == "origin") return Vec2::Zero();
-    in_.fail(at, entity, (body == 0 ? "the ground has no point '" : "body '" + b.name + "' has no point '") + name + "'",
+    in_.fail(at, entity,
+             (body == 0 ? "the ground has no point '" : "body '" + b.name + "' has no point '") + name + "'",
              body == 0 ? "add it under 'ground'" : "add it under bodies." + b.name + ".points, or name another point");
   }
 
   void joints(const YAML::Node& node) {
-    each_named(node, "joints", spec_.joints, "joint",
-               [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
-      const YAML::Node& j = value;
-      in_.require_map(j, entity);
-      if (spec_.find_pin(name) >= 0) in_.fail(key, entity, "is defined twice", "give each joint its own name");
-      Joint joint;
-      joint.name = name;
-      joint.where = in_.where(key);
-      const YAML::Node type = in_.required(j, "type", entity, "give type: revolute, prismatic or gear");
-      const std::string t = in_.text(type, entity + ".type");
-      const YAML::Node bodies = in_.required(j, "bodies", entity, "give bodies: [first, second]");
-      if ((t == "revolute" || t == "R") && bodies.IsSequence() && bodies.size() != 2) {
-        compound_pin(name, entity, key, j, bodies);
-        return;
-      }
-      if (!bodies.IsSequence() || bodies.size() != 2)
-        in_.fail(bodies, entity, "'bodies' must list two bodies", "write bodies: [ground, crank]");
-      joint.body = {body_ref(bodies[0], entity), body_ref(bodies[1], entity)};
-      if (joint.body[0] == joint.body[1])
-        in_.fail(bodies, entity, "joins a body to itself", "name two different bodies");
-      if (t == "revolute" || t == "R") {
-        joint.type = JointType::revolute;
-        in_.allow_only(j, entity, {"type", "bodies", "at", "points", "friction"});
-        PairFriction f = revolute_friction_;
-        if (j["friction"]) pair_friction(j["friction"], entity, true, f);
-        joint.friction = f.coefficient, joint.static_friction = f.static_coefficient, joint.pin_radius = f.size;
-        joint.point_name = {name, name};
-        if (j["at"]) joint.point_name[0] = joint.point_name[1] = in_.text(j["at"], entity + ".at");
-        if (const YAML::Node pts = j["points"]) {
-          if (!pts.IsSequence() || pts.size() != 2)
-            in_.fail(pts, entity, "'points' must name one point in each body", "write points: [B, B]");
-          joint.point_name = {in_.text(pts[0], entity), in_.text(pts[1], entity)};
-        }
-        const YAML::Node at = j["points"] ? j["points"] : (j["at"] ? j["at"] : key);
-        for (int k = 0; k < 2; ++k) joint.point[k] = point_ref(joint.body[k], joint.point_name[k], at, entity);
-      } else if (t == "prismatic" || t == "P") {
-        joint.type = JointType::prismatic;
-        in_.allow_only(j, entity, {"type", "bodies", "guide", "slider_point", "angle", "friction"});
-        PairFriction f = prismatic_friction_;
-        if (j["friction"]) pair_friction(j["friction"], entity, false, f);
-        joint.friction = f.coefficient, joint.static_friction = f.static_coefficient, joint.slider_length = f.size;
-        guide(j, joint, entity);
-        joint.point_name[1] = j["slider_point"] ? in_.text(j["slider_point"], entity + ".slider_point") : "origin";
-        joint.point[1] = point_ref(joint.body[1], joint.point_name[1], j["slider_point"] ? j["slider_point"] : key, entity);
-        joint.angle_offset = in_.optional_number(j, "angle", entity, Quantity::angle).value_or(0.0);
-      } else if (t == "gear") {
-        joint.type = JointType::gear;
-        in_.allow_only(j, entity, {"type", "bodies", "ratio", "phase"});
-        joint.ratio = in_.number(in_.required(j, "ratio", entity, "give ratio: theta_second / theta_first"), entity + ".ratio");
-        if (joint.ratio == 0.0) in_.fail(j["ratio"], entity, "gear ratio is zero", "give a non-zero ratio");
-        joint.phase = in_.optional_number(j, "phase", entity, Quantity::angle).value_or(0.0);
-      } else {
-        in_.fail(type, entity, "unknown joint type '" + t + "'", "use revolute, prismatic or gear");
-      }
-      spec_.joints.push_back(std::move(joint));
+    each_named(
+        node, "joints", spec_.joints, "joint",
+        [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
+          const YAML::Node& j = value;
+          in_.require_map(j, entity);
+          if (spec_.find_pin(name) >= 0) in_.fail(key, entity, "is defined twice", "give each joint its own name");
+          Joint joint;
+          joint.name = name;
+          joint.where = in_.where(key);
+          const YAML::Node type = in_.required(j, "type", entity, "give type: revolute, prismatic or gear");
+          const std::string t = in_.text(type, entity + ".type");
+          const YAML::Node bodies = in_.required(j, "bodies", entity, "give bodies: [first, second]");
+          if ((t == "revolute" || t == "R") && bodies.IsSequence() && bodies.size() != 2) {
+            compound_pin(name, entity, key, j, bodies);
+            return;
+          }
+          if (!bodies.IsSequence() || bodies.size() != 2)
+            in_.fail(bodies, entity, "'bodies' must list two bodies", "write bodies: [ground, crank]");
+          joint.body = {body_ref(bodies[0], entity), body_ref(bodies[1], entity)};
+          if (joint.body[0] == joint.body[1])
+            in_.fail(bodies, entity, "joins a body to itself", "name two different bodies");
+          if (t == "revolute" || t == "R") {
+            joint.type = JointType::revolute;
+            in_.allow_only(j, entity, {"type", "bodies", "at", "points", "friction"});
+            PairFriction f = revolute_friction_;
+            if (j["friction"]) pair_friction(j["friction"], entity, true, f);
+            joint.friction = f.coefficient, joint.static_friction = f.static_coefficient, joint.pin_radius = f.size;
+            joint.point_name = {name, name};
+            if (j["at"]) joint.point_name[0] = joint.point_name[1] = in_.text(j["at"], entity + ".at");
+            if (const YAML::Node pts = j["points"]) {
+              if (!pts.IsSequence() || pts.size() != 2)
+                in_.fail(pts, entity, "'points' must name one point in each body", "write points: [B, B]");
+              joint.point_name = {in_.text(pts[0], entity), in_.text(pts[1], entity)};
+            }
+            const YAML::Node at = j["points"] ? j["points"] : (j["at"] ? j["at"] : key);
+            for (int k = 0; k < 2; ++k) joint.point[k] = point_ref(joint.body[k], joint.point_name[k], at, entity);
+          } else if (t == "prismatic" || t == "P") {
+            joint.type = JointType::prismatic;
+            in_.allow_only(j, entity, {"type", "bodies", "guide", "slider_point", "angle", "friction"});
+            PairFriction f = prismatic_friction_;
+            if (j["friction"]) pair_friction(j["friction"], entity, false, f);
+            joint.friction = f.coefficient, joint.static_friction = f.static_coefficient, joint.slider_length = f.size;
+            guide(j, joint, entity);
+            joint.point_name[1] = j["slider_point"] ? in_.text(j["slider_point"], entity + ".slider_point") : "origin";
+            joint.point[1] =
+                point_ref(joint.body[1], joint.point_name[1], j["slider_point"] ? j["slider_point"] : key, entity);
+            joint.angle_offset = in_.optional_number(j, "angle", entity, Quantity::angle).value_or(0.0);
+          } else if (t == "gear") {
+            joint.type = JointType::gear;
+            in_.allow_only(j, entity, {"type", "bodies", "ratio", "phase"});
+            joint.ratio = in_.number(in_.required(j, "ratio", entity, "give ratio: theta_second / theta_first"),
+                                     entity + ".ratio");
+            if (joint.ratio == 0.0) in_.fail(j["ratio"], entity, "gear ratio is zero", "give a non-zero ratio");
+            joint.phase = in_.optional_number(j, "phase", entity, Quantity::angle).value_or(0.0);
+          } else {
+            in_.fail(type, entity, "unknown joint type '" + t + "'", "use revolute, prismatic or gear");
+          }
+          spec_.joints.push_back(std::move(joint));
         });
     // A geared wheel must turn on a ground pivot (a two-body joint or a compound ground pin).
     for (const Joint& g : spec_.joints) {
       if (g.type != JointType::gear) continue;
       const int wheel = g.body[1];
-      const bool pivoted = std::any_of(spec_.joints.begin(), spec_.joints.end(), [&](const Joint& o) {
-        return o.type == JointType::revolute && o.connects(wheel) && o.other(wheel) == 0;
-      }) || std::any_of(spec_.pins.begin(), spec_.pins.end(), [&](const CompoundPin& p) {
-        return p.member(wheel) >= 0 && p.member(0) >= 0;
-      });
+      const bool pivoted =
+          std::any_of(spec_.joints.begin(), spec_.joints.end(),
+                      [&](const Joint& o) {
+                        return o.type == JointType::revolute && o.connects(wheel) && o.other(wheel) == 0;
+                      }) ||
+          std::any_of(spec_.pins.begin(), spec_.pins.end(),
+                      [&](const CompoundPin& p) { return p.member(wheel) >= 0 && p.member(0) >= 0; });
       if (!pivoted)
         throw InputError(g.where, "joint '" + g.name + "'",
                          "the geared wheel '" + spec_.bodies[wheel].name + "' has no revolute joint to the ground",
@@ -208,8 +215,11 @@ class ModelParser {
                     const YAML::Node& bodies) {
     in_.allow_only(j, entity, {"type", "bodies", "at", "points", "friction"});
     if (bodies.size() < 2)
-      in_.fail(bodies, entity, bodies.size() == 0 ? "'bodies' lists no body" : "'bodies' lists one body: a joint joins two bodies or more",
-               "name every body the pin joins: bodies: [crank, coupler], or three or more at one pin: bodies: [rod, upper, lower]");
+      in_.fail(
+          bodies, entity,
+          bodies.size() == 0 ? "'bodies' lists no body" : "'bodies' lists one body: a joint joins two bodies or more",
+          "name every body the pin joins: bodies: [crank, coupler], or three or more at one pin: bodies: [rod, upper, "
+          "lower]");
     CompoundPin pin;
     pin.name = name;
     pin.where = in_.where(key);
@@ -267,7 +277,8 @@ class ModelParser {
       in_.fail(node["coefficient"], entity, "friction coefficient is negative", "give a coefficient >= 0");
     if (f.static_coefficient < f.coefficient)
       in_.fail(node["static"] ? node["static"] : node, entity,
-               fmt::format("the static friction coefficient {:g} is below the kinetic one {:g}", f.static_coefficient, f.coefficient),
+               fmt::format("the static friction coefficient {:g} is below the kinetic one {:g}", f.static_coefficient,
+                           f.coefficient),
                "give static >= coefficient (static friction holds at least what kinetic friction resists)");
     if (f.size < 0.0)
       in_.fail(node[size_key], entity, std::string("friction ") + size_key + " is negative",
@@ -289,9 +300,12 @@ class ModelParser {
   BodyPoint body_point(const YAML::Node& node, const std::string& entity) {
     const std::string text = in_.text(node, entity);
     const auto dot = text.find('.');
-    if (dot == std::string::npos) in_.fail(node, entity, "'" + text + "' is not body.point", "write e.g. crank.B or ground.D");
+    if (dot == std::string::npos)
+      in_.fail(node, entity, "'" + text + "' is not body.point", "write e.g. crank.B or ground.D");
     const int b = spec_.find_body(text.substr(0, dot));
-    if (b < 0) in_.fail(node, entity, "unknown body '" + text.substr(0, dot) + "'", "use 'ground' or a body defined under 'bodies'");
+    if (b < 0)
+      in_.fail(node, entity, "unknown body '" + text.substr(0, dot) + "'",
+               "use 'ground' or a body defined under 'bodies'");
     return {b, point_ref(b, text.substr(dot + 1), node, entity)};
   }
 
@@ -306,224 +320,257 @@ class ModelParser {
   }
 
   void loads(const YAML::Node& node) {
-    each_named(node, "loads", spec_.loads, "load",
-               [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
-      const YAML::Node& l = value;
-      in_.require_map(l, entity);
-      Load load;
-      load.name = name;
-      load.where = in_.where(key);
-      const YAML::Node type = in_.required(l, "type", entity, "give type: force, moment, spring, damper, torsional_spring or torsional_damper");
-      const std::string t = in_.text(type, entity + ".type");
-      if (l["useful"]) {
-        if (!l["useful"].IsScalar() || (l["useful"].Scalar() != "true" && l["useful"].Scalar() != "false"))
-          in_.fail(l["useful"], entity, "useful must be true or false", "write useful: true");
-        load.useful = l["useful"].Scalar() == "true";
-      }
-      auto body_of = [&]() {
-        const YAML::Node b = in_.required(l, "body", entity, "name the body it acts on");
-        const int body = body_ref(b, entity);
-        if (body == 0) in_.fail(b, entity, "a load on the ground does no work and needs no analysis", "apply it to a moving body");
-        return body;
-      };
-      auto revolute_joint = [&]() {
-        const YAML::Node jn = in_.required(l, "joint", entity, "name the revolute joint it acts in");
-        need_two_body_joint(jn, entity, "a torsional spring or damper");
-        const int joint = spec_.find_joint(in_.text(jn, entity + ".joint"));
-        if (joint < 0 || spec_.joints[joint].type != JointType::revolute)
-          in_.fail(jn, entity, "'" + jn.Scalar() + "' is not a revolute joint", "name a revolute joint defined under 'joints'");
-        return joint;
-      };
-      auto between = [&]() {
-        const YAML::Node points = in_.required(l, "between", entity, "give between: [body.point, body.point]");
-        if (!points.IsSequence() || points.size() != 2) in_.fail(points, entity, "'between' names two points", "write between: [crank.B, ground.D]");
-        return std::array<BodyPoint, 2>{body_point(points[0], entity), body_point(points[1], entity)};
-      };
-      if (t == "force" || t == "moment") {
-        const bool force = t == "force";
-        if (force) in_.allow_only(l, entity, {"type", "body", "point", "value", "table", "viscous", "useful"});
-        else in_.allow_only(l, entity, {"type", "body", "value", "table", "useful"});
-        const int body = body_of();
-        PointForce point_force;
-        BodyMoment moment;
-        if (force) {
-          const YAML::Node p = in_.required(l, "point", entity, "name the point of the body where it acts");
-          point_force.at = {body, point_ref(body, in_.text(p, entity + ".point"), p, entity)};
-        }
-        moment.body = body;
-        if ((l["value"] ? 1 : 0) + (l["table"] ? 1 : 0) + (l["viscous"] ? 1 : 0) > 1)
-          in_.fail(l["table"] ? l["table"] : l["viscous"], entity, "more than one of 'value', 'table', 'viscous' is given", "give one of them");
-        if (l["table"]) {
-          load.table = load_table(l["table"], entity, force);
-        } else if (l["viscous"]) {
-          point_force.viscous = non_negative(l, "viscous", entity, Quantity::plain, true);
-        } else {
-          const YAML::Node v = in_.required(l, "value", entity, force ? "give value: [Fx, Fy] in N" : "give value: M in N m");
-          if (force) point_force.value = vector(v, entity + ".value", Quantity::force, "write value: [Fx, Fy] in N");
-          else moment.value = in_.number(v, entity + ".value", Quantity::moment);
-        }
-        if (force) load.element = point_force;
-        else load.element = moment;
-      } else if (t == "spring") {
-        in_.allow_only(l, entity, {"type", "between", "stiffness", "free_length", "useful"});
-        Spring spring;
-        spring.between = between();
-        spring.stiffness = non_negative(l, "stiffness", entity, Quantity::plain, true);
-        spring.free_length = non_negative(l, "free_length", entity, Quantity::length, true);
-        load.element = spring;
-      } else if (t == "damper") {
-        in_.allow_only(l, entity, {"type", "between", "damping", "useful"});
-        Damper damper;
-        damper.between = between();
-        damper.damping = non_negative(l, "damping", entity, Quantity::plain, true);
-        load.element = damper;
-      } else if (t == "torsional_spring") {
-        in_.allow_only(l, entity, {"type", "joint", "stiffness", "free_angle", "useful"});
-        TorsionalSpring spring;
-        spring.joint = revolute_joint();
-        spring.stiffness = non_negative(l, "stiffness", entity, Quantity::plain, true);
-        spring.free_angle = in_.optional_number(l, "free_angle", entity, Quantity::angle).value_or(0.0);
-        load.element = spring;
-      } else if (t == "torsional_damper") {
-        in_.allow_only(l, entity, {"type", "joint", "damping", "useful"});
-        TorsionalDamper damper;
-        damper.joint = revolute_joint();
-        damper.damping = non_negative(l, "damping", entity, Quantity::plain, true);
-        load.element = damper;
-      } else {
-        in_.fail(type, entity, "unknown load type '" + t + "'", "use force, moment, spring, damper, torsional_spring or torsional_damper");
-      }
-      spec_.loads.push_back(std::move(load));
+    each_named(
+        node, "loads", spec_.loads, "load",
+        [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
+          const YAML::Node& l = value;
+          in_.require_map(l, entity);
+          Load load;
+          load.name = name;
+          load.where = in_.where(key);
+          const YAML::Node type = in_.required(
+              l, "type", entity, "give type: force, moment, spring, damper, torsional_spring or torsional_damper");
+          const std::string t = in_.text(type, entity + ".type");
+          if (l["useful"]) {
+            if (!l["useful"].IsScalar() || (l["useful"].Scalar() != "true" && l["useful"].Scalar() != "false"))
+              in_.fail(l["useful"], entity, "useful must be true or false", "write useful: true");
+            load.useful = l["useful"].Scalar() == "true";
+          }
+          auto body_of = [&]() {
+            const YAML::Node b = in_.required(l, "body", entity, "name the body it acts on");
+            const int body = body_ref(b, entity);
+            if (body == 0)
+              in_.fail(b, entity, "a load on the ground does no work and needs no analysis",
+                       "apply it to a moving body");
+            return body;
+          };
+          auto revolute_joint = [&]() {
+            const YAML::Node jn = in_.required(l, "joint", entity, "name the revolute joint it acts in");
+            need_two_body_joint(jn, entity, "a torsional spring or damper");
+            const int joint = spec_.find_joint(in_.text(jn, entity + ".joint"));
+            if (joint < 0 || spec_.joints[joint].type != JointType::revolute)
+              in_.fail(jn, entity, "'" + jn.Scalar() + "' is not a revolute joint",
+                       "name a revolute joint defined under 'joints'");
+            return joint;
+          };
+          auto between = [&]() {
+            const YAML::Node points = in_.required(l, "between", entity, "give between: [body.point, body.point]");
+            if (!points.IsSequence() || points.size() != 2)
+              in_.fail(points, entity, "'between' names two points", "write between: [crank.B, ground.D]");
+            return std::array<BodyPoint, 2>{body_point(points[0], entity), body_point(points[1], entity)};
+          };
+          if (t == "force" || t == "moment") {
+            const bool force = t == "force";
+            if (force)
+              in_.allow_only(l, entity, {"type", "body", "point", "value", "table", "viscous", "useful"});
+            else
+              in_.allow_only(l, entity, {"type", "body", "value", "table", "useful"});
+            const int body = body_of();
+            PointForce point_force;
+            BodyMoment moment;
+            if (force) {
+              const YAML::Node p = in_.required(l, "point", entity, "name the point of the body where it acts");
+              point_force.at = {body, point_ref(body, in_.text(p, entity + ".point"), p, entity)};
+            }
+            moment.body = body;
+            if ((l["value"] ? 1 : 0) + (l["table"] ? 1 : 0) + (l["viscous"] ? 1 : 0) > 1)
+              in_.fail(l["table"] ? l["table"] : l["viscous"], entity,
+                       "more than one of 'value', 'table', 'viscous' is given", "give one of them");
+            if (l["table"]) {
+              load.table = load_table(l["table"], entity, force);
+            } else if (l["viscous"]) {
+              point_force.viscous = non_negative(l, "viscous", entity, Quantity::plain, true);
+            } else {
+              const YAML::Node v =
+                  in_.required(l, "value", entity, force ? "give value: [Fx, Fy] in N" : "give value: M in N m");
+              if (force)
+                point_force.value = vector(v, entity + ".value", Quantity::force, "write value: [Fx, Fy] in N");
+              else
+                moment.value = in_.number(v, entity + ".value", Quantity::moment);
+            }
+            if (force)
+              load.element = point_force;
+            else
+              load.element = moment;
+          } else if (t == "spring") {
+            in_.allow_only(l, entity, {"type", "between", "stiffness", "free_length", "useful"});
+            Spring spring;
+            spring.between = between();
+            spring.stiffness = non_negative(l, "stiffness", entity, Quantity::plain, true);
+            spring.free_length = non_negative(l, "free_length", entity, Quantity::length, true);
+            load.element = spring;
+          } else if (t == "damper") {
+            in_.allow_only(l, entity, {"type", "between", "damping", "useful"});
+            Damper damper;
+            damper.between = between();
+            damper.damping = non_negative(l, "damping", entity, Quantity::plain, true);
+            load.element = damper;
+          } else if (t == "torsional_spring") {
+            in_.allow_only(l, entity, {"type", "joint", "stiffness", "free_angle", "useful"});
+            TorsionalSpring spring;
+            spring.joint = revolute_joint();
+            spring.stiffness = non_negative(l, "stiffness", entity, Quantity::plain, true);
+            spring.free_angle = in_.optional_number(l, "free_angle", entity, Quantity::angle).value_or(0.0);
+            load.element = spring;
+          } else if (t == "torsional_damper") {
+            in_.allow_only(l, entity, {"type", "joint", "damping", "useful"});
+            TorsionalDamper damper;
+            damper.joint = revolute_joint();
+            damper.damping = non_negative(l, "damping", entity, Quantity::plain, true);
+            load.element = damper;
+          } else {
+            in_.fail(type, entity, "unknown load type '" + t + "'",
+                     "use force, moment, spring, damper, torsional_spring or torsional_damper");
+          }
+          spec_.loads.push_back(std::move(load));
         });
   }
 
   void actuators(const YAML::Node& node) {
-    each_named(node, "actuators", machine_.actuators, "actuator",
-               [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
-      dynamics::Actuator a;
-      a.name = name;
-      a.where = in_.where(key);
-      const YAML::Node& n = value;
-      in_.require_map(n, entity);
-      const YAML::Node type = in_.required(n, "type", entity, "give type: torque, resistance or dc_motor");
-      const std::string t = in_.text(type, entity + ".type");
-      if (t == "resistance" && n["joint"]) {
-        // A Coulomb-viscous force along a prismatic pair, on its second body (the slider).
-        const YAML::Node jn = n["joint"];
-        need_two_body_joint(jn, entity, "a resistance in a pair");
-        dynamics::Resistance r;
-        r.joint = spec_.find_joint(in_.text(jn, entity + ".joint"));
-        if (r.joint < 0 || spec_.joints[r.joint].type != JointType::prismatic)
-          in_.fail(jn, entity, "'" + jn.Scalar() + "' is not a prismatic joint", "name a prismatic joint defined under 'joints'");
-        if (n["body"]) in_.fail(n["body"], entity, "a resistance in a joint acts on the joint's bodies", "remove 'body'");
-        a.body = spec_.joints[r.joint].body[1];
-        in_.allow_only(n, entity, {"type", "joint", "F0", "F0_static", "c"});
-        r.T0 = non_negative(n, "F0", entity, Quantity::force, false);
-        r.T0_static = static_resistance(n, "F0_static", r.T0, entity, Quantity::force);
-        r.c = non_negative(n, "c", entity, Quantity::plain, false);
-        a.law = r;
-        machine_.actuators.push_back(std::move(a));
-        return;
-      }
-      const YAML::Node body = in_.required(n, "body", entity, "name the body it acts on (or, for a resistance, the prismatic joint)");
-      a.body = body_ref(body, entity);
-      if (a.body == 0) in_.fail(body, entity, "an actuator on the ground does nothing", "name a moving body");
-      auto positive = [&](const char* key, Quantity kind) {
-        const double v = in_.number(in_.required(n, key, entity, std::string("give ") + key), entity + "." + key, kind);
-        if (!(v > 0.0)) in_.fail(n[key], entity, std::string(key) + " must be positive", std::string("give ") + key + " > 0");
-        return v;
-      };
-      if (t == "torque") {
-        dynamics::Torque torque;
-        in_.allow_only(n, entity, {"type", "body", "value", "when"});
-        torque.value = in_.number(in_.required(n, "value", entity, "give value: N m"), entity + ".value", Quantity::moment);
-        if (const YAML::Node w = n["when"]) {
-          in_.allow_only(w, entity + ".when", {"body", "omega"});
-          torque.when_body = body_ref(in_.required(w, "body", entity + ".when", "name the body whose turning enables it"), entity);
-          const std::string sign = in_.text(in_.required(w, "omega", entity + ".when", "give omega: positive or negative"), entity);
-          if (sign != "positive" && sign != "negative")
-            in_.fail(w["omega"], entity, "omega must be positive or negative", "write omega: negative");
-          torque.when_sign = sign == "positive" ? 1 : -1;
-        }
-        a.law = torque;
-      } else if (t == "resistance") {
-        dynamics::Resistance r;
-        in_.allow_only(n, entity, {"type", "body", "T0", "T0_static", "c"});
-        r.T0 = non_negative(n, "T0", entity, Quantity::moment, false);
-        r.T0_static = static_resistance(n, "T0_static", r.T0, entity, Quantity::moment);
-        r.c = non_negative(n, "c", entity, Quantity::plain, false);
-        a.law = r;
-      } else if (t == "dc_motor") {
-        dynamics::DcMotor d;
-        in_.allow_only(n, entity, {"type", "body", "voltage", "resistance", "inductance", "constant", "rotor_inertia", "reducer"});
-        d.voltage = in_.number(in_.required(n, "voltage", entity, "give voltage: V"), entity + ".voltage");
-        d.resistance = positive("resistance", Quantity::plain);
-        d.inductance = positive("inductance", Quantity::plain);
-        d.constant = positive("constant", Quantity::plain);
-        d.rotor_inertia = non_negative(n, "rotor_inertia", entity, Quantity::plain, false);
-        if (const YAML::Node r = n["reducer"]) {
-          in_.allow_only(r, entity + ".reducer", {"ratio", "inertia", "efficiency"});
-          d.ratio = in_.number(in_.required(r, "ratio", entity + ".reducer", "give ratio: omega_out / omega_motor"), entity + ".reducer.ratio");
-          if (d.ratio == 0.0) in_.fail(r["ratio"], entity, "reducer ratio is zero", "give a non-zero ratio");
-          d.reducer_inertia = non_negative(r, "inertia", entity + ".reducer", Quantity::plain, false);
-          d.efficiency = r["efficiency"] ? in_.number(r["efficiency"], entity + ".reducer.efficiency") : 1.0;
-          if (!(d.efficiency > 0.0 && d.efficiency <= 1.0))
-            in_.fail(r["efficiency"], entity, "efficiency must be in (0, 1]", "give efficiency: 0.9");
-        }
-        a.law = d;
-      } else {
-        in_.fail(type, entity, "unknown actuator type '" + t + "'", "use torque, resistance or dc_motor");
-      }
-      machine_.actuators.push_back(std::move(a));
+    each_named(
+        node, "actuators", machine_.actuators, "actuator",
+        [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
+          dynamics::Actuator a;
+          a.name = name;
+          a.where = in_.where(key);
+          const YAML::Node& n = value;
+          in_.require_map(n, entity);
+          const YAML::Node type = in_.required(n, "type", entity, "give type: torque, resistance or dc_motor");
+          const std::string t = in_.text(type, entity + ".type");
+          if (t == "resistance" && n["joint"]) {
+            // A Coulomb-viscous force along a prismatic pair, on its second body (the slider).
+            const YAML::Node jn = n["joint"];
+            need_two_body_joint(jn, entity, "a resistance in a pair");
+            dynamics::Resistance r;
+            r.joint = spec_.find_joint(in_.text(jn, entity + ".joint"));
+            if (r.joint < 0 || spec_.joints[r.joint].type != JointType::prismatic)
+              in_.fail(jn, entity, "'" + jn.Scalar() + "' is not a prismatic joint",
+                       "name a prismatic joint defined under 'joints'");
+            if (n["body"])
+              in_.fail(n["body"], entity, "a resistance in a joint acts on the joint's bodies", "remove 'body'");
+            a.body = spec_.joints[r.joint].body[1];
+            in_.allow_only(n, entity, {"type", "joint", "F0", "F0_static", "c"});
+            r.T0 = non_negative(n, "F0", entity, Quantity::force, false);
+            r.T0_static = static_resistance(n, "F0_static", r.T0, entity, Quantity::force);
+            r.c = non_negative(n, "c", entity, Quantity::plain, false);
+            a.law = r;
+            machine_.actuators.push_back(std::move(a));
+            return;
+          }
+          const YAML::Node body =
+              in_.required(n, "body", entity, "name the body it acts on (or, for a resistance, the prismatic joint)");
+          a.body = body_ref(body, entity);
+          if (a.body == 0) in_.fail(body, entity, "an actuator on the ground does nothing", "name a moving body");
+          auto positive = [&](const char* key, Quantity kind) {
+            const double v =
+                in_.number(in_.required(n, key, entity, std::string("give ") + key), entity + "." + key, kind);
+            if (!(v > 0.0))
+              in_.fail(n[key], entity, std::string(key) + " must be positive", std::string("give ") + key + " > 0");
+            return v;
+          };
+          if (t == "torque") {
+            dynamics::Torque torque;
+            in_.allow_only(n, entity, {"type", "body", "value", "when"});
+            torque.value =
+                in_.number(in_.required(n, "value", entity, "give value: N m"), entity + ".value", Quantity::moment);
+            if (const YAML::Node w = n["when"]) {
+              in_.allow_only(w, entity + ".when", {"body", "omega"});
+              torque.when_body =
+                  body_ref(in_.required(w, "body", entity + ".when", "name the body whose turning enables it"), entity);
+              const std::string sign =
+                  in_.text(in_.required(w, "omega", entity + ".when", "give omega: positive or negative"), entity);
+              if (sign != "positive" && sign != "negative")
+                in_.fail(w["omega"], entity, "omega must be positive or negative", "write omega: negative");
+              torque.when_sign = sign == "positive" ? 1 : -1;
+            }
+            a.law = torque;
+          } else if (t == "resistance") {
+            dynamics::Resistance r;
+            in_.allow_only(n, entity, {"type", "body", "T0", "T0_static", "c"});
+            r.T0 = non_negative(n, "T0", entity, Quantity::moment, false);
+            r.T0_static = static_resistance(n, "T0_static", r.T0, entity, Quantity::moment);
+            r.c = non_negative(n, "c", entity, Quantity::plain, false);
+            a.law = r;
+          } else if (t == "dc_motor") {
+            dynamics::DcMotor d;
+            in_.allow_only(
+                n, entity,
+                {"type", "body", "voltage", "resistance", "inductance", "constant", "rotor_inertia", "reducer"});
+            d.voltage = in_.number(in_.required(n, "voltage", entity, "give voltage: V"), entity + ".voltage");
+            d.resistance = positive("resistance", Quantity::plain);
+            d.inductance = positive("inductance", Quantity::plain);
+            d.constant = positive("constant", Quantity::plain);
+            d.rotor_inertia = non_negative(n, "rotor_inertia", entity, Quantity::plain, false);
+            if (const YAML::Node r = n["reducer"]) {
+              in_.allow_only(r, entity + ".reducer", {"ratio", "inertia", "efficiency"});
+              d.ratio = in_.number(in_.required(r, "ratio", entity + ".reducer", "give ratio: omega_out / omega_motor"),
+                                   entity + ".reducer.ratio");
+              if (d.ratio == 0.0) in_.fail(r["ratio"], entity, "reducer ratio is zero", "give a non-zero ratio");
+              d.reducer_inertia = non_negative(r, "inertia", entity + ".reducer", Quantity::plain, false);
+              d.efficiency = r["efficiency"] ? in_.number(r["efficiency"], entity + ".reducer.efficiency") : 1.0;
+              if (!(d.efficiency > 0.0 && d.efficiency <= 1.0))
+                in_.fail(r["efficiency"], entity, "efficiency must be in (0, 1]", "give efficiency: 0.9");
+            }
+            a.law = d;
+          } else {
+            in_.fail(type, entity, "unknown actuator type '" + t + "'", "use torque, resistance or dc_motor");
+          }
+          machine_.actuators.push_back(std::move(a));
         });
   }
 
   /// The static Coulomb resistance (default: the kinetic one), not below the kinetic one.
-  double static_resistance(const YAML::Node& n, const char* key, double kinetic, const std::string& entity, Quantity kind) {
+  double static_resistance(const YAML::Node& n, const char* key, double kinetic, const std::string& entity,
+                           Quantity kind) {
     if (!n[key]) return kinetic;
     const double v = non_negative(n, key, entity, kind, true);
     if (v < kinetic)
       in_.fail(n[key], entity, fmt::format("{} = {:g} is below the kinetic resistance {:g}", key, v, kinetic),
-               std::string("give ") + key + " >= the kinetic value (static friction holds at least what kinetic friction resists)");
+               std::string("give ") + key +
+                   " >= the kinetic value (static friction holds at least what kinetic friction resists)");
     return v;
   }
 
   void constraint_actions(const YAML::Node& node) {
-    each_named(node, "constraint_actions", machine_.constraint_actions, "constraint action",
-               [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
-      dynamics::ConstraintAction a;
-      a.name = name;
-      a.where = in_.where(key);
-      in_.allow_only(value, entity, {"joint", "along", "direction", "component"});
-      const YAML::Node jn = in_.required(value, "joint", entity, "name the joint whose reaction it follows");
-      need_two_body_joint(jn, entity, "a constraint action follows the reaction that");
-      a.joint = spec_.find_joint(in_.text(jn, entity + ".joint"));
-      if (a.joint < 0) in_.fail(jn, entity, "unknown joint '" + jn.Scalar() + "'", "name a joint defined under 'joints'");
-      const Joint& j = spec_.joints[a.joint];
-      if (j.type == JointType::revolute) {
-        if (value["along"]) {
-          const YAML::Node along = value["along"];
-          if (!along.IsSequence() || along.size() != 2)
-            in_.fail(along, entity, "'along' names two points of one body", "write along: [leg.K, leg.A]");
-          a.kind = dynamics::ConstraintAction::along_points;
-          a.through = {body_point(along[0], entity), body_point(along[1], entity)};
-          if (a.through[0].body != a.through[1].body || (a.through[1].local - a.through[0].local).norm() < 1e-12)
-            in_.fail(along, entity, "'along' needs two distinct points of the same body", "write along: [leg.K, leg.A]");
-        } else {
-          a.kind = dynamics::ConstraintAction::global_direction;
-          const double angle = in_.number(in_.required(value, "direction", entity, "give along: [body.P, body.Q] or direction: angle"),
-                                          entity + ".direction", Quantity::angle);
-          a.direction = Vec2(std::cos(angle), std::sin(angle));
-        }
-      } else if (j.type == JointType::prismatic) {
-        const std::string c = value["component"] ? in_.text(value["component"], entity + ".component") : "normal";
-        if (c != "normal" && c != "moment")
-          in_.fail(value["component"], entity, "unknown component '" + c + "'", "use normal or moment");
-        a.kind = c == "normal" ? dynamics::ConstraintAction::normal_force : dynamics::ConstraintAction::pair_moment;
-      } else {
-        in_.fail(jn, entity, "a gear pair has no constraint action here", "name a revolute or prismatic joint");
-      }
-      machine_.constraint_actions.push_back(std::move(a));
+    each_named(
+        node, "constraint_actions", machine_.constraint_actions, "constraint action",
+        [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
+          dynamics::ConstraintAction a;
+          a.name = name;
+          a.where = in_.where(key);
+          in_.allow_only(value, entity, {"joint", "along", "direction", "component"});
+          const YAML::Node jn = in_.required(value, "joint", entity, "name the joint whose reaction it follows");
+          need_two_body_joint(jn, entity, "a constraint action follows the reaction that");
+          a.joint = spec_.find_joint(in_.text(jn, entity + ".joint"));
+          if (a.joint < 0)
+            in_.fail(jn, entity, "unknown joint '" + jn.Scalar() + "'", "name a joint defined under 'joints'");
+          const Joint& j = spec_.joints[a.joint];
+          if (j.type == JointType::revolute) {
+            if (value["along"]) {
+              const YAML::Node along = value["along"];
+              if (!along.IsSequence() || along.size() != 2)
+                in_.fail(along, entity, "'along' names two points of one body", "write along: [leg.K, leg.A]");
+              a.kind = dynamics::ConstraintAction::along_points;
+              a.through = {body_point(along[0], entity), body_point(along[1], entity)};
+              if (a.through[0].body != a.through[1].body || (a.through[1].local - a.through[0].local).norm() < 1e-12)
+                in_.fail(along, entity, "'along' needs two distinct points of the same body",
+                         "write along: [leg.K, leg.A]");
+            } else {
+              a.kind = dynamics::ConstraintAction::global_direction;
+              const double angle = in_.number(
+                  in_.required(value, "direction", entity, "give along: [body.P, body.Q] or direction: angle"),
+                  entity + ".direction", Quantity::angle);
+              a.direction = Vec2(std::cos(angle), std::sin(angle));
+            }
+          } else if (j.type == JointType::prismatic) {
+            const std::string c = value["component"] ? in_.text(value["component"], entity + ".component") : "normal";
+            if (c != "normal" && c != "moment")
+              in_.fail(value["component"], entity, "unknown component '" + c + "'", "use normal or moment");
+            a.kind = c == "normal" ? dynamics::ConstraintAction::normal_force : dynamics::ConstraintAction::pair_moment;
+          } else {
+            in_.fail(jn, entity, "a gear pair has no constraint action here", "name a revolute or prismatic joint");
+          }
+          machine_.constraint_actions.push_back(std::move(a));
         });
   }
 
@@ -534,7 +581,8 @@ class ModelParser {
   Coordinate coordinate(const YAML::Node& node, const std::string& entity, bool& rate) {
     const std::string text = in_.text(node, entity);
     const std::string fix =
-        "write t, a driver's name, <body>.angle or .omega, <joint>.displacement or .speed (prismatic), <joint>.angle or "
+        "write t, a driver's name, <body>.angle or .omega, <joint>.displacement or .speed (prismatic), <joint>.angle "
+        "or "
         ".omega (revolute), or <body>.<point>.x, .y, .vx, .vy";
     Coordinate c;
     c.label = text;
@@ -585,7 +633,8 @@ class ModelParser {
           if (found++ == 0) c.point[0] = {static_cast<int>(b), spec_.bodies[b].points[k].local};
         }
       if (found == 0) in_.fail(node, entity, "no moving body has a point '" + owner + "'", fix);
-      if (found > 1) in_.fail(node, entity, "several bodies have a point '" + owner + "'", "write <body>." + owner + "." + what);
+      if (found > 1)
+        in_.fail(node, entity, "several bodies have a point '" + owner + "'", "write <body>." + owner + "." + what);
       return c;
     }
     in_.fail(node, entity, "unknown coordinate '" + text + "'", fix);
@@ -596,27 +645,31 @@ class ModelParser {
     in_.allow_only(node, entity + ".table", {"file", "against", "periodic"});
     LoadTable tab;
     tab.where = in_.where(node);
-    const YAML::Node against = in_.required(node, "against", entity + ".table", "give against: t, a driver's name or a coordinate");
+    const YAML::Node against =
+        in_.required(node, "against", entity + ".table", "give against: t, a driver's name or a coordinate");
     tab.against = coordinate(against, entity + ".table.against", tab.rate);
     if (const YAML::Node p = node["periodic"]) {
       const std::string v = in_.text(p, entity + ".table.periodic");
       if (v != "true" && v != "false") in_.fail(p, entity, "periodic must be true or false", "write periodic: true");
       tab.periodic = v == "true";
     }
-    const std::vector<std::vector<double>> rows =
-        csv(in_.required(node, "file", entity + ".table", "give file: a CSV"), entity, force ? "x,Fx,Fy" : "x,M", tab.file);
+    const std::vector<std::vector<double>> rows = csv(in_.required(node, "file", entity + ".table", "give file: a CSV"),
+                                                      entity, force ? "x,Fx,Fy" : "x,M", tab.file);
     for (const auto& r : rows) {
       tab.x.push_back(r[0]);
       tab.value.emplace_back(r[1], force ? r[2] : 0.0);
     }
     if (tab.periodic && (tab.value.front() - tab.value.back()).norm() > 1e-9 * (1.0 + tab.value.front().norm()))
-      in_.fail(node["periodic"], entity, fmt::format("a periodic table must end with its first value, and {} ends at {:g}", tab.file, tab.value.back().x()),
+      in_.fail(node["periodic"], entity,
+               fmt::format("a periodic table must end with its first value, and {} ends at {:g}", tab.file,
+                           tab.value.back().x()),
                "repeat the first row's values at x + period in the last row");
     return tab;
   }
 
   void guide(const YAML::Node& j, Joint& joint, const std::string& entity) {
-    const YAML::Node g = in_.required(j, "guide", entity, "give guide: {point: P, direction: 0 deg} or {through: [P, Q]} on the first body");
+    const YAML::Node g = in_.required(
+        j, "guide", entity, "give guide: {point: P, direction: 0 deg} or {through: [P, Q]} on the first body");
     in_.allow_only(g, entity + ".guide", {"point", "direction", "through"});
     if (const YAML::Node through = g["through"]) {
       if (!through.IsSequence() || through.size() != 2)
@@ -630,42 +683,51 @@ class ModelParser {
       joint.guide_dir = (q - p).normalized();
       return;
     }
-    const YAML::Node point = in_.required(g, "point", entity + ".guide", "name a point of the first body on the guide line");
+    const YAML::Node point =
+        in_.required(g, "point", entity + ".guide", "name a point of the first body on the guide line");
     joint.point_name[0] = in_.text(point, entity + ".guide.point");
     joint.point[0] = point_ref(joint.body[0], joint.point_name[0], point, entity);
-    const double dir = in_.number(in_.required(g, "direction", entity + ".guide", "give direction: angle of the guide in the first body's frame"),
-                                  entity + ".guide.direction", Quantity::angle);
+    const double dir = in_.number(
+        in_.required(g, "direction", entity + ".guide", "give direction: angle of the guide in the first body's frame"),
+        entity + ".guide.direction", Quantity::angle);
     joint.guide_dir = Vec2(std::cos(dir), std::sin(dir));
   }
 
   void drivers(const YAML::Node& node) {
-    each_named(node, "drivers", spec_.drivers, "driver",
-               [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
-      const YAML::Node& d = value;
-      in_.allow_only(d, entity, {"type", "joint", "body", "law"});
-      Driver drv;
-      drv.name = name;
-      drv.where = in_.where(key);
-      const YAML::Node type = in_.required(d, "type", entity, "give type: rotational or linear");
-      const std::string t = in_.text(type, entity + ".type");
-      if (t == "rotational") drv.type = DriverType::rotational;
-      else if (t == "linear") drv.type = DriverType::linear;
-      else in_.fail(type, entity, "unknown driver type '" + t + "'", "use rotational or linear");
-      const YAML::Node jn = in_.required(d, "joint", entity, "name the joint it drives");
-      drv.joint = spec_.find_joint(in_.text(jn, entity + ".joint"));
-      drv.pin = spec_.find_pin(jn.Scalar());
-      if (drv.joint < 0 && drv.pin < 0) in_.fail(jn, entity, "unknown joint '" + jn.Scalar() + "'", "name a joint defined under 'joints'");
-      if (drv.pin >= 0) {
-        pin_driver(d, jn, entity, drv);
-      } else {
-        if (d["body"])
-          in_.fail(d["body"], entity, "'body' names the driven member of a compound joint, and '" + jn.Scalar() + "' joins two bodies",
-                   "remove 'body': the driver turns the joint's moving body");
-        two_body_driver(jn, entity, drv);
-      }
-      drv.law = law(in_.required(d, "law", entity, "give a motion law, e.g. law: {type: constant_speed, speed: 10}"),
-                    entity + ".law", drv.type);
-      spec_.drivers.push_back(std::move(drv));
+    each_named(
+        node, "drivers", spec_.drivers, "driver",
+        [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
+          const YAML::Node& d = value;
+          in_.allow_only(d, entity, {"type", "joint", "body", "law"});
+          Driver drv;
+          drv.name = name;
+          drv.where = in_.where(key);
+          const YAML::Node type = in_.required(d, "type", entity, "give type: rotational or linear");
+          const std::string t = in_.text(type, entity + ".type");
+          if (t == "rotational")
+            drv.type = DriverType::rotational;
+          else if (t == "linear")
+            drv.type = DriverType::linear;
+          else
+            in_.fail(type, entity, "unknown driver type '" + t + "'", "use rotational or linear");
+          const YAML::Node jn = in_.required(d, "joint", entity, "name the joint it drives");
+          drv.joint = spec_.find_joint(in_.text(jn, entity + ".joint"));
+          drv.pin = spec_.find_pin(jn.Scalar());
+          if (drv.joint < 0 && drv.pin < 0)
+            in_.fail(jn, entity, "unknown joint '" + jn.Scalar() + "'", "name a joint defined under 'joints'");
+          if (drv.pin >= 0) {
+            pin_driver(d, jn, entity, drv);
+          } else {
+            if (d["body"])
+              in_.fail(d["body"], entity,
+                       "'body' names the driven member of a compound joint, and '" + jn.Scalar() + "' joins two bodies",
+                       "remove 'body': the driver turns the joint's moving body");
+            two_body_driver(jn, entity, drv);
+          }
+          drv.law =
+              law(in_.required(d, "law", entity, "give a motion law, e.g. law: {type: constant_speed, speed: 10}"),
+                  entity + ".law", drv.type);
+          spec_.drivers.push_back(std::move(drv));
         });
   }
 
@@ -676,40 +738,42 @@ class ModelParser {
     for (int b : p.bodies)
       if (b != 0) moving += (moving.empty() ? "" : ", ") + spec_.bodies[b].name;
     if (drv.type != DriverType::rotational)
-      in_.fail(jn, entity, "joint '" + p.name + "' is a compound revolute joint, not a prismatic joint guided by the ground",
-               "a linear driver moves a slider along a ground guide: name a prismatic joint with bodies: [ground, slider]");
+      in_.fail(
+          jn, entity, "joint '" + p.name + "' is a compound revolute joint, not a prismatic joint guided by the ground",
+          "a linear driver moves a slider along a ground guide: name a prismatic joint with bodies: [ground, slider]");
     if (p.member(0) < 0)
       in_.fail(jn, entity, "joint '" + p.name + "' does not include the ground",
                "a rotational driver turns a body about a ground pivot: name a joint whose bodies include the ground");
     const YAML::Node body = d["body"];
     if (!body)
-      in_.fail(jn, entity, "joint '" + p.name + "' joins several bodies at a ground pin: which one does the driver turn?",
+      in_.fail(jn, entity,
+               "joint '" + p.name + "' joins several bodies at a ground pin: which one does the driver turn?",
                "add body: one of " + moving);
     drv.pin_body = body_ref(body, entity);
     if (drv.pin_body == 0 || p.member(drv.pin_body) < 0)
-      in_.fail(body, entity, "'" + body.Scalar() + "' is not a moving body of joint '" + p.name + "'", "give body: one of " + moving);
+      in_.fail(body, entity, "'" + body.Scalar() + "' is not a moving body of joint '" + p.name + "'",
+               "give body: one of " + moving);
   }
 
   void two_body_driver(const YAML::Node& jn, const std::string& entity, const Driver& drv) {
     const Joint& j = spec_.joints[drv.joint];
-    if (drv.type == DriverType::rotational &&
-        (j.type != JointType::revolute || (j.body[0] != 0 && j.body[1] != 0)))
+    if (drv.type == DriverType::rotational && (j.type != JointType::revolute || (j.body[0] != 0 && j.body[1] != 0)))
       in_.fail(jn, entity, "joint '" + j.name + "' is not a revolute joint to the ground",
                "a rotational driver turns a body about a ground pivot: name that revolute joint");
     if (drv.type == DriverType::linear && (j.type != JointType::prismatic || j.body[0] != 0))
-      in_.fail(jn, entity, "joint '" + j.name + "' is not a prismatic joint guided by the ground",
-               "a linear driver moves a slider along a ground guide: name a prismatic joint with bodies: [ground, slider]");
+      in_.fail(
+          jn, entity, "joint '" + j.name + "' is not a prismatic joint guided by the ground",
+          "a linear driver moves a slider along a ground guide: name a prismatic joint with bodies: [ground, slider]");
   }
 
   MotionLaw law(const YAML::Node& l, const std::string& entity, DriverType kind) {
     in_.require_map(l, entity);
     const Quantity coord = kind == DriverType::rotational ? Quantity::angle : Quantity::length;
     const Quantity speed = kind == DriverType::rotational ? Quantity::angular_velocity : Quantity::plain;
-    const YAML::Node type = in_.required(l, "type", entity, "give type: sweep, constant_speed, polynomial, harmonic or table");
+    const YAML::Node type =
+        in_.required(l, "type", entity, "give type: sweep, constant_speed, polynomial, harmonic or table");
     const std::string t = in_.text(type, entity + ".type");
-    auto steps = [&](int fallback) {
-      return l["steps"] ? in_.integer(l["steps"], entity + ".steps", 1) : fallback;
-    };
+    auto steps = [&](int fallback) { return l["steps"] ? in_.integer(l["steps"], entity + ".steps", 1) : fallback; };
     auto duration = [&](bool required) {
       if (!l["duration"]) {
         if (required) in_.fail(l, entity, "missing field 'duration'", "give duration: seconds");
@@ -741,14 +805,16 @@ class ModelParser {
       } else if (kind == DriverType::rotational && c.speed != 0.0) {
         c.duration = 2.0 * M_PI / std::abs(c.speed);  // one revolution
       } else {
-        in_.fail(l, entity, "missing field 'duration'", "give duration: seconds (a rotational driver defaults to one revolution)");
+        in_.fail(l, entity, "missing field 'duration'",
+                 "give duration: seconds (a rotational driver defaults to one revolution)");
       }
       return c;
     }
     if (t == "polynomial") {
       in_.allow_only(l, entity, {"type", "coefficients", "duration", "steps"});
       PolynomialLaw p;
-      const YAML::Node c = in_.required(l, "coefficients", entity, "give coefficients: [c0, c1, ...] of q = sum c_k t^k");
+      const YAML::Node c =
+          in_.required(l, "coefficients", entity, "give coefficients: [c0, c1, ...] of q = sum c_k t^k");
       if (!c.IsSequence() || c.size() == 0) in_.fail(c, entity, "coefficients must be a list", "write [c0, c1, c2]");
       for (const auto& x : c) p.coeffs.push_back(in_.number(x, entity + ".coefficients"));
       p.duration = duration(true);
@@ -758,8 +824,10 @@ class ModelParser {
     if (t == "harmonic") {
       in_.allow_only(l, entity, {"type", "c", "duration", "steps"});
       HarmonicLaw h;
-      const YAML::Node c = in_.required(l, "c", entity, "give c: [c1, c2, c3, c4, c5] of q = c1 + c2 t + c3 cos(c4 t + c5)");
-      if (!c.IsSequence() || c.size() != 5) in_.fail(c, entity, "c must list five numbers", "write c: [c1, c2, c3, c4, c5]");
+      const YAML::Node c =
+          in_.required(l, "c", entity, "give c: [c1, c2, c3, c4, c5] of q = c1 + c2 t + c3 cos(c4 t + c5)");
+      if (!c.IsSequence() || c.size() != 5)
+        in_.fail(c, entity, "c must list five numbers", "write c: [c1, c2, c3, c4, c5]");
       for (int k = 0; k < 5; ++k) h.c[k] = in_.number(c[k], entity + ".c");
       h.duration = duration(true);
       h.steps = steps(360);
@@ -791,21 +859,26 @@ class ModelParser {
     const std::filesystem::path rel = in_.text(f, entity + ".file");
     const std::filesystem::path full = rel.is_absolute() ? rel : std::filesystem::path(path_).parent_path() / rel;
     file = full.string();
-    if (!std::ifstream(full)) in_.fail(f, entity, "cannot open '" + file + "'", "give a path relative to the model file");
+    if (!std::ifstream(full))
+      in_.fail(f, entity, "cannot open '" + file + "'", "give a path relative to the model file");
     const CsvTable csv = read_csv_table(file);
     const Table& t = csv.table;
     std::string joined;
     for (const std::string& c : t.columns) joined += (joined.empty() ? "" : ",") + c;
     if (joined != header_expected)
-      throw InputError({file, csv.header_line}, "table", "the header is '" + joined + "'", "the first line must be " + header_expected);
+      throw InputError({file, csv.header_line}, "table", "the header is '" + joined + "'",
+                       "the first line must be " + header_expected);
     std::vector<std::vector<double>> rows;
     for (size_t r = 0; r < t.rows(); ++r) {
-      rows.emplace_back(t.values.begin() + std::ptrdiff_t(r * t.width()), t.values.begin() + std::ptrdiff_t((r + 1) * t.width()));
+      rows.emplace_back(t.values.begin() + std::ptrdiff_t(r * t.width()),
+                        t.values.begin() + std::ptrdiff_t((r + 1) * t.width()));
       if (r > 0 && !(rows[r][0] > rows[r - 1][0]))
-        throw InputError({file, csv.row_lines[r]}, "table", "the first column does not increase", "sort the rows without repeats");
+        throw InputError({file, csv.row_lines[r]}, "table", "the first column does not increase",
+                         "sort the rows without repeats");
     }
     if (rows.size() < 2)
-      throw InputError({file, csv.row_lines.back()}, "table", "fewer than two rows", "give at least two rows of " + header_expected);
+      throw InputError({file, csv.row_lines.back()}, "table", "fewer than two rows",
+                       "give at least two rows of " + header_expected);
     return rows;
   }
 
@@ -827,16 +900,20 @@ class ModelParser {
         for (size_t k = 0; k < p.bodies.size(); ++k) h.anchors.emplace_back(p.bodies[k], p.points[k]);
       } else if (const auto dot = name.find('.'); dot != std::string::npos) {
         const int b = spec_.find_body(name.substr(0, dot));
-        if (b <= 0) in_.fail(kv.first, entity, "unknown body '" + name.substr(0, dot) + "'", "write body.point with a moving body");
+        if (b <= 0)
+          in_.fail(kv.first, entity, "unknown body '" + name.substr(0, dot) + "'",
+                   "write body.point with a moving body");
         h.anchors = {{b, point_ref(b, name.substr(dot + 1), kv.first, entity)}};
       } else {
-        in_.fail(kv.first, entity, "'" + name + "' is neither a joint nor body.point", "key the hint by a joint name or body.point");
+        in_.fail(kv.first, entity, "'" + name + "' is neither a joint nor body.point",
+                 "key the hint by a joint name or body.point");
       }
       h.where = in_.where(kv.first);
       if (kv.second["near"]) h.near = in_.point(kv.second["near"], entity + ".near");
       if (kv.second["sign"]) {
         const double s = in_.number(kv.second["sign"], entity + ".sign");
-        if (s != 1.0 && s != -1.0) in_.fail(kv.second["sign"], entity, "sign must be +1 or -1", "write sign: 1 or sign: -1");
+        if (s != 1.0 && s != -1.0)
+          in_.fail(kv.second["sign"], entity, "sign must be +1 or -1", "write sign: 1 or sign: -1");
         h.sign = static_cast<int>(s);
       }
       if (!h.near && h.sign == 0) in_.fail(kv.second, entity, "give 'near' or 'sign'", "write near: [x, y] or sign: 1");
@@ -846,9 +923,11 @@ class ModelParser {
 
   void structure(const YAML::Node& node) {
     spec_.structure_where = in_.where(node);
-    if (!node.IsSequence()) in_.fail(node, "structure", "expected a list of groups", "write structure: [[crank], [coupler, rocker]]");
+    if (!node.IsSequence())
+      in_.fail(node, "structure", "expected a list of groups", "write structure: [[crank], [coupler, rocker]]");
     for (const auto& g : node) {
-      if (!g.IsSequence() || g.size() == 0) in_.fail(g, "structure", "each group is a list of bodies", "write [coupler, rocker]");
+      if (!g.IsSequence() || g.size() == 0)
+        in_.fail(g, "structure", "each group is a list of bodies", "write [coupler, rocker]");
       std::vector<std::string> names;
       for (const auto& b : g) names.push_back(in_.text(b, "structure"));
       spec_.structure.push_back(std::move(names));
@@ -857,53 +936,67 @@ class ModelParser {
 
   /// Elastic links for `linkdyn flex` (docs/model-format.md, docs/elastic-links.md).
   void elastic_links(const YAML::Node& node) {
-    each_named(node, "elastic_links", elastic_links_, "elastic link",
-               [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
-      const YAML::Node& n = value;
-      in_.require_map(n, entity);
-      in_.allow_only(n, entity, {"body", "from", "to", "E", "rho", "A", "I", "elements", "supports", "geometric_stiffness"});
-      flex::ElasticLinkSpec e;
-      e.name = name;
-      e.where = in_.where(key);
-      const YAML::Node body = in_.required(n, "body", entity, "name the body that bends");
-      e.body = body_ref(body, entity);
-      if (e.body == 0) in_.fail(body, entity, "the ground does not bend", "name a moving body");
-      const char* ends[2] = {"from", "to"};
-      for (int k = 0; k < 2; ++k) {
-        const YAML::Node p = in_.required(n, ends[k], entity, std::string("name the point of the body at the beam's ") + (k == 0 ? "first" : "second") + " end");
-        e.point_name[k] = in_.text(p, entity + "." + ends[k]);
-        e.point[k] = point_ref(e.body, e.point_name[k], p, entity);
-      }
-      double* values[4] = {&e.E, &e.rho, &e.A, &e.I};
-      const char* keys[4] = {"E", "rho", "A", "I"};
-      const char* units[4] = {"Pa", "kg/m^3", "m^2", "m^4"};
-      for (int k = 0; k < 4; ++k) {
-        *values[k] = non_negative(n, keys[k], entity, Quantity::plain, true);
-        if (!(*values[k] > 0.0)) in_.fail(n[keys[k]], entity, std::string(keys[k]) + " must be positive", std::string("give ") + keys[k] + " > 0 in " + units[k]);
-      }
-      if (n["elements"]) {
-        e.elements = in_.integer(n["elements"], entity + ".elements", 1);
-        // Dense assembly: a few hundred elements are far beyond what a link's low modes need.
-        if (e.elements > 200)
-          in_.fail(n["elements"], entity, "more than 200 elements", "give elements <= 200 (10 give the first three modes to 0.1 %)");
-      }
-      const YAML::Node supports = in_.required(n, "supports", entity, "give supports: [pinned, sliding] (clamped, pinned, sliding or free per end)");
-      if (!supports.IsSequence() || supports.size() != 2)
-        in_.fail(supports, entity, "supports must list the two ends", "write supports: [pinned, sliding]");
-      for (int k = 0; k < 2; ++k) {
-        const std::string s = in_.text(supports[k], entity + ".supports");
-        if (s == "clamped") e.supports[k] = flex::BeamSupport::clamped;
-        else if (s == "pinned") e.supports[k] = flex::BeamSupport::pinned;
-        else if (s == "sliding") e.supports[k] = flex::BeamSupport::sliding;
-        else if (s == "free") e.supports[k] = flex::BeamSupport::free;
-        else in_.fail(supports[k], entity, "unknown support '" + s + "'", "use clamped, pinned, sliding or free");
-      }
-      if (const YAML::Node g = n["geometric_stiffness"]) {
-        const std::string v = in_.text(g, entity + ".geometric_stiffness");
-        if (v != "true" && v != "false") in_.fail(g, entity, "geometric_stiffness must be true or false", "write geometric_stiffness: true");
-        e.geometric_stiffness = v == "true";
-      }
-      elastic_links_.push_back(std::move(e));
+    each_named(
+        node, "elastic_links", elastic_links_, "elastic link",
+        [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
+          const YAML::Node& n = value;
+          in_.require_map(n, entity);
+          in_.allow_only(n, entity,
+                         {"body", "from", "to", "E", "rho", "A", "I", "elements", "supports", "geometric_stiffness"});
+          flex::ElasticLinkSpec e;
+          e.name = name;
+          e.where = in_.where(key);
+          const YAML::Node body = in_.required(n, "body", entity, "name the body that bends");
+          e.body = body_ref(body, entity);
+          if (e.body == 0) in_.fail(body, entity, "the ground does not bend", "name a moving body");
+          const char* ends[2] = {"from", "to"};
+          for (int k = 0; k < 2; ++k) {
+            const YAML::Node p = in_.required(
+                n, ends[k], entity,
+                std::string("name the point of the body at the beam's ") + (k == 0 ? "first" : "second") + " end");
+            e.point_name[k] = in_.text(p, entity + "." + ends[k]);
+            e.point[k] = point_ref(e.body, e.point_name[k], p, entity);
+          }
+          double* values[4] = {&e.E, &e.rho, &e.A, &e.I};
+          const char* keys[4] = {"E", "rho", "A", "I"};
+          const char* units[4] = {"Pa", "kg/m^3", "m^2", "m^4"};
+          for (int k = 0; k < 4; ++k) {
+            *values[k] = non_negative(n, keys[k], entity, Quantity::plain, true);
+            if (!(*values[k] > 0.0))
+              in_.fail(n[keys[k]], entity, std::string(keys[k]) + " must be positive",
+                       std::string("give ") + keys[k] + " > 0 in " + units[k]);
+          }
+          if (n["elements"]) {
+            e.elements = in_.integer(n["elements"], entity + ".elements", 1);
+            // Dense assembly: a few hundred elements are far beyond what a link's low modes need.
+            if (e.elements > 200)
+              in_.fail(n["elements"], entity, "more than 200 elements",
+                       "give elements <= 200 (10 give the first three modes to 0.1 %)");
+          }
+          const YAML::Node supports = in_.required(
+              n, "supports", entity, "give supports: [pinned, sliding] (clamped, pinned, sliding or free per end)");
+          if (!supports.IsSequence() || supports.size() != 2)
+            in_.fail(supports, entity, "supports must list the two ends", "write supports: [pinned, sliding]");
+          for (int k = 0; k < 2; ++k) {
+            const std::string s = in_.text(supports[k], entity + ".supports");
+            if (s == "clamped")
+              e.supports[k] = flex::BeamSupport::clamped;
+            else if (s == "pinned")
+              e.supports[k] = flex::BeamSupport::pinned;
+            else if (s == "sliding")
+              e.supports[k] = flex::BeamSupport::sliding;
+            else if (s == "free")
+              e.supports[k] = flex::BeamSupport::free;
+            else
+              in_.fail(supports[k], entity, "unknown support '" + s + "'", "use clamped, pinned, sliding or free");
+          }
+          if (const YAML::Node g = n["geometric_stiffness"]) {
+            const std::string v = in_.text(g, entity + ".geometric_stiffness");
+            if (v != "true" && v != "false")
+              in_.fail(g, entity, "geometric_stiffness must be true or false", "write geometric_stiffness: true");
+            e.geometric_stiffness = v == "true";
+          }
+          elastic_links_.push_back(std::move(e));
         });
   }
 
@@ -911,7 +1004,8 @@ class ModelParser {
     in_.allow_only(node, "analysis", {"duration", "steps", "start"});
     TimeGrid grid;
     grid.t0 = in_.optional_number(node, "start", "analysis").value_or(0.0);
-    const double duration = in_.number(in_.required(node, "duration", "analysis", "give duration: seconds"), "analysis.duration");
+    const double duration =
+        in_.number(in_.required(node, "duration", "analysis", "give duration: seconds"), "analysis.duration");
     if (!(duration > 0.0)) in_.fail(node["duration"], "analysis", "duration must be positive", "give duration in s");
     grid.t_end = grid.t0 + duration;
     grid.steps = node["steps"] ? in_.integer(node["steps"], "analysis.steps", 1) : 360;
@@ -946,7 +1040,9 @@ Model read_model(const std::string& path) {
   return parse_model(buffer.str(), path);
 }
 
-MechanismSpec parse_planar_model(const std::string& text, const std::string& path) { return parse_model(text, path).mechanism; }
+MechanismSpec parse_planar_model(const std::string& text, const std::string& path) {
+  return parse_model(text, path).mechanism;
+}
 
 MechanismSpec read_planar_model(const std::string& path) { return read_model(path).mechanism; }
 

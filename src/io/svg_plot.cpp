@@ -119,20 +119,22 @@ std::string render_svg(const Plot& plot, int width, int height, size_t max_point
   const double xs = tick_step(xr.hi - xr.lo, 6), ys = tick_step(yr.hi - yr.lo, 5);
   for (double x = std::ceil(xr.lo / xs) * xs; x <= xr.hi + 1e-9 * xs; x += xs) {
     const double v = std::abs(x) < 1e-9 * xs ? 0.0 : x;
-    svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#e5e5e5\"/>"
-                       "<text x=\"{0:.1f}\" y=\"{3}\" text-anchor=\"middle\">{4:.6g}</text>\n",
-                       px(x), top, bottom, bottom + 16, v);
+    svg += fmt::format(
+        "<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#e5e5e5\"/>"
+        "<text x=\"{0:.1f}\" y=\"{3}\" text-anchor=\"middle\">{4:.6g}</text>\n",
+        px(x), top, bottom, bottom + 16, v);
   }
   for (double y = std::ceil(yr.lo / ys) * ys; y <= yr.hi + 1e-9 * ys; y += ys) {
     const double v = std::abs(y) < 1e-9 * ys ? 0.0 : y;
-    svg += fmt::format("<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" stroke=\"#e5e5e5\"/>"
-                       "<text x=\"{3}\" y=\"{4:.1f}\" text-anchor=\"end\">{5:.6g}</text>\n",
-                       left, py(y), right, left - 6, py(y) + 4, v);
+    svg += fmt::format(
+        "<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" stroke=\"#e5e5e5\"/>"
+        "<text x=\"{3}\" y=\"{4:.1f}\" text-anchor=\"end\">{5:.6g}</text>\n",
+        left, py(y), right, left - 6, py(y) + 4, v);
   }
-  svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#444\"/>\n", left,
-                     top, right - left, bottom - top);
-  svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", 0.5 * (left + right),
-                     height - 8, escape(plot.x_label));
+  svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#444\"/>\n", left, top,
+                     right - left, bottom - top);
+  svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", 0.5 * (left + right), height - 8,
+                     escape(plot.x_label));
   svg += fmt::format("<text transform=\"translate(16 {}) rotate(-90)\" text-anchor=\"middle\">{}</text>\n",
                      0.5 * (top + bottom), escape(plot.y_label));
   // Series.
@@ -142,7 +144,8 @@ std::string render_svg(const Plot& plot, int width, int height, size_t max_point
     std::string points;
     auto flush = [&]() {
       if (!points.empty())
-        svg += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"1.6\" points=\"{}\"/>\n", colour, points);
+        svg +=
+            fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"1.6\" points=\"{}\"/>\n", colour, points);
       points.clear();
     };
     for (size_t k : decimate(ser.y, max_points)) {
@@ -155,17 +158,19 @@ std::string render_svg(const Plot& plot, int width, int height, size_t max_point
     flush();
     // Legend.
     const double ly = top + 14 + 16 * static_cast<double>(s);
-    svg += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"2\"/>"
-                       "<text x=\"{}\" y=\"{}\">{}</text>\n",
-                       right - 150, ly - 4, right - 130, ly - 4, colour, right - 125, ly, escape(ser.label));
+    svg += fmt::format(
+        "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"2\"/>"
+        "<text x=\"{}\" y=\"{}\">{}</text>\n",
+        right - 150, ly - 4, right - 130, ly - 4, colour, right - 125, ly, escape(ser.label));
     if (plot.path && plot.linked)
       svg += fmt::format("<circle class=\"marker\" data-point=\"{}\" r=\"4\" cx=\"-10\" cy=\"-10\" fill=\"{}\"/>\n",
                          escape(ser.point), colour);
   }
   if (!plot.path && plot.linked)
-    svg += fmt::format("<line class=\"marker\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#000\" "
-                       "stroke-dasharray=\"4 3\"/>\n",
-                       left, top, bottom);
+    svg += fmt::format(
+        "<line class=\"marker\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#000\" "
+        "stroke-dasharray=\"4 3\"/>\n",
+        left, top, bottom);
   svg += "</svg>\n";
   return svg;
 }

@@ -43,15 +43,17 @@ CsvTable read_csv_table(const std::string& path) {
       for (const auto c : cells) {
         if (c.empty()) throw InputError({path, line_no}, "header", "a column has no name", "name every column");
         if (table.column(std::string(c)) >= 0)
-          throw InputError({path, line_no}, "column '" + std::string(c) + "'", "the column is named twice", "name every column once");
+          throw InputError({path, line_no}, "column '" + std::string(c) + "'", "the column is named twice",
+                           "name every column once");
         table.add_column(std::string(c), "");
       }
       result.header_line = line_no;
       continue;
     }
     if (cells.size() != table.width())
-      throw InputError({path, line_no}, "row", "expected " + std::to_string(table.width()) + " values, found " +
-                       std::to_string(cells.size()), "give one value per column of the header");
+      throw InputError({path, line_no}, "row",
+                       "expected " + std::to_string(table.width()) + " values, found " + std::to_string(cells.size()),
+                       "give one value per column of the header");
     result.row_lines.push_back(line_no);
     for (size_t k = 0; k < cells.size(); ++k) {
       double v = 0.0;
@@ -64,8 +66,10 @@ CsvTable read_csv_table(const std::string& path) {
       table.values.push_back(v);
     }
   }
-  if (table.columns.empty()) throw InputError({path, line_no}, "table", "the file is empty", "give a header row and data rows");
-  if (table.rows() == 0) throw InputError({path, line_no}, "table", "the table has no data row", "give at least one row of values");
+  if (table.columns.empty())
+    throw InputError({path, line_no}, "table", "the file is empty", "give a header row and data rows");
+  if (table.rows() == 0)
+    throw InputError({path, line_no}, "table", "the table has no data row", "give at least one row of values");
   return result;
 }
 

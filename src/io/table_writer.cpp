@@ -12,7 +12,8 @@ namespace linkdyn::io {
 namespace {
 std::ofstream open_output(const std::string& path) {
   std::ofstream out(path);
-  if (!out) throw InputError({path, 0}, "output", "cannot write the file", "check that the folder exists and is writable");
+  if (!out)
+    throw InputError({path, 0}, "output", "cannot write the file", "check that the folder exists and is writable");
   return out;
 }
 }  // namespace
@@ -31,8 +32,10 @@ void write_csv(std::ostream& out, const Table& table, int digits) {
     for (size_t c = 0; c < table.width(); ++c) {
       if (c) line += ',';
       const double v = table.at(r, c);
-      if (v == 0.0) line += '0';  // no "-0"
-      else if (std::isfinite(v)) line += digits > 0 ? fmt::format("{:.{}g}", v, digits) : fmt::format("{}", v);
+      if (v == 0.0)
+        line += '0';  // no "-0"
+      else if (std::isfinite(v))
+        line += digits > 0 ? fmt::format("{:.{}g}", v, digits) : fmt::format("{}", v);
     }
     out << line << '\n';
   }

@@ -21,7 +21,8 @@ namespace {
 Pose to_pose(const urdf::Pose& p) {
   double x, y, z, w;
   p.rotation.getQuaternion(x, y, z, w);
-  return {Eigen::Quaterniond(w, x, y, z).normalized().toRotationMatrix(), Vec3(p.position.x, p.position.y, p.position.z)};
+  return {Eigen::Quaterniond(w, x, y, z).normalized().toRotationMatrix(),
+          Vec3(p.position.x, p.position.y, p.position.z)};
 }
 
 MassProperties link_inertia(const urdf::Link& link) {
@@ -51,7 +52,8 @@ class UrdfReader {
     TiXmlDocument doc;
     doc.Parse(xml.c_str());
     if (doc.Error())
-      throw InputError({path_, doc.ErrorRow()}, "URDF", std::string("not valid XML: ") + doc.ErrorDesc(), "fix the XML syntax");
+      throw InputError({path_, doc.ErrorRow()}, "URDF", std::string("not valid XML: ") + doc.ErrorDesc(),
+                       "fix the XML syntax");
     if (const TiXmlElement* robot = doc.FirstChildElement("robot")) {
       for (const TiXmlElement* e = robot->FirstChildElement(); e; e = e->NextSiblingElement())
         if (const char* name = e->Attribute("name")) line_[std::string(e->Value()) + ":" + name] = e->Row();
@@ -61,8 +63,10 @@ class UrdfReader {
     model_ = urdf::parseURDF(xml);
     const urdf::ModelInterfaceSharedPtr& model = model_;
     if (!model)
-      throw InputError({path_, 1}, "URDF", "urdfdom cannot read the robot (a missing <robot>, link or joint "
-                       "attribute, an unknown parent or child, or a loop)", "check the file against the URDF specification");
+      throw InputError({path_, 1}, "URDF",
+                       "urdfdom cannot read the robot (a missing <robot>, link or joint "
+                       "attribute, an unknown parent or child, or a loop)",
+                       "check the file against the URDF specification");
     spec_.source_file = path_;
     spec_.name = model->getName().empty() ? std::filesystem::path(path_).stem().string() : model->getName();
     if (options_.exponential_coordinates) spec_.rotation_coordinates = RotationCoordinates::exponential;
@@ -103,13 +107,18 @@ class UrdfReader {
       const SourceLocation at{path_, j->Row()};
       if (!name) throw InputError(at, entity, "the joint has no name", "give name=\"...\"");
       const char* type = j->Attribute("type");
-      if (!type) throw InputError(at, entity, "the joint has no type", "give type=\"revolute\", \"continuous\", \"prismatic\", \"floating\" or \"fixed\"");
+      if (!type)
+        throw InputError(at, entity, "the joint has no type",
+                         "give type=\"revolute\", \"continuous\", \"prismatic\", \"floating\" or \"fixed\"");
       for (const char* side : {"parent", "child"}) {
         const TiXmlElement* e = j->FirstChildElement(side);
         const char* link = e ? e->Attribute("link") : nullptr;
-        if (!link) throw InputError(at, entity, std::string("the joint has no <") + side + " link=...>", "name the link it joins");
+        if (!link)
+          throw InputError(at, entity, std::string("the joint has no <") + side + " link=...>",
+                           "name the link it joins");
         if (!links.count(link))
-          throw InputError({path_, e->Row()}, entity, std::string("its ") + side + " link '" + link + "' is not defined",
+          throw InputError({path_, e->Row()}, entity,
+                           std::string("its ") + side + " link '" + link + "' is not defined",
                            "add <link name=\"" + std::string(link) + "\"> or correct the name");
       }
       const std::string t = type;
@@ -169,16 +178,13 @@ class UrdfReader {
     for (const urdf::JointSharedPtr& j : link.child_joints) {
       const Pose origin = pose * to_pose(j->parent_to_joint_origin_transform);
       switch (j->type) {
-        case urdf::Joint::FIXED:
-          collect(*model_->getLink(j->child_link_name), origin, owner, moving, false);
-          break;
+        case urdf::Joint::FIXED: collect(*model_->getLink(j->child_link_name), origin, owner, moving, false); break;
         case urdf::Joint::REVOLUTE:
         case urdf::Joint::CONTINUOUS:
         case urdf::Joint::PRISMATIC:
         case urdf::Joint::FLOATING: moving.emplace_back(j, pose); break;
         default:
-          throw InputError(where("joint", j->name), "joint '" + j->name + "'",
-                           "planar joints are not supported",
+          throw InputError(where("joint", j->name), "joint '" + j->name + "'", "planar joints are not supported",
                            "use revolute, continuous, prismatic, floating or fixed joints");
       }
     }
@@ -194,6 +200,8 @@ class UrdfReader {
 
 }  // namespace
 
-ChainSpec read_urdf(const std::string& path, const ChainFileOptions& options) { return UrdfReader(path, options).read(); }
+ChainSpec read_urdf(const std::string& path, const ChainFileOptions& options) {
+  return UrdfReader(path, options).read();
+}
 
 }  // namespace linkdyn::io

@@ -69,7 +69,9 @@ std::string YamlReader::text(const YAML::Node& node, const std::string& entity) 
 
 double YamlReader::number(const YAML::Node& node, const std::string& entity, Quantity kind) const {
   if (!node.IsScalar())
-    fail(node, entity, "expected a number", kind == Quantity::plain ? "write a number" : "write a number, optionally with a unit (" + accepted_units(kind) + ")");
+    fail(node, entity, "expected a number",
+         kind == Quantity::plain ? "write a number"
+                                 : "write a number, optionally with a unit (" + accepted_units(kind) + ")");
   std::string problem;
   const std::optional<double> value = parse_quantity(node.Scalar(), kind, problem);
   if (!value) {
@@ -83,8 +85,7 @@ double YamlReader::number(const YAML::Node& node, const std::string& entity, Qua
 int YamlReader::integer(const YAML::Node& node, const std::string& entity, int min_value) const {
   const double v = number(node, entity);
   if (v != std::floor(v) || v < min_value || v > 1e8)
-    fail(node, entity, "expected a whole number >= " + std::to_string(min_value),
-         "write an integer such as 360");
+    fail(node, entity, "expected a whole number >= " + std::to_string(min_value), "write an integer such as 360");
   return static_cast<int>(v);
 }
 
@@ -96,14 +97,15 @@ Vec2 YamlReader::point(const YAML::Node& node, const std::string& entity) const 
   if (node.IsMap()) {
     allow_only(node, entity, {"r", "angle"});
     const double r = number(required(node, "r", entity, "write {r: length, angle: angle}"), entity, Quantity::length);
-    const double a = number(required(node, "angle", entity, "write {r: length, angle: angle}"), entity, Quantity::angle);
+    const double a =
+        number(required(node, "angle", entity, "write {r: length, angle: angle}"), entity, Quantity::angle);
     return {r * std::cos(a), r * std::sin(a)};
   }
   fail(node, entity, "expected a point", "write [x, y] in m, or {r: length, angle: angle}");
 }
 
-std::optional<double> YamlReader::optional_number(const YAML::Node& map, const char* key,
-                                                  const std::string& entity, Quantity kind) const {
+std::optional<double> YamlReader::optional_number(const YAML::Node& map, const char* key, const std::string& entity,
+                                                  Quantity kind) const {
   const YAML::Node child = map[key];
   if (!child) return std::nullopt;
   return number(child, entity + "." + key, kind);

@@ -18,24 +18,21 @@ class YamlReader {
   const std::string& file() const { return file_; }
 
   SourceLocation where(const YAML::Node& node) const;
-  [[noreturn]] void fail(const YAML::Node& node, const std::string& entity,
-                         const std::string& problem, const std::string& fix) const;
+  [[noreturn]] void fail(const YAML::Node& node, const std::string& entity, const std::string& problem,
+                         const std::string& fix) const;
 
   /// Fails on keys outside `allowed`, suggesting the nearest allowed key.
-  void allow_only(const YAML::Node& map, const std::string& entity,
-                  std::initializer_list<const char*> allowed) const;
+  void allow_only(const YAML::Node& map, const std::string& entity, std::initializer_list<const char*> allowed) const;
   void require_map(const YAML::Node& node, const std::string& entity) const;
   /// The child `key`, failing when missing.
-  YAML::Node required(const YAML::Node& map, const char* key, const std::string& entity,
-                      const std::string& hint) const;
+  YAML::Node required(const YAML::Node& map, const char* key, const std::string& entity, const std::string& hint) const;
 
   std::string text(const YAML::Node& node, const std::string& entity) const;
   double number(const YAML::Node& node, const std::string& entity, Quantity kind = Quantity::plain) const;
   int integer(const YAML::Node& node, const std::string& entity, int min_value) const;
   /// [x, y] or {r: length, angle: angle}.
   Vec2 point(const YAML::Node& node, const std::string& entity) const;
-  std::optional<double> optional_number(const YAML::Node& map, const char* key,
-                                        const std::string& entity,
+  std::optional<double> optional_number(const YAML::Node& map, const char* key, const std::string& entity,
                                         Quantity kind = Quantity::plain) const;
 
  private:

@@ -64,8 +64,8 @@ void joint_rows(const Joint& joint, const Workspace& ws, bool with_gamma, JointR
   }
 }
 
-void push_constraint_force(const Joint& joint, const JointRows& rows, int side,
-                           const Eigen::Vector2d& lambda, Workspace& ws) {
+void push_constraint_force(const Joint& joint, const JointRows& rows, int side, const Eigen::Vector2d& lambda,
+                           Workspace& ws) {
   ws.load[joint.body[side]] += rows.jac[side].topRows(rows.count).transpose() * lambda.head(rows.count);
 }
 

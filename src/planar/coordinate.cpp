@@ -10,12 +10,8 @@ CoordinateValue coordinate_value(const Mechanism& m, const Workspace& ws, double
                                  bool accelerations) {
   CoordinateValue out;
   switch (c.kind) {
-    case Coordinate::time:
-      out = {t, 1.0, 0.0};
-      break;
-    case Coordinate::driver:
-      out = {ws.q[c.index], ws.qd[c.index], ws.qdd[c.index]};
-      break;
+    case Coordinate::time: out = {t, 1.0, 0.0}; break;
+    case Coordinate::driver: out = {ws.q[c.index], ws.qd[c.index], ws.qdd[c.index]}; break;
     case Coordinate::body_angle: {
       const BodyState& b = ws.body[c.index];
       out = {b.theta, b.omega, b.alpha};

@@ -75,7 +75,6 @@ KinematicStatus solve_groups(const Mechanism& m, Workspace& ws) {
   return {};
 }
 
-
 /// The step from the solved state to ws.q walked along the straight line in the drivers'
 /// coordinates in n steps, each predicted from the rates of the last (continuation); the
 /// intermediate rates are per step of that line. False where a step fails.
@@ -191,7 +190,8 @@ KinematicStatus solve_kinematics(const Mechanism& m, Workspace& ws) {
 bool near_singular(const Mechanism& m, const Workspace& ws) {
   const auto& groups = m.groups();
   for (size_t g = 0; g < groups.size(); ++g)
-    if (ws.group[g].conditioning < std::max(ws.singular_tolerance, groups[g]->near_singular_conditioning())) return true;
+    if (ws.group[g].conditioning < std::max(ws.singular_tolerance, groups[g]->near_singular_conditioning()))
+      return true;
   return false;
 }
 
@@ -218,8 +218,8 @@ void check_compound_pins(const Mechanism& m, const Workspace& ws) {
       if (!(gap <= tolerance))
         throw InputError(pin.where, "joint '" + pin.name + "'",
                          fmt::format("its points {}.{} and {}.{} do not coincide at the assembly ({:.3g} m apart)",
-                                     m.bodies()[pin.bodies[0]].name, pin.point_names[0],
-                                     m.bodies()[pin.bodies[k]].name, pin.point_names[k], gap),
+                                     m.bodies()[pin.bodies[0]].name, pin.point_names[0], m.bodies()[pin.bodies[k]].name,
+                                     pin.point_names[k], gap),
                          "give each body's point at the pin so that they meet when the mechanism is assembled");
     }
   }

@@ -75,8 +75,10 @@ Vec2 pin_force(const Mechanism& m, const Workspace& ws, int pin, int member) {
   for (size_t k = m.spec().joints.size(); k < m.joints().size(); ++k) {
     const Joint& j = m.joints()[k];
     if (j.pin != pin) continue;
-    if (j.body[1] == body) force += ws.reaction[k].force;
-    else if (j.body[0] == body) force -= ws.reaction[k].force;
+    if (j.body[1] == body)
+      force += ws.reaction[k].force;
+    else if (j.body[0] == body)
+      force -= ws.reaction[k].force;
   }
   return force;
 }
@@ -90,7 +92,8 @@ double pin_friction_power(const Mechanism& m, const Workspace& ws, int pin) {
 
 double total_friction_power(const Mechanism& m, const Workspace& ws) {
   double power = 0.0;
-  for (size_t k = 0; k < m.bearings().size(); ++k) power -= ws.bearing_effort[k] * bearing_speed(m, ws, m.bearings()[k]);
+  for (size_t k = 0; k < m.bearings().size(); ++k)
+    power -= ws.bearing_effort[k] * bearing_speed(m, ws, m.bearings()[k]);
   return power;
 }
 
@@ -165,18 +168,21 @@ bool solve_kinetostatics_as_limits(const Mechanism& m, Workspace& ws, double t, 
   int iterations = 0;
   bool locking = false;
   Eigen::VectorXd limit;
-  const bool ok = limits.evaluate(m, ws, kinds, [&](Workspace& s, Eigen::Ref<Eigen::VectorXd> out) {
-    const KinetostaticsStatus st = solve_kinetostatics(m, s, t, options);
-    iterations = std::max(iterations, st.iterations);
-    locking = locking || st.self_locking;
-    for (size_t k = 0; k < nj; ++k) {
-      const JointReaction& r = s.reaction[k];
-      out.segment<6>(6 * k) << r.force.x(), r.force.y(), r.moment, r.normal, r.lambda(0), r.lambda(1);
-    }
-    for (size_t d = 0; d < nd; ++d) out.segment<2>(6 * nj + 2 * d) << s.effort[d], s.effort_frictionless[d];
-    for (size_t k = 0; k < nf; ++k) out(static_cast<Eigen::Index>(6 * nj + 2 * nd + k)) = s.bearing_effort[k];
-    for (size_t c = 0; c < scale.size(); ++c) out(static_cast<Eigen::Index>(c)) /= scale[c];
-  }, limit);
+  const bool ok = limits.evaluate(
+      m, ws, kinds,
+      [&](Workspace& s, Eigen::Ref<Eigen::VectorXd> out) {
+        const KinetostaticsStatus st = solve_kinetostatics(m, s, t, options);
+        iterations = std::max(iterations, st.iterations);
+        locking = locking || st.self_locking;
+        for (size_t k = 0; k < nj; ++k) {
+          const JointReaction& r = s.reaction[k];
+          out.segment<6>(6 * k) << r.force.x(), r.force.y(), r.moment, r.normal, r.lambda(0), r.lambda(1);
+        }
+        for (size_t d = 0; d < nd; ++d) out.segment<2>(6 * nj + 2 * d) << s.effort[d], s.effort_frictionless[d];
+        for (size_t k = 0; k < nf; ++k) out(static_cast<Eigen::Index>(6 * nj + 2 * nd + k)) = s.bearing_effort[k];
+        for (size_t c = 0; c < scale.size(); ++c) out(static_cast<Eigen::Index>(c)) /= scale[c];
+      },
+      limit);
   if (!ok) return false;
   for (size_t c = 0; c < scale.size(); ++c) limit(static_cast<Eigen::Index>(c)) *= scale[c];
   for (size_t k = 0; k < nj; ++k) {
@@ -185,7 +191,8 @@ bool solve_kinetostatics_as_limits(const Mechanism& m, Workspace& ws, double t, 
     r.moment = limit(6 * k + 2), r.normal = limit(6 * k + 3);
     r.lambda = limit.segment<2>(6 * k + 4);
   }
-  for (size_t d = 0; d < nd; ++d) ws.effort[d] = limit(6 * nj + 2 * d), ws.effort_frictionless[d] = limit(6 * nj + 2 * d + 1);
+  for (size_t d = 0; d < nd; ++d)
+    ws.effort[d] = limit(6 * nj + 2 * d), ws.effort_frictionless[d] = limit(6 * nj + 2 * d + 1);
   for (size_t k = 0; k < nf; ++k) ws.bearing_effort[k] = limit(static_cast<Eigen::Index>(6 * nj + 2 * nd + k));
   status = {};
   status.iterations = iterations;

@@ -15,9 +15,7 @@ namespace linkdyn::planar {
 namespace {
 
 /// The generalized force of a force F at a body's local point: (F, arm x F).
-Wrench force_at(const BodyState& b, const Vec2& local, const Vec2& F) {
-  return {F.x(), F.y(), cross(b.arm(local), F)};
-}
+Wrench force_at(const BodyState& b, const Vec2& local, const Vec2& F) { return {F.x(), F.y(), cross(b.arm(local), F)}; }
 
 double twist_power(const BodyState& b, const Wrench& w) { return w(0) * b.v.x() + w(1) * b.v.y() + w(2) * b.omega; }
 
@@ -84,16 +82,19 @@ std::vector<LoadPart> load_parts(const Load& load) {
           p.at[0].body = e.body;
           parts.push_back(load.table ? with_table(p, 0) : p);
         } else if constexpr (std::is_same_v<E, Spring>) {
-          parts.push_back(element(LoadPart::tension, between(e.between), Magnitude::linear_value, e.stiffness, e.free_length));
+          parts.push_back(
+              element(LoadPart::tension, between(e.between), Magnitude::linear_value, e.stiffness, e.free_length));
           parts.back().at = e.between;
         } else if constexpr (std::is_same_v<E, Damper>) {
           parts.push_back(element(LoadPart::tension, between(e.between), Magnitude::linear_rate, e.damping, 0.0));
           parts.back().at = e.between;
         } else if constexpr (std::is_same_v<E, TorsionalSpring>) {
-          parts.push_back(element(LoadPart::moment_pair, relative_angle(e.joint), Magnitude::linear_value, -e.stiffness, e.free_angle));
+          parts.push_back(element(LoadPart::moment_pair, relative_angle(e.joint), Magnitude::linear_value, -e.stiffness,
+                                  e.free_angle));
           parts.back().joint = e.joint;
         } else {
-          parts.push_back(element(LoadPart::moment_pair, relative_angle(e.joint), Magnitude::linear_rate, -e.damping, 0.0));
+          parts.push_back(
+              element(LoadPart::moment_pair, relative_angle(e.joint), Magnitude::linear_rate, -e.damping, 0.0));
           parts.back().joint = e.joint;
         }
       },
@@ -139,7 +140,8 @@ std::pair<double, double> table_segment_ends(const Load& load, int segment) {
 double table_value(const Load& load, double x, int column, int segment) {
   const LoadTable& tab = *load.table;
   const double lo = tab.x.front(), hi = tab.x.back(), span = hi - lo;
-  if (!tab.periodic && segment == no_segment && (x < lo - 1e-12 * (1 + std::abs(span)) || x > hi + 1e-12 * (1 + std::abs(span)))) {
+  if (!tab.periodic && segment == no_segment &&
+      (x < lo - 1e-12 * (1 + std::abs(span)) || x > hi + 1e-12 * (1 + std::abs(span)))) {
     throw InputError(tab.where, "load '" + load.name + "'",
                      fmt::format("{}{} = {:.9g} is outside its table [{:.9g}, {:.9g}] ({})", tab.against.label,
                                  tab.rate ? " rate" : "", x, lo, hi, tab.file),
@@ -172,18 +174,13 @@ double part_magnitude(const Mechanism& m, const Workspace& ws, const Load& load,
   return magnitude_at(load, part.magnitude, coordinate_value(m, ws, t, part.magnitude.coordinate), segment);
 }
 
-void part_pattern(const Mechanism& m, const Workspace& ws, const LoadPart& part, int body[2],
-                  Wrench w[2]) {
+void part_pattern(const Mechanism& m, const Workspace& ws, const LoadPart& part, int body[2], Wrench w[2]) {
   body[0] = part.at[0].body, body[1] = part.at[1].body;
   w[0].setZero();
   w[1].setZero();
   switch (part.pattern) {
-    case LoadPart::force:
-      w[0] = force_at(ws.body[body[0]], part.at[0].local, part.direction);
-      break;
-    case LoadPart::moment:
-      w[0](2) = 1.0;
-      break;
+    case LoadPart::force: w[0] = force_at(ws.body[body[0]], part.at[0].local, part.direction); break;
+    case LoadPart::moment: w[0](2) = 1.0; break;
     case LoadPart::tension: {
       // Unit pulls drawing the two points together: +e at the first, -e at the second.
       const BodyState &a = ws.body[body[0]], &b = ws.body[body[1]];
@@ -256,7 +253,8 @@ double load_power(const Mechanism& m, const Workspace& ws, const Load& load, dou
 double load_power(const Mechanism& m, const Workspace& ws, double t, bool useful_only) {
   double power = 0.0;
   if (!useful_only)
-    for (size_t b = 1; b < m.bodies().size(); ++b) power += twist_power(ws.body[b], gravity_load(m, ws, static_cast<int>(b)));
+    for (size_t b = 1; b < m.bodies().size(); ++b)
+      power += twist_power(ws.body[b], gravity_load(m, ws, static_cast<int>(b)));
   for (const Load& load : m.spec().loads)
     if (!useful_only || load.useful) power += load_power(m, ws, load, t);
   return power;
@@ -275,8 +273,10 @@ double constant_load_potential(const Mechanism&, const Workspace& ws, const Load
   for (const LoadPart& part : load.parts) {
     if (part.magnitude.law != Magnitude::constant) continue;
     const BodyState& b = ws.body[part.at[0].body];
-    if (part.pattern == LoadPart::force) potential += part.magnitude.gain * part.direction.dot(b.position(part.at[0].local));
-    else if (part.pattern == LoadPart::moment) potential += part.magnitude.gain * b.theta;
+    if (part.pattern == LoadPart::force)
+      potential += part.magnitude.gain * part.direction.dot(b.position(part.at[0].local));
+    else if (part.pattern == LoadPart::moment)
+      potential += part.magnitude.gain * b.theta;
   }
   return potential;
 }

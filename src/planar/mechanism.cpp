@@ -92,10 +92,9 @@ void check_spec(const MechanismSpec& spec) {
     if (!(body.inertia >= 0.0) || !std::isfinite(body.inertia))
       throw InputError(body.where, entity, "moment of inertia must be zero or positive",
                        "give inertia >= 0 in kg m^2 about the centre of mass");
-    const bool used = std::any_of(spec.joints.begin(), spec.joints.end(),
-                                  [b](const Joint& j) { return j.connects(b); }) ||
-                      std::any_of(spec.pins.begin(), spec.pins.end(),
-                                  [b](const CompoundPin& p) { return p.member(b) >= 0; });
+    const bool used =
+        std::any_of(spec.joints.begin(), spec.joints.end(), [b](const Joint& j) { return j.connects(b); }) ||
+        std::any_of(spec.pins.begin(), spec.pins.end(), [b](const CompoundPin& p) { return p.member(b) >= 0; });
     if (!used)
       throw InputError(body.where, entity, "is connected to nothing",
                        "join it to another body with a joint, or remove it");
@@ -154,11 +153,12 @@ void check_spec(const MechanismSpec& spec) {
           }
           std::string names;
           for (int o : joined) names += (names.empty() ? "" : ", ") + spec.bodies[o].name;
-          throw InputError(*pins[y].where, "body '" + spec.bodies[b].name + "'",
-                           "joints '" + *pins[x].name + "' and '" + *pins[y].name +
-                               "' sit at the same point: a link of zero length",
-                           "give the body's pins distinct coordinates, or, if it is one pin joining "
-                           "several bodies, write one compound joint: bodies: [" + names + "]");
+          throw InputError(
+              *pins[y].where, "body '" + spec.bodies[b].name + "'",
+              "joints '" + *pins[x].name + "' and '" + *pins[y].name + "' sit at the same point: a link of zero length",
+              "give the body's pins distinct coordinates, or, if it is one pin joining "
+              "several bodies, write one compound joint: bodies: [" +
+                  names + "]");
         }
   }
   for (const Driver& d : spec.drivers) {
@@ -167,33 +167,33 @@ void check_spec(const MechanismSpec& spec) {
       // A driver on a compound pin turns one member about a ground pin.
       const CompoundPin* p = d.pin < static_cast<int>(spec.pins.size()) ? &spec.pins[d.pin] : nullptr;
       if (!p || d.type != DriverType::rotational || p->member(0) < 0)
-        throw InputError(d.where, entity, "a driver on a compound joint needs a rotational driver and a joint that includes the ground",
+        throw InputError(d.where, entity,
+                         "a driver on a compound joint needs a rotational driver and a joint that includes the ground",
                          "name a joint whose bodies include the ground");
       if (d.pin_body <= 0 || p->member(d.pin_body) < 0)
-        throw InputError(d.where, entity, "joint '" + p->name + "' joins several bodies, and 'body' names none of its moving ones",
+        throw InputError(d.where, entity,
+                         "joint '" + p->name + "' joins several bodies, and 'body' names none of its moving ones",
                          "give body: one of the joint's moving bodies, the one the driver turns");
       continue;
     }
     if (d.joint < 0 || d.joint >= static_cast<int>(spec.joints.size()))
       throw InputError(d.where, entity, "refers to a joint that does not exist", "name a defined joint");
     const Joint& j = spec.joints[d.joint];
-    if (d.type == DriverType::rotational &&
-        (j.type != JointType::revolute || (j.body[0] != 0 && j.body[1] != 0)))
+    if (d.type == DriverType::rotational && (j.type != JointType::revolute || (j.body[0] != 0 && j.body[1] != 0)))
       throw InputError(d.where, entity,
-                       "a rotational driver needs a revolute joint to the ground, and '" + j.name +
-                           "' is not one",
+                       "a rotational driver needs a revolute joint to the ground, and '" + j.name + "' is not one",
                        "name the revolute joint that pins the driven body to the ground");
     if (d.type == DriverType::linear && (j.type != JointType::prismatic || j.body[0] != 0))
       throw InputError(d.where, entity,
                        "a linear driver needs a prismatic joint whose guide is on the ground, "
-                       "and '" + j.name + "' is not one",
+                       "and '" +
+                           j.name + "' is not one",
                        "name a prismatic joint with the ground as its first body");
   }
   const int dof = gruebler_dof(spec);
   if (dof != static_cast<int>(spec.drivers.size())) {
     throw InputError(spec.drivers.empty() ? spec.where : spec.drivers.front().where, "drivers",
-                     "the mechanism has " + std::to_string(dof) +
-                         " degree(s) of freedom (Gruebler: 3 x " +
+                     "the mechanism has " + std::to_string(dof) + " degree(s) of freedom (Gruebler: 3 x " +
                          std::to_string(n_bodies - 1) + " moving bodies - constraints) but " +
                          std::to_string(spec.drivers.size()) + " driver(s)",
                      dof > static_cast<int>(spec.drivers.size())
@@ -221,12 +221,10 @@ std::vector<OutputPoint> output_points(const MechanismSpec& spec) {
         const auto a = std::find(carriers.begin(), carriers.end(), body_a);
         const auto c = std::find(carriers.begin(), carriers.end(), body_c);
         if (a != carriers.end() && c != carriers.end())
-          component[root(static_cast<int>(a - carriers.begin()))] =
-              root(static_cast<int>(c - carriers.begin()));
+          component[root(static_cast<int>(a - carriers.begin()))] = root(static_cast<int>(c - carriers.begin()));
       };
       for (const Joint& j : spec.joints) {
-        if (j.type != JointType::revolute || j.point_name[0] != p.name || j.point_name[1] != p.name)
-          continue;
+        if (j.type != JointType::revolute || j.point_name[0] != p.name || j.point_name[1] != p.name) continue;
         join(j.body[0], j.body[1]);
       }
       // A compound pin joins every member whose point there has this name.
@@ -237,8 +235,10 @@ std::vector<OutputPoint> output_points(const MechanismSpec& spec) {
       const int mine = root(static_cast<int>(std::find(carriers.begin(), carriers.end(), b) - carriers.begin()));
       bool all_one = true, first_of_mine = true;
       for (size_t k = 0; k < carriers.size(); ++k) {
-        if (root(static_cast<int>(k)) != mine) all_one = false;
-        else if (carriers[k] < b) first_of_mine = false;
+        if (root(static_cast<int>(k)) != mine)
+          all_one = false;
+        else if (carriers[k] < b)
+          first_of_mine = false;
       }
       if (all_one && !first_of_mine) continue;  // the same point, already listed
       out.push_back({all_one ? p.name : spec.bodies[b].name + "." + p.name, b, p.local});

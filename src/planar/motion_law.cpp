@@ -46,40 +46,45 @@ MotionSample eval_table(const TableLaw& law, double t) {
 }  // namespace
 
 MotionSample evaluate(const MotionLaw& law, double t) {
-  return std::visit(
-      overloaded{
-          [t](const SweepLaw& l) {
-            const double dir = l.to >= l.from ? 1.0 : -1.0;
-            return MotionSample{l.from + dir * std::abs(l.speed) * t, dir * std::abs(l.speed), 0.0};
-          },
-          [t](const ConstantSpeedLaw& l) { return MotionSample{l.q0 + l.speed * t, l.speed, 0.0}; },
-          [t](const PolynomialLaw& l) { return eval_polynomial(l.coeffs, t); },
-          [t](const HarmonicLaw& l) {
-            const auto& c = l.c;
-            const double arg = c[3] * t + c[4];
-            return MotionSample{c[0] + c[1] * t + c[2] * std::cos(arg),
-                                c[1] - c[2] * c[3] * std::sin(arg),
-                                -c[2] * c[3] * c[3] * std::cos(arg)};
-          },
-          [t](const TableLaw& l) { return eval_table(l, t); },
-      },
-      law);
+  return std::visit(overloaded{
+                        [t](const SweepLaw& l) {
+                          const double dir = l.to >= l.from ? 1.0 : -1.0;
+                          return MotionSample{l.from + dir * std::abs(l.speed) * t, dir * std::abs(l.speed), 0.0};
+                        },
+                        [t](const ConstantSpeedLaw& l) {
+                          return MotionSample{l.q0 + l.speed * t, l.speed, 0.0};
+                        },
+                        [t](const PolynomialLaw& l) { return eval_polynomial(l.coeffs, t); },
+                        [t](const HarmonicLaw& l) {
+                          const auto& c = l.c;
+                          const double arg = c[3] * t + c[4];
+                          return MotionSample{c[0] + c[1] * t + c[2] * std::cos(arg),
+                                              c[1] - c[2] * c[3] * std::sin(arg), -c[2] * c[3] * c[3] * std::cos(arg)};
+                        },
+                        [t](const TableLaw& l) { return eval_table(l, t); },
+                    },
+                    law);
 }
 
 TimeGrid natural_grid(const MotionLaw& law) {
-  return std::visit(
-      overloaded{
-          [](const SweepLaw& l) {
-            return TimeGrid{0.0, std::abs(l.to - l.from) / std::abs(l.speed), l.steps};
-          },
-          [](const ConstantSpeedLaw& l) { return TimeGrid{0.0, l.duration, l.steps}; },
-          [](const PolynomialLaw& l) { return TimeGrid{0.0, l.duration, l.steps}; },
-          [](const HarmonicLaw& l) { return TimeGrid{0.0, l.duration, l.steps}; },
-          [](const TableLaw& l) {
-            return TimeGrid{l.t.front(), l.t.back(), static_cast<int>(l.t.size()) - 1};
-          },
-      },
-      law);
+  return std::visit(overloaded{
+                        [](const SweepLaw& l) {
+                          return TimeGrid{0.0, std::abs(l.to - l.from) / std::abs(l.speed), l.steps};
+                        },
+                        [](const ConstantSpeedLaw& l) {
+                          return TimeGrid{0.0, l.duration, l.steps};
+                        },
+                        [](const PolynomialLaw& l) {
+                          return TimeGrid{0.0, l.duration, l.steps};
+                        },
+                        [](const HarmonicLaw& l) {
+                          return TimeGrid{0.0, l.duration, l.steps};
+                        },
+                        [](const TableLaw& l) {
+                          return TimeGrid{l.t.front(), l.t.back(), static_cast<int>(l.t.size()) - 1};
+                        },
+                    },
+                    law);
 }
 
 const char* law_name(const MotionLaw& law) {

@@ -185,13 +185,16 @@ bool solve_rates_as_limits(const Mechanism& m, Workspace& ws, SingularLimit& lim
   // Angles and angular rates times the mechanism's size, comparable with the linear ones.
   const double L = limits.length_scale();
   Eigen::VectorXd limit;
-  const bool ok = limits.evaluate(m, ws, limits.rate_kinds_, [nb, L](Workspace& s, Eigen::Ref<Eigen::VectorXd> out) {
-    for (int b = 0; b < nb; ++b) {
-      const BodyState& body = s.body[b];
-      out.segment<9>(9 * b) << body.r.x(), body.r.y(), body.theta * L, body.v.x(), body.v.y(), body.omega * L,
-          body.a.x(), body.a.y(), body.alpha * L;
-    }
-  }, limit);
+  const bool ok = limits.evaluate(
+      m, ws, limits.rate_kinds_,
+      [nb, L](Workspace& s, Eigen::Ref<Eigen::VectorXd> out) {
+        for (int b = 0; b < nb; ++b) {
+          const BodyState& body = s.body[b];
+          out.segment<9>(9 * b) << body.r.x(), body.r.y(), body.theta * L, body.v.x(), body.v.y(), body.omega * L,
+              body.a.x(), body.a.y(), body.alpha * L;
+        }
+      },
+      limit);
   if (!ok) return false;
   for (int b = 1; b < nb; ++b) {
     BodyState& body = ws.body[b];

@@ -26,7 +26,11 @@ std::string names_of(const MechanismSpec& spec, const std::vector<int>& bodies) 
 class StructureFinder {
  public:
   StructureFinder(const Mechanism& m, std::vector<Joint>& pairs, std::vector<Driver>& drivers, bool force_generic)
-      : m_(m), spec_(m.spec()), pairs_(pairs), drivers_(drivers), force_generic_(force_generic),
+      : m_(m),
+        spec_(m.spec()),
+        pairs_(pairs),
+        drivers_(drivers),
+        force_generic_(force_generic),
         known_(spec_.bodies.size(), false) {
     known_[0] = true;
     size_t pin_pairs = 0;
@@ -59,8 +63,7 @@ class StructureFinder {
     }
     // A driver on a compound ground pin turns its member about the pin: that pair comes first.
     if (drv.pin >= 0) drv.joint = materialise(drv.pin, 0, body);
-    groups_.push_back(drv.type == DriverType::rotational ? make_rotational_driver(m_, d)
-                                                         : make_linear_driver(m_, d));
+    groups_.push_back(drv.type == DriverType::rotational ? make_rotational_driver(m_, d) : make_linear_driver(m_, d));
     known_[body] = true;
   }
 
@@ -87,7 +90,8 @@ class StructureFinder {
     int n = 0;
     for (int jn : joints_of(set)) n += pairs_[jn].constraint_count();
     for (const CompoundPin& p : spec_.pins) {
-      const auto in_set = static_cast<int>(std::count_if(p.bodies.begin(), p.bodies.end(), [&](int b) { return contains(set, b); }));
+      const auto in_set =
+          static_cast<int>(std::count_if(p.bodies.begin(), p.bodies.end(), [&](int b) { return contains(set, b); }));
       const bool anchored = std::any_of(p.bodies.begin(), p.bodies.end(), [&](int b) { return known_[b]; });
       if (in_set > 0) n += 2 * (anchored ? in_set : in_set - 1);
     }
@@ -122,8 +126,10 @@ class StructureFinder {
         if (known_[b] && (anchor < 0 || b == 0)) anchor = b;
       for (int b : p.bodies) {
         if (!contains(set, b)) continue;
-        if (anchor < 0) anchor = b;  // the root of this pin's tree
-        else materialise(static_cast<int>(pin), anchor, b);
+        if (anchor < 0)
+          anchor = b;  // the root of this pin's tree
+        else
+          materialise(static_cast<int>(pin), anchor, b);
       }
     }
   }
@@ -154,9 +160,12 @@ class StructureFinder {
       int ji = -1, jij = -1, jj = -1;
       for (int jn : joints) {
         const Joint& jt = pairs_[jn];
-        if (jt.connects(i) && jt.connects(j)) jij = jn;
-        else if (jt.connects(i)) ji = jn;
-        else jj = jn;
+        if (jt.connects(i) && jt.connects(j))
+          jij = jn;
+        else if (jt.connects(i))
+          ji = jn;
+        else
+          jj = jn;
       }
       if (ji >= 0 && jij >= 0 && jj >= 0) {
         if (std::all_of(joints.begin(), joints.end(), [&](int jn) { return type(jn) == JointType::prismatic; })) {
@@ -225,8 +234,8 @@ class StructureFinder {
       for (const std::string& n : names) {
         const int b = spec_.find_body(n);
         if (b <= 0) {
-          throw InputError(spec_.structure_where, "structure",
-                           "'" + n + "' is not a moving body", "list bodies defined under 'bodies'");
+          throw InputError(spec_.structure_where, "structure", "'" + n + "' is not a moving body",
+                           "list bodies defined under 'bodies'");
         }
         set.push_back(b);
       }
@@ -239,8 +248,8 @@ class StructureFinder {
       const int eq = equations(set);
       if (eq != 3 * static_cast<int>(set.size()) || !try_group(set)) {
         throw InputError(spec_.structure_where, "structure group [" + names_of(spec_, set) + "]",
-                         "its pairs with the bodies placed before it give " + std::to_string(eq) +
-                             " equations for " + std::to_string(3 * set.size()) + " unknowns",
+                         "its pairs with the bodies placed before it give " + std::to_string(eq) + " equations for " +
+                             std::to_string(3 * set.size()) + " unknowns",
                          "reorder the sequence or regroup the bodies");
       }
     }

@@ -43,8 +43,7 @@ SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid&
 }
 
 SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid& grid,
-                              const std::function<void(int, double, StepStatus)>& on_step,
-                              SingularLimit& limits) {
+                              const std::function<void(int, double, StepStatus)>& on_step, SingularLimit& limits) {
   SweepSummary summary;
   ws.reset_tracking();
   limits.anchor.valid = false;
@@ -66,9 +65,9 @@ SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid&
         set_drivers(m, at_limit, t_limit);
         summary.intervals.back().second = t_prev;
         const Group& g = *m.groups()[ks.group];
-        summary.events.push_back({SweepEvent::assembly_limit, t_limit, at_limit.q,
-                                  "assembly limit (dead point): group " + g.type() +
-                                      " cannot close beyond this driver value"});
+        summary.events.push_back(
+            {SweepEvent::assembly_limit, t_limit, at_limit.q,
+             "assembly limit (dead point): group " + g.type() + " cannot close beyond this driver value"});
       }
       inside = false;
       t_absent = t;
@@ -81,8 +80,9 @@ SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid&
           const double t_limit = refine_limit(m, ws, TrackingState(ws), t, t_absent);
           Workspace at_limit = ws;
           set_drivers(m, at_limit, t_limit);
-          summary.events.push_back({SweepEvent::assembly_limit, t_limit, at_limit.q,
-                                    "assembly limit (dead point): the mechanism assembles again from this driver value"});
+          summary.events.push_back(
+              {SweepEvent::assembly_limit, t_limit, at_limit.q,
+               "assembly limit (dead point): the mechanism assembles again from this driver value"});
         }
         summary.intervals.emplace_back(t, t);
       }
@@ -166,8 +166,7 @@ double* KinematicsColumns::write_transmission(const Mechanism& m, const Workspac
   return out;
 }
 
-Table kinematics_table(const Mechanism& m, const TimeGrid& grid, SweepSummary* summary,
-                       double singular_tolerance) {
+Table kinematics_table(const Mechanism& m, const TimeGrid& grid, SweepSummary* summary, double singular_tolerance) {
   Table table;
   table.add_column("t", "s");
   for (const Driver& d : m.drivers())

@@ -18,10 +18,14 @@ using Json = nlohmann::ordered_json;  // keys in the order written
 std::string escape_html(const std::string& text) {
   std::string out;
   for (char c : text) {
-    if (c == '&') out += "&amp;";
-    else if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else out += c;
+    if (c == '&')
+      out += "&amp;";
+    else if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else
+      out += c;
   }
   return out;
 }
@@ -57,8 +61,10 @@ std::string animation_json(const Animation& a) {
   // '<' only stands in strings: escaped, no "</script>" can close the element early.
   std::string safe;
   for (char c : text) {
-    if (c == '<') safe += "\\u003c";
-    else safe += c;
+    if (c == '<')
+      safe += "\\u003c";
+    else
+      safe += c;
   }
   return safe;
 }

@@ -79,9 +79,10 @@ std::vector<Plot> kinetostatics_plots(const Mechanism& m, const Table& table) {
   for (const planar::Driver& d : m.drivers()) {
     const bool rot = d.type == planar::DriverType::rotational;
     const std::string effort = rot ? ".torque" : ".force";
-    plots.push_back(columns_plot(table, x, "kinetostatics-" + d.name, std::string("Driver ") + (rot ? "torque" : "force") + ": " + d.name,
-                                 rot ? "torque (N m)" : "force (N)",
-                                 {{d.name + effort, "with friction"}, {d.name + effort + "_frictionless", "frictionless"}}));
+    plots.push_back(columns_plot(
+        table, x, "kinetostatics-" + d.name, std::string("Driver ") + (rot ? "torque" : "force") + ": " + d.name,
+        rot ? "torque (N m)" : "force (N)",
+        {{d.name + effort, "with friction"}, {d.name + effort + "_frictionless", "frictionless"}}));
   }
   std::vector<std::pair<std::string, std::string>> reactions, friction;
   for (const planar::Joint& j : m.spec().joints) {
@@ -90,15 +91,16 @@ std::vector<Plot> kinetostatics_plots(const Mechanism& m, const Table& table) {
     if (j.friction > 0.0) friction.emplace_back(j.name + ".friction_power", j.name);
   }
   for (const planar::CompoundPin& pin : m.pins()) {  // the force on each member
-    for (int b : pin.bodies) reactions.emplace_back(pin.name + "." + m.bodies()[b].name + ".F", pin.name + " on " + m.bodies()[b].name);
+    for (int b : pin.bodies)
+      reactions.emplace_back(pin.name + "." + m.bodies()[b].name + ".F", pin.name + " on " + m.bodies()[b].name);
     if (pin.friction > 0.0) friction.emplace_back(pin.name + ".friction_power", pin.name);
   }
   plots.push_back(columns_plot(table, x, "kinetostatics-reactions", "Pair reactions |F|", "force (N)", reactions));
   if (!friction.empty()) {
     friction.emplace_back("friction.power", "total");
     plots.push_back(columns_plot(table, x, "kinetostatics-friction", "Power lost to friction", "power (W)", friction));
-    plots.push_back(columns_plot(table, x, "kinetostatics-efficiency", "Instantaneous efficiency", "1 - friction / driver power",
-                                 {{"efficiency", "efficiency"}}));
+    plots.push_back(columns_plot(table, x, "kinetostatics-efficiency", "Instantaneous efficiency",
+                                 "1 - friction / driver power", {{"efficiency", "efficiency"}}));
   }
   return plots;
 }
@@ -116,8 +118,8 @@ std::vector<Plot> simulation_plots(const Mechanism& m, const dynamics::MachineSp
   for (const planar::Driver& d : m.drivers()) {
     const std::string n = dynamics::driver_rate_column(d, 1);
     const bool rot = d.type == planar::DriverType::rotational;
-    plots.push_back(columns_plot(table, x, "simulation-speed-" + d.name, "Speed of " + d.name, n + (rot ? " (rad/s)" : " (m/s)"),
-                                 {{n, d.name}}));
+    plots.push_back(columns_plot(table, x, "simulation-speed-" + d.name, "Speed of " + d.name,
+                                 n + (rot ? " (rad/s)" : " (m/s)"), {{n, d.name}}));
   }
   std::vector<std::string> currents, torques, forces, actions, reactions;
   for (const dynamics::Actuator& a : machine.actuators) {
@@ -129,7 +131,8 @@ std::vector<Plot> simulation_plots(const Mechanism& m, const dynamics::MachineSp
     if (m.joints()[k].type != planar::JointType::gear) reactions.push_back(m.joints()[k].name + ".F");
   for (const planar::CompoundPin& pin : m.pins())
     for (int b : pin.bodies) reactions.push_back(pin.name + "." + m.bodies()[b].name + ".F");
-  auto add = [&](const char* id, const char* title, const char* axis, const std::vector<std::pair<std::string, std::string>>& s) {
+  auto add = [&](const char* id, const char* title, const char* axis,
+                 const std::vector<std::pair<std::string, std::string>>& s) {
     if (!s.empty()) plots.push_back(columns_plot(table, x, id, title, axis, s));
   };
   add("simulation-current", "Motor current", "current (A)", series(currents, 8));
@@ -137,8 +140,10 @@ std::vector<Plot> simulation_plots(const Mechanism& m, const dynamics::MachineSp
   add("simulation-forces", "Actuator forces in pairs", "force (N)", series(forces, 6));
   add("simulation-constraint-actions", "Constraint actions", "force (N)", series(actions, 0));
   add("simulation-reactions", "Pair reactions |F|", "force (N)", series(reactions, 2));
-  if (!m.bearings().empty()) add("simulation-friction", "Friction power in the pairs", "power (W)", series({"friction.power"}, 0));
-  add("simulation-energy", "Kinetic and potential energy", "energy (J)", series({"energy.kinetic", "energy.potential"}, 0));
+  if (!m.bearings().empty())
+    add("simulation-friction", "Friction power in the pairs", "power (W)", series({"friction.power"}, 0));
+  add("simulation-energy", "Kinetic and potential energy", "energy (J)",
+      series({"energy.kinetic", "energy.potential"}, 0));
   for (Plot& p : plots) p.linked = false;  // against time, not the animation's coordinate
   return plots;
 }
@@ -148,10 +153,18 @@ std::vector<Plot> reduced_plots(const Mechanism& m, const dynamics::ReducedTable
   const XAxis x = driver_axis(m, t.q);
   const std::string unit = rot ? "kg m^2" : "kg";
   std::vector<Plot> plots;
-  plots.push_back({"reduced-inertia", "Reduced inertia m(q) [003]", x.label, "m (" + unit + ")",
-                   {{"kinetic energy", x.values, t.m, ""}, {"kinetostatics", x.values, t.m_kinetostatic, ""}}, false});
-  plots.push_back({"reduced-inertia-derivative", "dm/dq", x.label, std::string("dm/dq (") + unit + (rot ? "/rad)" : "/m)"),
-                   {{"kinetic energy", x.values, t.dm, ""}, {"kinetostatics", x.values, t.dm_kinetostatic, ""}}, false});
+  plots.push_back({"reduced-inertia",
+                   "Reduced inertia m(q) [003]",
+                   x.label,
+                   "m (" + unit + ")",
+                   {{"kinetic energy", x.values, t.m, ""}, {"kinetostatics", x.values, t.m_kinetostatic, ""}},
+                   false});
+  plots.push_back({"reduced-inertia-derivative",
+                   "dm/dq",
+                   x.label,
+                   std::string("dm/dq (") + unit + (rot ? "/rad)" : "/m)"),
+                   {{"kinetic energy", x.values, t.dm, ""}, {"kinetostatics", x.values, t.dm_kinetostatic, ""}},
+                   false});
   return plots;
 }
 

@@ -85,7 +85,9 @@ std::vector<size_t> frame_rows(size_t rows, size_t max_frames) {
 /// and the drawing's size.
 void frame_the_view(Animation& a) {
   double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
-  auto grow = [&](double px, double py) { x0 = std::min(x0, px), x1 = std::max(x1, px), y0 = std::min(y0, py), y1 = std::max(y1, py); };
+  auto grow = [&](double px, double py) {
+    x0 = std::min(x0, px), x1 = std::max(x1, px), y0 = std::min(y0, py), y1 = std::max(y1, py);
+  };
   for (const auto& f : a.frames)
     for (size_t k = 0; k + 1 < f.size(); k += 2) grow(f[k], f[k + 1]);
   for (const Vec2& g : a.ground) grow(g.x(), g.y());
@@ -144,8 +146,8 @@ std::string kinetostatics_summary(const Mechanism& m, const planar::Kinetostatic
 
 /// The reduced parameters and a simulation under the actuators, for a one-DOF mechanism: their
 /// sections (when they run) and their lines of the summary.
-void add_dynamics(const Mechanism& m, const dynamics::MachineSpec& machine, const planar::TimeGrid& grid, const XAxis& x,
-                  ReportData& data) {
+void add_dynamics(const Mechanism& m, const dynamics::MachineSpec& machine, const planar::TimeGrid& grid,
+                  const XAxis& x, ReportData& data) {
   try {
     std::vector<Plot> reduced = reduced_plots(m, dynamics::tabulate_reduced_parameters(m, 360));
     if (x.label.rfind(m.drivers()[0].name, 0) != 0)  // the animation runs against time
@@ -161,7 +163,8 @@ void add_dynamics(const Mechanism& m, const dynamics::MachineSpec& machine, cons
     std::vector<Plot> simulation = simulation_plots(*system.mechanism, machine, dynamics::simulate(system, so).table);
     if (!simulation.empty())
       data.sections.push_back({"Direct dynamics (against time: not linked to the slider)", std::move(simulation)});
-    data.summary += fmt::format("direct dynamics: from the driver's law at t = {:g} s, until t = {:g} s\n", grid.t0, grid.t_end);
+    data.summary +=
+        fmt::format("direct dynamics: from the driver's law at t = {:g} s, until t = {:g} s\n", grid.t0, grid.t_end);
   } catch (const std::exception& e) {
     data.summary += std::string("reduced parameters / dynamics not shown: ") + e.what() + "\n";
   }

@@ -39,9 +39,10 @@ std::string triangle_inequality_violation(const MassProperties& body) {
   const Vec3 m = principal_axes(body).moments;
   const double tol = 1e-12 * (m.cwiseAbs().sum() + body.mass * body.com.squaredNorm());
   if (m(0) + m(1) >= m(2) - tol) return {};
-  return fmt::format("its principal moments {:.6g}, {:.6g}, {:.6g} kg m^2 break the triangle inequality "
-                     "I1 + I2 >= I3 ({:.6g} < {:.6g}: no distribution of positive density has them)",
-                     m(0), m(1), m(2), m(0) + m(1), m(2));
+  return fmt::format(
+      "its principal moments {:.6g}, {:.6g}, {:.6g} kg m^2 break the triangle inequality "
+      "I1 + I2 >= I3 ({:.6g} < {:.6g}: no distribution of positive density has them)",
+      m(0), m(1), m(2), m(0) + m(1), m(2));
 }
 
 MassProperties balanced_inertia(const MassProperties& body) {
@@ -71,12 +72,15 @@ void check_link(ChainSpec& spec, size_t i, const BuildOptions& options, std::vec
   // a published model, like the PUMA's link 1).
   const Vec3 m = principal_axes(b).moments;
   if (m(0) < -1e-12 * m.cwiseAbs().sum())
-    throw InputError(at, entity, fmt::format("the link has a negative principal moment of inertia ({:.6g} kg m^2)", m(0)),
+    throw InputError(at, entity,
+                     fmt::format("the link has a negative principal moment of inertia ({:.6g} kg m^2)", m(0)),
                      "give an inertia tensor with moments >= 0, in the link frame");
   if (b.mass == 0.0) return;
   const std::string broken = triangle_inequality_violation(b);
   if (broken.empty()) return;
-  const std::string place = at.file.empty() ? "" : at.line > 0 ? fmt::format("{}:{}: ", at.file, at.line) : at.file + ": ";
+  const std::string place = at.file.empty() ? ""
+                            : at.line > 0   ? fmt::format("{}:{}: ", at.file, at.line)
+                                            : at.file + ": ";
   switch (options.inertia) {
     case InertiaCheck::refuse:
       throw InputError(at, entity, "the link is not physically possible: " + broken,
@@ -84,9 +88,10 @@ void check_link(ChainSpec& spec, size_t i, const BuildOptions& options, std::vec
     case InertiaCheck::warn: warnings.push_back(place + entity + ": " + broken + "; computed as given"); break;
     case InertiaCheck::balance: {
       const MassProperties balanced = balanced_inertia(b);
-      warnings.push_back(place + entity + ": " + broken + fmt::format("; balanced to {:.6g} kg m^2 about every axis "
-                                                                       "(MuJoCo's balanceinertia)",
-                                                                       balanced.inertia_com(0, 0)));
+      warnings.push_back(place + entity + ": " + broken +
+                         fmt::format("; balanced to {:.6g} kg m^2 about every axis "
+                                     "(MuJoCo's balanceinertia)",
+                                     balanced.inertia_com(0, 0)));
       b = balanced;
       break;
     }
@@ -128,7 +133,8 @@ void index_joints(Chain& c) {
     if (j.type == JointType::free_flyer) {
       c.joint_dofs.push_back(6);
       for (const char* s : {".x", ".y", ".z"}) c.q_names.push_back(j.name + s);
-      static const std::vector<std::string> quaternion_names{".qx", ".qy", ".qz", ".qw"}, vector_names{".rx", ".ry", ".rz"};
+      static const std::vector<std::string> quaternion_names{".qx", ".qy", ".qz", ".qw"},
+          vector_names{".rx", ".ry", ".rz"};
       for (const std::string& s : quaternion ? quaternion_names : vector_names) c.q_names.push_back(j.name + s);
       for (const char* s : {".x", ".y", ".z", ".rx", ".ry", ".rz"}) c.v_names.push_back(j.name + s);
       c.nq += quaternion ? 7 : 6;
@@ -151,8 +157,10 @@ void index_joints(Chain& c) {
     c.v_names.push_back(j.name);
     ++c.nq;
     Vec6 s = Vec6::Zero();
-    if (j.type == JointType::revolute) s.head<3>() = j.axis;
-    else s.tail<3>() = j.axis;
+    if (j.type == JointType::revolute)
+      s.head<3>() = j.axis;
+    else
+      s.tail<3>() = j.axis;
     c.motion_subspace.push_back(s);
     c.dof_subspace.push_back(s);
     c.dof_link.push_back(i);
@@ -169,10 +177,13 @@ void index_joints(Chain& c) {
 Chain build_chain(ChainSpec spec, const BuildOptions& options) {
   const SourceLocation file{spec.source_file, 0};
   if (spec.joints.empty())
-    throw InputError(file, spec.name.empty() ? "chain" : spec.name, "the chain has no joint", "give at least one joint");
+    throw InputError(file, spec.name.empty() ? "chain" : spec.name, "the chain has no joint",
+                     "give at least one joint");
   if (spec.links.size() != spec.joints.size())
-    throw InputError(file, "chain", "there are " + std::to_string(spec.links.size()) + " links for " +
-                     std::to_string(spec.joints.size()) + " joints", "give one link per joint");
+    throw InputError(file, "chain",
+                     "there are " + std::to_string(spec.links.size()) + " links for " +
+                         std::to_string(spec.joints.size()) + " joints",
+                     "give one link per joint");
   std::set<std::string> names;
   Chain c;
   c.links = static_cast<int>(spec.joints.size());
@@ -212,7 +223,8 @@ Chain build_chain(ChainSpec spec, const BuildOptions& options) {
   }
   for (const FrameSpec& f : c.spec.frames) {
     if (f.link < -1 || f.link >= c.links)
-      throw InputError(file, "frame '" + f.name + "'", "its link does not exist", "attach it to one of the model's links");
+      throw InputError(file, "frame '" + f.name + "'", "its link does not exist",
+                       "attach it to one of the model's links");
     add_frame(c, {f.name, f.link, f.pose}, file);
   }
   if (c.frame_index("end_effector") < 0) add_frame(c, {"end_effector", c.end_effector_link, c.spec.end_effector}, file);
@@ -274,7 +286,8 @@ void chain_from_poe(ChainSpec& spec, const std::vector<PoeJoint>& joints, const 
   }
   const int ee = spec.end_effector_link == ChainJoint::previous_link ? static_cast<int>(origin.size()) - 1
                                                                      : spec.end_effector_link;
-  spec.end_effector = trans(ee >= 0 && ee < int(origin.size()) ? Vec3(-origin[size_t(ee)]) : Vec3::Zero()) * end_effector;
+  spec.end_effector =
+      trans(ee >= 0 && ee < int(origin.size()) ? Vec3(-origin[size_t(ee)]) : Vec3::Zero()) * end_effector;
 }
 
 }  // namespace linkdyn::spatial

@@ -77,7 +77,8 @@ void rnea_derivatives(const Chain& chain, ChainData& data, VectorIn q, VectorIn 
     const Vec6 h = I * V;
     data.world_force[size_t(k)] = I * A + cross_force(V, h);  // f = I A + V x* I V
     data.world_inertia[size_t(k)] = I;
-    data.world_variation[size_t(k)] = force_cross_matrix(V) * I - I * motion_cross_matrix(V) + cross_with_force_matrix(h);
+    data.world_variation[size_t(k)] =
+        force_cross_matrix(V) * I - I * motion_cross_matrix(V) + cross_with_force_matrix(h);
   }
   const EndEffectorLoad& L = chain.spec.load;
   const bool load = terms.load && chain.end_effector_link >= 0 && (!L.force.isZero(0.0) || !L.moment.isZero(0.0));
@@ -98,7 +99,8 @@ void rnea_derivatives(const Chain& chain, ChainData& data, VectorIn q, VectorIn 
     data.world_variation[size_t(lambda)] += data.world_variation[size_t(k)];
     data.world_force[size_t(lambda)] += data.world_force[size_t(k)];
   }
-  for (int i = 0; i < chain.dof; ++i) data.tau(i) = data.joint_screw[size_t(i)].dot(data.world_force[size_t(chain.dof_link[size_t(i)])]);
+  for (int i = 0; i < chain.dof; ++i)
+    data.tau(i) = data.joint_screw[size_t(i)].dot(data.world_force[size_t(chain.dof_link[size_t(i)])]);
   data.dtau_dq.setZero();
   data.dtau_dqd.setZero();
   const bool friction = terms.friction;
@@ -122,7 +124,7 @@ void rnea_derivatives(const Chain& chain, ChainData& data, VectorIn q, VectorIn 
       const int li = chain.dof_link[size_t(i)];
       const bool j_supports_i = chain.supports(lj, li);
       if (!j_supports_i && !chain.supports(li, lj)) continue;  // different branches
-      const int below = j_supports_i ? li : lj;  // the links moved by both DOFs: the subtree of `below`
+      const int below = j_supports_i ? li : lj;                // the links moved by both DOFs: the subtree of `below`
       const Vec6& F = data.world_force[size_t(below)];
       const Mat6& Ic = data.world_inertia[size_t(below)];
       const Mat6& Bc = data.world_variation[size_t(below)];

@@ -97,7 +97,8 @@ const Eigen::VectorXd& joint_friction(const Chain& chain, ChainData& data, Vecto
 
 namespace {
 /// Recursive Newton-Euler on the link poses already in data.local.
-LINKDYN_MULTIVERSION void newton_euler(const Chain& chain, ChainData& data, VectorIn qd, VectorIn qdd, const Terms& terms) {
+LINKDYN_MULTIVERSION void newton_euler(const Chain& chain, ChainData& data, VectorIn qd, VectorIn qdd,
+                                       const Terms& terms) {
   const Vec3 g_up = base_acceleration(chain, terms);
   const V3 a0{g_up.x(), g_up.y(), g_up.z()};
   // Forward: velocities and accelerations in link frames, 3-vector by 3-vector (RBDA Table 5.1).
@@ -159,7 +160,8 @@ LINKDYN_MULTIVERSION void newton_euler(const Chain& chain, ChainData& data, Vect
     store(f, times(IO, al) + cross(h, a) + cross(w, L_ang) + cross(v, L_lin));
     store(f + 3, m * a + cross(al, h) + cross(w, L_lin));
   }
-  if (terms.load && has_load(chain)) data.f[size_t(chain.end_effector_link)] -= load_wrench_on_end_effector_link(chain, data);
+  if (terms.load && has_load(chain))
+    data.f[size_t(chain.end_effector_link)] -= load_wrench_on_end_effector_link(chain, data);
   // Backward: tau = S^T f, and f_parent += X^T f = [R n + p x R f; R f].
   for (int i = chain.links - 1; i >= 0; --i) {
     const auto k = static_cast<size_t>(i);
@@ -184,8 +186,8 @@ LINKDYN_MULTIVERSION void newton_euler(const Chain& chain, ChainData& data, Vect
 }
 }  // namespace
 
-const Eigen::VectorXd& inverse_dynamics(const Chain& chain, ChainData& data, VectorIn q,
-                                        VectorIn qd, VectorIn qdd, Terms terms) {
+const Eigen::VectorXd& inverse_dynamics(const Chain& chain, ChainData& data, VectorIn q, VectorIn qd, VectorIn qdd,
+                                        Terms terms) {
   update_link_poses(chain, data, q);
   newton_euler(chain, data, qd, qdd, terms);
   return data.tau;
@@ -257,7 +259,8 @@ LINKDYN_MULTIVERSION void composite_rigid_bodies(const Chain& chain, ChainData& 
         if (chain.joint_dofs[size_t(j)] == 1) {
           // S = [k; 0] or [0; k]: one 3-vector product.
           const Vec6& s = chain.motion_subspace[size_t(j)];
-          M(dof, e0) = chain.joint(j).type == JointType::revolute ? s.head<3>().dot(F.head<3>()) : s.tail<3>().dot(F.tail<3>());
+          M(dof, e0) =
+              chain.joint(j).type == JointType::revolute ? s.head<3>().dot(F.head<3>()) : s.tail<3>().dot(F.tail<3>());
           continue;
         }
         for (int e = e0; e < e0 + chain.joint_dofs[size_t(j)]; ++e) M(dof, e) = chain.dof_subspace[size_t(e)].dot(F);
@@ -274,8 +277,7 @@ const Eigen::MatrixXd& mass_matrix(const Chain& chain, ChainData& data, VectorIn
   return data.mass_matrix;
 }
 
-const Eigen::VectorXd& bias_forces(const Chain& chain, ChainData& data, VectorIn q,
-                                   VectorIn qd, Terms terms) {
+const Eigen::VectorXd& bias_forces(const Chain& chain, ChainData& data, VectorIn q, VectorIn qd, Terms terms) {
   data.rhs.setZero();
   terms.friction = false;
   data.bias = inverse_dynamics(chain, data, q, qd, data.rhs, terms);
@@ -284,9 +286,10 @@ const Eigen::VectorXd& bias_forces(const Chain& chain, ChainData& data, VectorIn
 
 namespace {
 [[noreturn]] void throw_singular(const Chain& chain, int link) {
-  throw AnalysisError(fmt::format("{}: the mass matrix is singular{}: forward dynamics has no unique solution "
-                                  "(give the links moved by that joint mass or inertia about its axis)",
-                                  chain.spec.name, link >= 0 ? " at joint '" + chain.joint(link).name + "'" : ""));
+  throw AnalysisError(
+      fmt::format("{}: the mass matrix is singular{}: forward dynamics has no unique solution "
+                  "(give the links moved by that joint mass or inertia about its axis)",
+                  chain.spec.name, link >= 0 ? " at joint '" + chain.joint(link).name + "'" : ""));
 }
 }  // namespace
 
@@ -317,8 +320,8 @@ void solve_mass_matrix(const Chain& chain, const ChainData& data, Eigen::Ref<Eig
 
 namespace {
 /// Articulated-body algorithm (RBDA Table 7.1): qdd for the driving forces `tau`. O(n).
-LINKDYN_MULTIVERSION void articulated_body(const Chain& chain, ChainData& data, VectorIn q, VectorIn qd,
-                      VectorIn tau, const Terms& terms) {
+LINKDYN_MULTIVERSION void articulated_body(const Chain& chain, ChainData& data, VectorIn q, VectorIn qd, VectorIn tau,
+                                           const Terms& terms) {
   update_link_poses(chain, data, q);
   velocities(chain, data, qd);
   const int n = chain.links;
@@ -341,8 +344,10 @@ LINKDYN_MULTIVERSION void articulated_body(const Chain& chain, ChainData& data, 
       // U = I^A S with S = [k; 0] or [0; k]: three columns of I^A, not six.
       const Vec6& s = chain.motion_subspace[k];
       Vec6& U = data.U[size_t(d)];
-      if (chain.joint(i).type == JointType::revolute) U.noalias() = IA.leftCols<3>() * s.head<3>();
-      else U.noalias() = IA.rightCols<3>() * s.tail<3>();
+      if (chain.joint(i).type == JointType::revolute)
+        U.noalias() = IA.leftCols<3>() * s.head<3>();
+      else
+        U.noalias() = IA.rightCols<3>() * s.tail<3>();
       data.D(d) = s.dot(U);
       if (!(data.D(d) > 0.0)) throw_singular(chain, i);
       data.u(d) = tau(d) - s.dot(data.articulated_bias[k]);
@@ -353,7 +358,8 @@ LINKDYN_MULTIVERSION void articulated_body(const Chain& chain, ChainData& data, 
       pa.noalias() += IA * data.bias_acceleration[k];
     }
     if (lambda < 0) continue;
-    if (chain.joint(i).type != JointType::free_flyer) add_inertia_to_parent(data.local[k], IA, data.inertia6[size_t(lambda)]);
+    if (chain.joint(i).type != JointType::free_flyer)
+      add_inertia_to_parent(data.local[k], IA, data.inertia6[size_t(lambda)]);
     data.articulated_bias[size_t(lambda)] += force_to_parent(data.local[k], pa);
   }
   Vec6 a0 = Vec6::Zero();
@@ -361,7 +367,8 @@ LINKDYN_MULTIVERSION void articulated_body(const Chain& chain, ChainData& data, 
   for (int i = 0; i < n; ++i) {
     const auto k = static_cast<size_t>(i);
     const int lambda = chain.parent[k], d = chain.v_index[k];
-    const Vec6 a_in = motion_to_child(data.local[k], lambda < 0 ? a0 : data.a[size_t(lambda)]) + data.bias_acceleration[k];
+    const Vec6 a_in =
+        motion_to_child(data.local[k], lambda < 0 ? a0 : data.a[size_t(lambda)]) + data.bias_acceleration[k];
     if (chain.joint(i).type == JointType::free_flyer) {
       // I^A a = tau - p^A: the link's own acceleration, then qdd = a - a_in.
       const Eigen::LLT<Mat6> llt(data.inertia6[k]);
@@ -376,8 +383,8 @@ LINKDYN_MULTIVERSION void articulated_body(const Chain& chain, ChainData& data, 
   }
 }
 
-void frictionless_forward(const Chain& chain, ChainData& data, VectorIn q, VectorIn qd,
-                          VectorIn tau, ForwardMethod method, const Terms& terms) {
+void frictionless_forward(const Chain& chain, ChainData& data, VectorIn q, VectorIn qd, VectorIn tau,
+                          ForwardMethod method, const Terms& terms) {
   if (method == ForwardMethod::articulated_body) {
     articulated_body(chain, data, q, qd, tau, terms);
     return;
@@ -396,9 +403,8 @@ void frictionless_forward(const Chain& chain, ChainData& data, VectorIn q, Vecto
 }
 }  // namespace
 
-const Eigen::VectorXd& forward_dynamics(const Chain& chain, ChainData& data, VectorIn q,
-                                        VectorIn qd, VectorIn tau, ForwardMethod method,
-                                        Terms terms) {
+const Eigen::VectorXd& forward_dynamics(const Chain& chain, ChainData& data, VectorIn q, VectorIn qd, VectorIn tau,
+                                        ForwardMethod method, Terms terms) {
   if (!terms.friction || !has_friction(chain)) {
     frictionless_forward(chain, data, q, qd, tau, method, terms);
     return data.qdd;
@@ -420,9 +426,10 @@ const Eigen::VectorXd& forward_dynamics(const Chain& chain, ChainData& data, Vec
       return data.qdd;
     }
   }
-  throw AnalysisError(fmt::format("{}: the joint friction does not converge in {} successive approximations "
-                                  "(dry friction too large for the motion: the joint may lock)",
-                                  chain.spec.name, max_iterations));
+  throw AnalysisError(
+      fmt::format("{}: the joint friction does not converge in {} successive approximations "
+                  "(dry friction too large for the motion: the joint may lock)",
+                  chain.spec.name, max_iterations));
 }
 
 double kinetic_energy(const Chain& chain, ChainData& data, VectorIn q, VectorIn qd) {

@@ -68,8 +68,7 @@ void torque_derivatives(const Chain& chain, ChainData& data, DerivativeData& d, 
   torque_derivatives(chain, data, d, Q.col(0), Q.middleCols(1, 4), terms);
 }
 
-void torque_derivatives(const Chain& chain, ChainData& data, DerivativeData& d, VectorIn q, MatrixIn V,
-                        Terms terms) {
+void torque_derivatives(const Chain& chain, ChainData& data, DerivativeData& d, VectorIn q, MatrixIn V, Terms terms) {
   if (q.size() != chain.nq || V.rows() != chain.dof || V.cols() < 4)
     throw std::invalid_argument("torque_derivatives: need q and the velocity's derivatives up to the third");
   forward_kinematics(chain, data, q);

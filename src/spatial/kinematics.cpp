@@ -11,15 +11,19 @@ using namespace detail;
 
 Mat4 joint_generator(const ChainJoint& joint) {
   Mat4 U = Mat4::Zero();
-  if (joint.type == JointType::revolute) U.topLeftCorner<3, 3>() = skew(joint.axis);
-  else U.topRightCorner<3, 1>() = joint.axis;
+  if (joint.type == JointType::revolute)
+    U.topLeftCorner<3, 3>() = skew(joint.axis);
+  else
+    U.topRightCorner<3, 1>() = joint.axis;
   return U;
 }
 
 Mat4 joint_motion(const ChainJoint& joint, double q) {
   Mat4 E = Mat4::Identity();
-  if (joint.type == JointType::revolute) E.topLeftCorner<3, 3>() = axis_rotation(joint.axis, q);
-  else E.topRightCorner<3, 1>() = joint.axis * q;
+  if (joint.type == JointType::revolute)
+    E.topLeftCorner<3, 3>() = axis_rotation(joint.axis, q);
+  else
+    E.topRightCorner<3, 1>() = joint.axis * q;
   return E;
 }
 
@@ -44,21 +48,24 @@ void update_link_poses(const Chain& chain, ChainData& data, VectorIn q) {
     ::sincos(qi, &s, &c);  // once per joint [002 Eq. 90]
     // P Rot(axis, q): for an axis along +-x, +-y or +-z only two columns mix.
     switch (chain.axis_code[static_cast<size_t>(i)]) {
-      case 3: case -3: {
+      case 3:
+      case -3: {
         s *= chain.axis_code[static_cast<size_t>(i)] > 0 ? 1.0 : -1.0;
         l.R.col(0) = c * P.col(0) + s * P.col(1);
         l.R.col(1) = c * P.col(1) - s * P.col(0);
         l.R.col(2) = P.col(2);
         break;
       }
-      case 1: case -1: {
+      case 1:
+      case -1: {
         s *= chain.axis_code[static_cast<size_t>(i)] > 0 ? 1.0 : -1.0;
         l.R.col(0) = P.col(0);
         l.R.col(1) = c * P.col(1) + s * P.col(2);
         l.R.col(2) = c * P.col(2) - s * P.col(1);
         break;
       }
-      case 2: case -2: {
+      case 2:
+      case -2: {
         s *= chain.axis_code[static_cast<size_t>(i)] > 0 ? 1.0 : -1.0;
         l.R.col(0) = c * P.col(0) - s * P.col(2);
         l.R.col(1) = P.col(1);
@@ -233,12 +240,15 @@ std::vector<std::vector<Mat4>> transform_time_derivatives(const Chain& chain, Ve
         W[size_t(s)].topRightCorner<3, 1>() += u.tail<3>() * V(d, s);
       }
     }
-    if (j.type == JointType::free_flyer) E[0] = free_flyer_motion(chain, q, k).matrix();
-    else E[0] = joint_motion(j, q(chain.q_index[size_t(k)]));
+    if (j.type == JointType::free_flyer)
+      E[0] = free_flyer_motion(chain, q, k).matrix();
+    else
+      E[0] = joint_motion(j, q(chain.q_index[size_t(k)]));
     // E^(r+1) = sum_m C(r,m) E^(m) W^(r-m).
     for (int r = 0; r < order; ++r) {
       E[size_t(r) + 1].setZero();
-      for (int m = 0; m <= r; ++m) E[size_t(r) + 1] += C[size_t(r)][size_t(m)] * (E[size_t(m)] * W[size_t(r) - size_t(m)]);
+      for (int m = 0; m <= r; ++m)
+        E[size_t(r) + 1] += C[size_t(r)][size_t(m)] * (E[size_t(m)] * W[size_t(r) - size_t(m)]);
     }
     for (int r = 0; r <= order; ++r) B[size_t(r)] = parent[size_t(r)] * P;
     for (int r = 0; r <= order; ++r) {

@@ -62,9 +62,11 @@ std::string physical_consistency_problem(const MassProperties& body) {
   const Vec3 m = principal_axes(body).moments;
   const double tol = 1e-12 * (m.cwiseAbs().sum() + body.mass * body.com.squaredNorm());
   if (m(0) + m(1) < m(2) - tol || m(0) < -tol)
-    return fmt::format("its principal moments {:.6g}, {:.6g}, {:.6g} kg m^2 break the triangle inequality "
-                       "I1 + I2 >= I3 (its pseudo-inertia tensor is not positive semi-definite: no distribution "
-                       "of positive density has these properties)", m(0), m(1), m(2));
+    return fmt::format(
+        "its principal moments {:.6g}, {:.6g}, {:.6g} kg m^2 break the triangle inequality "
+        "I1 + I2 >= I3 (its pseudo-inertia tensor is not positive semi-definite: no distribution "
+        "of positive density has these properties)",
+        m(0), m(1), m(2));
   return {};
 }
 
@@ -89,8 +91,7 @@ constexpr std::array<ShapeInfo, 12> shapes{{{Shape::box, "box", 3},
 
 /// Box of edges a, b, c and mass m at its centre.
 Mat3 box_inertia(double m, const Vec3& e) {
-  return (m / 12.0 * Vec3(e.y() * e.y() + e.z() * e.z(), e.z() * e.z() + e.x() * e.x(),
-                          e.x() * e.x() + e.y() * e.y()))
+  return (m / 12.0 * Vec3(e.y() * e.y() + e.z() * e.z(), e.z() * e.z() + e.x() * e.x(), e.x() * e.x() + e.y() * e.y()))
       .asDiagonal();
 }
 /// Axisymmetric inertia: axial moment `axial` about z, transverse moment `transverse`.
@@ -141,12 +142,20 @@ std::string dimension_problem(const Primitive& p) {
   switch (p.shape) {
     case Shape::box: return p.size.minCoeff() > 0 ? "" : "a box edge is not positive";
     case Shape::hollow_box:
-      return p.inner_size.minCoeff() > 0 && (p.size - p.inner_size).minCoeff() > 0 ? "" : "the cavity does not fit inside the box";
-    case Shape::cylinder: case Shape::cone: return p.radius > 0 && p.length > 0 ? "" : "radius and length must be positive";
+      return p.inner_size.minCoeff() > 0 && (p.size - p.inner_size).minCoeff() > 0
+                 ? ""
+                 : "the cavity does not fit inside the box";
+    case Shape::cylinder:
+    case Shape::cone: return p.radius > 0 && p.length > 0 ? "" : "radius and length must be positive";
     case Shape::hollow_cylinder:
-      return p.inner_radius > 0 && p.inner_radius < p.radius && p.length > 0 ? "" : "need 0 < inner_radius < radius, length > 0";
-    case Shape::sphere: case Shape::disk: case Shape::ring: return p.radius > 0 ? "" : "the radius must be positive";
-    case Shape::hollow_sphere: return p.inner_radius > 0 && p.inner_radius < p.radius ? "" : "need 0 < inner_radius < radius";
+      return p.inner_radius > 0 && p.inner_radius < p.radius && p.length > 0
+                 ? ""
+                 : "need 0 < inner_radius < radius, length > 0";
+    case Shape::sphere:
+    case Shape::disk:
+    case Shape::ring: return p.radius > 0 ? "" : "the radius must be positive";
+    case Shape::hollow_sphere:
+      return p.inner_radius > 0 && p.inner_radius < p.radius ? "" : "need 0 < inner_radius < radius";
     case Shape::rod: return p.length > 0 ? "" : "the length must be positive";
     case Shape::plate: return p.size.head<2>().minCoeff() > 0 ? "" : "a plate edge is not positive";
     case Shape::point: return p.mass >= 0 ? "" : "a point needs its mass";
@@ -157,7 +166,8 @@ std::string dimension_problem(const Primitive& p) {
 
 MassProperties primitive_mass_properties(const Primitive& p) {
   const std::string problem = dimension_problem(p);
-  if (!problem.empty()) throw std::invalid_argument("primitive '" + p.name + "' (" + shape_name(p.shape) + "): " + problem);
+  if (!problem.empty())
+    throw std::invalid_argument("primitive '" + p.name + "' (" + shape_name(p.shape) + "): " + problem);
   if (!(p.mass >= 0.0) && !(p.density > 0.0))
     throw std::invalid_argument("primitive '" + p.name + "': give a mass >= 0 or a density > 0");
   const double m = p.mass >= 0.0 ? p.mass : p.density * measure(p);

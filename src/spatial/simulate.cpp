@@ -8,12 +8,12 @@
 
 namespace linkdyn::spatial {
 
-ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, VectorIn q0,
-                                     VectorIn qd0, VectorIn tau,
+ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, VectorIn q0, VectorIn qd0, VectorIn tau,
                                      const ChainSimulationOptions& o) {
   const Eigen::VectorXd constant = tau;
-  return simulate_chain(chain, data, q0, qd0,
-                        [&constant](double, VectorIn, VectorIn, Eigen::Ref<Eigen::VectorXd> out) { out = constant; }, o);
+  return simulate_chain(
+      chain, data, q0, qd0,
+      [&constant](double, VectorIn, VectorIn, Eigen::Ref<Eigen::VectorXd> out) { out = constant; }, o);
 }
 
 ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, VectorIn q0, VectorIn qd0,
@@ -54,14 +54,15 @@ ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, Vector
     }();
     const bool ff = chain.joint(link).type == JointType::free_flyer;
     const int local = i - chain.q_index[size_t(link)];
-    table.add_column(chain.q_names[size_t(i)] + ".q", ff ? (local < 3 ? "m" : (nq > 0 && chain.spec.rotation_coordinates ==
-                                                                                        RotationCoordinates::quaternion
-                                                                                    ? ""
-                                                                                    : "rad"))
-                                                         : unit(chain.v_index[size_t(link)], 0));
+    table.add_column(
+        chain.q_names[size_t(i)] + ".q",
+        ff ? (local < 3 ? "m"
+                        : (nq > 0 && chain.spec.rotation_coordinates == RotationCoordinates::quaternion ? "" : "rad"))
+           : unit(chain.v_index[size_t(link)], 0));
   }
   for (const char* what : {"qd", "qdd"})
-    for (int d = 0; d < nv; ++d) table.add_column(chain.v_names[size_t(d)] + "." + what, unit(d, what[2] == 'd' ? 2 : 1));
+    for (int d = 0; d < nv; ++d)
+      table.add_column(chain.v_names[size_t(d)] + "." + what, unit(d, what[2] == 'd' ? 2 : 1));
   for (int d = 0; d < nv; ++d) table.add_column(chain.v_names[size_t(d)] + ".tau", unit(d, 0) == "rad" ? "N m" : "N");
   table.add_column("kinetic_energy", "J");
   table.add_column("potential_energy", "J");
@@ -85,10 +86,11 @@ ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, Vector
   int next = 1;
   while (next <= o.steps) {
     if (result.rhs_evaluations > o.max_rhs_evaluations)
-      throw AnalysisError(fmt::format("{}: the integration stalls at t = {:.6g} s after {} right-hand sides: dry friction "
-                                      "switching about qd = 0 (there is no stiction model), or a stiff controller; "
-                                      "try --no-friction or smaller gains",
-                                      chain.spec.name, stepper->time(), result.rhs_evaluations));
+      throw AnalysisError(
+          fmt::format("{}: the integration stalls at t = {:.6g} s after {} right-hand sides: dry friction "
+                      "switching about qd = 0 (there is no stiction model), or a stiff controller; "
+                      "try --no-friction or smaller gains",
+                      chain.spec.name, stepper->time(), result.rhs_evaluations));
     stepper->step(system);
     while (next <= o.steps && o.t_end * next / o.steps <= stepper->time()) {
       const double t = o.t_end * next / o.steps;

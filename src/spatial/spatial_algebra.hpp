@@ -16,18 +16,22 @@ inline V3 operator+(const V3& a, const V3& b) { return {a.x + b.x, a.y + b.y, a.
 inline V3 operator-(const V3& a, const V3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
 inline V3 operator*(double s, const V3& a) { return {s * a.x, s * a.y, s * a.z}; }
 inline V3& operator+=(V3& a, const V3& b) { return a = a + b; }
-inline V3 cross(const V3& a, const V3& b) { return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; }
+inline V3 cross(const V3& a, const V3& b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
 inline double dot(const V3& a, const V3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 inline V3 load(const double* p) { return {p[0], p[1], p[2]}; }
 inline void store(double* p, const V3& v) { p[0] = v.x, p[1] = v.y, p[2] = v.z; }
 /// R v and R^T v for a column-major 3x3 (Eigen's Mat3).
 inline V3 times(const Mat3& R, const V3& v) {
   const double* r = R.data();
-  return {r[0] * v.x + r[3] * v.y + r[6] * v.z, r[1] * v.x + r[4] * v.y + r[7] * v.z, r[2] * v.x + r[5] * v.y + r[8] * v.z};
+  return {r[0] * v.x + r[3] * v.y + r[6] * v.z, r[1] * v.x + r[4] * v.y + r[7] * v.z,
+          r[2] * v.x + r[5] * v.y + r[8] * v.z};
 }
 inline V3 transpose_times(const Mat3& R, const V3& v) {
   const double* r = R.data();
-  return {r[0] * v.x + r[1] * v.y + r[2] * v.z, r[3] * v.x + r[4] * v.y + r[5] * v.z, r[6] * v.x + r[7] * v.y + r[8] * v.z};
+  return {r[0] * v.x + r[1] * v.y + r[2] * v.z, r[3] * v.x + r[4] * v.y + r[5] * v.z,
+          r[6] * v.x + r[7] * v.y + r[8] * v.z};
 }
 
 inline Vec6 motion_to_child(const Pose& X, const Vec6& m) {
@@ -82,9 +86,9 @@ inline void add_inertia_to_parent(const Pose& X, const Mat6& I, Mat6& parent) {
   const Mat3 RA = R * I.topLeftCorner<3, 3>(), RB = R * I.topRightCorner<3, 3>(), RC = R * I.bottomRightCorner<3, 3>();
   const Mat3 A = RA * R.transpose(), B = RB * R.transpose(), C = RC * R.transpose();
   Mat3 Bp, pBt;
-  for (int c = 0; c < 3; ++c) Bp.col(c) = B.col(c) + X.p.cross(C.col(c));        // B + [p x] C
-  for (int c = 0; c < 3; ++c) pBt.col(c) = X.p.cross(Bp.row(c).transpose());      // [p x] B'^T
-  Mat3 Bpx;                                                                          // B [p x]
+  for (int c = 0; c < 3; ++c) Bp.col(c) = B.col(c) + X.p.cross(C.col(c));     // B + [p x] C
+  for (int c = 0; c < 3; ++c) pBt.col(c) = X.p.cross(Bp.row(c).transpose());  // [p x] B'^T
+  Mat3 Bpx;                                                                   // B [p x]
   for (int r = 0; r < 3; ++r) Bpx.row(r) = -X.p.cross(B.row(r).transpose()).transpose();
   parent.topLeftCorner<3, 3>() += A - Bpx + pBt;
   parent.topRightCorner<3, 3>() += Bp;

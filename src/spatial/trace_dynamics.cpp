@@ -32,8 +32,7 @@ Eigen::MatrixXd mass_matrix_trace(const Chain& chain, ChainData& data, VectorIn 
   return M.selfadjointView<Eigen::Lower>();
 }
 
-Eigen::VectorXd velocity_terms_trace(const Chain& chain, ChainData& data, VectorIn q,
-                                     VectorIn qd) {
+Eigen::VectorXd velocity_terms_trace(const Chain& chain, ChainData& data, VectorIn q, VectorIn qd) {
   forward_kinematics(chain, data, q);
   Eigen::VectorXd V = Eigen::VectorXd::Zero(chain.dof);
   for (int k = 0; k < chain.links; ++k) {
@@ -59,9 +58,10 @@ Eigen::MatrixXd coriolis_matrix_trace(const Chain& chain, ChainData& data, Vecto
       // link itself, d S_j/dt = sum_m qd_m [S_m, S_j], so the term is S_m S_j T_k in that order.
       Mat4 rate = Mat4::Zero();
       for (int m : path)
-        rate += qd(m) * (chain.dof_link[size_t(m)] == chain.dof_link[size_t(j)] && m != j
-                             ? Mat4(data.joint_twist[size_t(m)] * data.joint_twist[size_t(j)] * data.transform[size_t(k)])
-                             : differential_matrix(data, k, {j, m}));
+        rate +=
+            qd(m) * (chain.dof_link[size_t(m)] == chain.dof_link[size_t(j)] && m != j
+                         ? Mat4(data.joint_twist[size_t(m)] * data.joint_twist[size_t(j)] * data.transform[size_t(k)])
+                         : differential_matrix(data, k, {j, m}));
       for (int i : path) C(i, j) += trace_product(differential_matrix(data, k, {i}), J, rate);
     }
   }
@@ -92,8 +92,7 @@ Eigen::VectorXd load_forces_jacobian(const Chain& chain, ChainData& data, Vector
   return data.jacobian.transpose() * w;
 }
 
-Eigen::VectorXd inverse_dynamics_trace(const Chain& chain, ChainData& data, VectorIn q,
-                                       VectorIn qd, VectorIn qdd) {
+Eigen::VectorXd inverse_dynamics_trace(const Chain& chain, ChainData& data, VectorIn q, VectorIn qd, VectorIn qdd) {
   return mass_matrix_trace(chain, data, q) * qdd + velocity_terms_trace(chain, data, q, qd) +
          gravity_forces_jacobian(chain, data, q) - load_forces_jacobian(chain, data, q);
 }

@@ -35,7 +35,8 @@ TEST(Cli, CheckPrintsDofStructureAndAssembly) {
 
 TEST(Cli, KinematicsWritesCsvAndJsonWithoutNaN) {
   const std::string csv = ::testing::TempDir() + "/seed.csv", json = ::testing::TempDir() + "/seed.json";
-  const CliRun r = run("kinematics " + linkdyn::test::example("seed001-fourbar") + " --steps 360 --csv " + csv + " --json " + json);
+  const CliRun r =
+      run("kinematics " + linkdyn::test::example("seed001-fourbar") + " --steps 360 --csv " + csv + " --json " + json);
   ASSERT_EQ(r.code, 0) << r.output;
   std::ifstream in(csv);
   std::string header, line;
@@ -82,7 +83,10 @@ TEST(Cli, KinetostaticsOfTheSeedWithAndWithoutFriction) {
   ASSERT_EQ(r.code, 0) << r.output;
   EXPECT_NE(r.output.find("friction on (tolerance 0.001 N)"), std::string::npos) << r.output;
   const std::string text = linkdyn::test::read_text(csv);
-  EXPECT_EQ(text.rfind("t,crank_drive.angle,crank_drive.torque,crank_drive.torque_frictionless,A.Fx,A.Fy,A.F,A.friction_power", 0), 0u);
+  EXPECT_EQ(
+      text.rfind(
+          "t,crank_drive.angle,crank_drive.torque,crank_drive.torque_frictionless,A.Fx,A.Fy,A.F,A.friction_power", 0),
+      0u);
   EXPECT_NE(text.find("friction.power,driver.power,efficiency,iterations,self_locking"), std::string::npos);
   EXPECT_EQ(text.find("nan"), std::string::npos);
   const CliRun off = run("kinetostatics " + linkdyn::test::example("seed001-fourbar") + " --no-friction --steps 36");
@@ -129,7 +133,8 @@ TEST(Cli, ReduceAndSimulateRunAndRefuseBadRequests) {
   const CliRun reduce = run("reduce " + linkdyn::test::example("seed003-dwell") + " --points 72");
   EXPECT_EQ(reduce.code, 0) << reduce.output;
   EXPECT_NE(reduce.output.find("kinetic energy vs kinetostatics"), std::string::npos);
-  const CliRun sim = run("simulate " + linkdyn::test::example("seed003-dwell") + " --t-end 0.2 --steps 20 --method full");
+  const CliRun sim =
+      run("simulate " + linkdyn::test::example("seed003-dwell") + " --t-end 0.2 --steps 20 --method full");
   EXPECT_EQ(sim.code, 0) << sim.output;
   EXPECT_NE(sim.output.find("full method"), std::string::npos);
   // Two degrees of freedom: one equation of motion is not enough.
@@ -171,7 +176,8 @@ Csv read_csv(const std::string& path) {
     std::string cell;
     std::vector<std::string> cells;
     while (std::getline(ss, cell, ',')) cells.push_back(cell);
-    if (c.header.empty()) c.header = cells;
+    if (c.header.empty())
+      c.header = cells;
     else {
       std::vector<double> row;
       for (const auto& s : cells) row.push_back(std::stod(s));
@@ -186,7 +192,8 @@ const std::string robots = std::string(LINKDYN_EXAMPLES_DIR) + "/robots/";
 TEST(CliRobot, InverseThenForwardDynamicsThroughFilesReturnTheAccelerations) {
   // id writes <joint>.tau; a states file of q, qd and those tau given to fd returns the qdd.
   const std::string tau_csv = ::testing::TempDir() + "/iiwa-id.csv";
-  const CliRun id = run("robot id " + robots + "iiwa14.urdf --states " + robots + "iiwa14-trajectory.csv --csv " + tau_csv);
+  const CliRun id =
+      run("robot id " + robots + "iiwa14.urdf --states " + robots + "iiwa14-trajectory.csv --csv " + tau_csv);
   ASSERT_EQ(id.code, 0) << id.output;
   const Csv traj = read_csv(robots + "iiwa14-trajectory.csv"), tau = read_csv(tau_csv);
   ASSERT_EQ(tau.rows.size(), traj.rows.size());
@@ -214,7 +221,8 @@ TEST(CliRobot, InverseThenForwardDynamicsThroughFilesReturnTheAccelerations) {
       for (int k = 1; k <= 7; ++k) {
         const std::string name = "iiwa_joint_" + std::to_string(k) + ".qdd";
         // tau is written with 12 significant digits: qdd agrees to about 1e-9.
-        EXPECT_NEAR(qdd.rows[r][size_t(qdd.col(name))], traj.rows[r][size_t(traj.col(name))], 1e-8) << name << " row " << r;
+        EXPECT_NEAR(qdd.rows[r][size_t(qdd.col(name))], traj.rows[r][size_t(traj.col(name))], 1e-8)
+            << name << " row " << r;
       }
   }
 }
@@ -231,7 +239,8 @@ TEST(CliRobot, MassMatrixEnergyAndJerkWriteTheirColumns) {
   m = read_csv(out);
   for (const char* c : {"kinetic_energy", "E_A1", "E_A2", "E_A3"}) EXPECT_GE(m.col(c), 0) << c;
   for (const auto& row : m.rows) EXPECT_GT(row[size_t(m.col("E_A3"))], 0.0);
-  const CliRun jerk = run("robot jerk " + model + " --states " + states + " --json " + ::testing::TempDir() + "/jerk.json");
+  const CliRun jerk =
+      run("robot jerk " + model + " --states " + states + " --json " + ::testing::TempDir() + "/jerk.json");
   ASSERT_EQ(jerk.code, 0) << jerk.output;
   const std::string json = linkdyn::test::read_text(::testing::TempDir() + "/jerk.json");
   EXPECT_NE(json.find("\"elbow.ddtau\""), std::string::npos);
@@ -266,12 +275,18 @@ TEST(CliRobot, BadStatesAndModelsExitWithCode2) {
   r = run("robot id " + model + " --states " + write_temp("bad-quantity.csv", "shoulder.q,shoulder.qdot\n0,0\n"));
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.output.find("unknown quantity 'qdot'"), std::string::npos) << r.output;
-  r = run("robot mass-matrix " + model + " --states " + write_temp("plus.csv", "shoulder.q,elbow.q,wrist.q\n+0.5,-0.25,+1\n"));
+  r = run("robot mass-matrix " + model + " --states " +
+          write_temp("plus.csv", "shoulder.q,elbow.q,wrist.q\n+0.5,-0.25,+1\n"));
   EXPECT_EQ(r.code, 0) << r.output;
-  r = run("robot id " + write_temp("tree.urdf", "<robot name=\"t\"><link name=\"b\"/>\n"
+  r = run(
+      "robot id " +
+      write_temp(
+          "tree.urdf",
+          "<robot name=\"t\"><link name=\"b\"/>\n"
           "<joint name=\"a\" type=\"continuous\"><parent link=\"b\"/><child link=\"x\"/></joint><link name=\"x\"/>\n"
-          "<joint name=\"c\" type=\"planar\"><parent link=\"b\"/><child link=\"y\"/></joint><link name=\"y\"/></robot>\n") +
-          " --states " + write_temp("s.csv", "a.q\n0\n"));
+          "<joint name=\"c\" type=\"planar\"><parent link=\"b\"/><child link=\"y\"/></joint><link "
+          "name=\"y\"/></robot>\n") +
+      " --states " + write_temp("s.csv", "a.q\n0\n"));
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.output.find("tree.urdf:3"), std::string::npos) << r.output;
 }
@@ -284,8 +299,9 @@ TEST(CliMass, BracketPropertiesInEveryFrameAndErrors) {
   const std::string text = linkdyn::test::read_text(json);
   for (const char* k : {"\"pivot\"", "\"tilted\"", "\"pseudo_inertia\"", "\"principal_moments\""})
     EXPECT_NE(text.find(k), std::string::npos) << k;
-  const CliRun bad = run("mass " + write_temp("hollow.yaml", "parts:\n  - {shape: box, size: [0.1, 0.1, 0.1], density: 1}\n"
-                                                              "  - {shape: box, size: [0.2, 0.2, 0.2], density: 1, subtract: true}\n"));
+  const CliRun bad = run("mass " + write_temp("hollow.yaml",
+                                              "parts:\n  - {shape: box, size: [0.1, 0.1, 0.1], density: 1}\n"
+                                              "  - {shape: box, size: [0.2, 0.2, 0.2], density: 1, subtract: true}\n"));
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.output.find("hollow.yaml:2"), std::string::npos) << bad.output;
   EXPECT_NE(bad.output.find("mass is"), std::string::npos) << bad.output;
@@ -293,14 +309,15 @@ TEST(CliMass, BracketPropertiesInEveryFrameAndErrors) {
 
 TEST(Cli, SimulateByKaneRunsThePumpAndWritesItsColumns) {
   const std::string csv = ::testing::TempDir() + "/pump-kane.csv";
-  const CliRun r = run("simulate " + linkdyn::test::example("seed004-pump") + " --method kane --t-end 0.5 --steps 50 --reactions --csv " + csv);
+  const CliRun r = run("simulate " + linkdyn::test::example("seed004-pump") +
+                       " --method kane --t-end 0.5 --steps 50 --reactions --csv " + csv);
   ASSERT_EQ(r.code, 0) << r.output;
   EXPECT_NE(r.output.find("kane method"), std::string::npos) << r.output;
   const std::string text = linkdyn::test::read_text(csv);
   const std::string header = text.substr(0, text.find('\n'));
-  for (const char* column : {"t,alpha.angle,x_D.position,alpha.omega,x_D.velocity,alpha.alpha,x_D.acceleration", "rotor.torque",
-                             "slider_friction.force",
-                             "A.Fx", "B.F", "C.Fy", "D.F", "guide.N", "guide.M"})
+  for (const char* column :
+       {"t,alpha.angle,x_D.position,alpha.omega,x_D.velocity,alpha.alpha,x_D.acceleration", "rotor.torque",
+        "slider_friction.force", "A.Fx", "B.F", "C.Fy", "D.F", "guide.N", "guide.M"})
     EXPECT_NE(header.find(column), std::string::npos) << column << " in " << header;
   size_t rows = 0;
   for (char ch : text) rows += ch == '\n';
@@ -312,9 +329,10 @@ TEST(Cli, SimulateByKaneRunsThePumpAndWritesItsColumns) {
 }
 
 TEST(Cli, FlexWritesEigenvaluesAndSteadyResponseOfThePumpLeverWithoutNaN) {
-  const std::string csv = ::testing::TempDir() + "/lever-eigen.csv", response = ::testing::TempDir() + "/lever-response.csv";
-  const CliRun r = run("flex " + linkdyn::test::example("seed004-pump") + " --modes 2 --steps 36 --substeps 10 --csv " + csv +
-                       " --response " + response);
+  const std::string csv = ::testing::TempDir() + "/lever-eigen.csv",
+                    response = ::testing::TempDir() + "/lever-response.csv";
+  const CliRun r = run("flex " + linkdyn::test::example("seed004-pump") + " --modes 2 --steps 36 --substeps 10 --csv " +
+                       csv + " --response " + response);
   ASSERT_EQ(r.code, 0) << r.output;
   EXPECT_NE(r.output.find("elastic link 'lever'"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("steady periodic"), std::string::npos) << r.output;
@@ -330,9 +348,12 @@ TEST(Cli, FlexWritesEigenvaluesAndSteadyResponseOfThePumpLeverWithoutNaN) {
       EXPECT_EQ(line.find(",,"), std::string::npos) << path << ": no missing value";
     }
     EXPECT_EQ(rows, 37) << path;
-    EXPECT_NE(header.find(path == csv ? "lever.f1,lever.fg1,lever.sigma1" : "lever.mid.w,lever.mid.u"), std::string::npos) << header;
+    EXPECT_NE(header.find(path == csv ? "lever.f1,lever.fg1,lever.sigma1" : "lever.mid.w,lever.mid.u"),
+              std::string::npos)
+        << header;
     if (path == response) {
-      for (const char* node : {"lever.n0.w", "lever.n5.u", "lever.n10.w"}) EXPECT_NE(header.find(node), std::string::npos) << node;
+      for (const char* node : {"lever.n0.w", "lever.n5.u", "lever.n10.w"})
+        EXPECT_NE(header.find(node), std::string::npos) << node;
     }
   }
 }
@@ -340,7 +361,9 @@ TEST(Cli, FlexWritesEigenvaluesAndSteadyResponseOfThePumpLeverWithoutNaN) {
 TEST(Cli, FlexRefusesInteriorPairsTooManyElementsAndAGridThatIsNotOnePeriod) {
   const std::string pump = linkdyn::test::read_text(linkdyn::test::example("seed004-pump"));
   // The pendulum carries pair C between D and E: its force would not reach a beam D-E.
-  std::string text = pump + "  pendulum_rod: {body: pendulum, from: D, to: E, E: 210e9, rho: 7850, A: 1e-4, I: 1e-9, supports: [pinned, sliding]}\n";
+  std::string text = pump +
+                     "  pendulum_rod: {body: pendulum, from: D, to: E, E: 210e9, rho: 7850, A: 1e-4, I: 1e-9, "
+                     "supports: [pinned, sliding]}\n";
   CliRun r = run("flex " + write_temp("pendulum-link.yaml", text) + " --no-response");
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_NE(r.output.find("joint 'C' joins body 'pendulum' between the link's ends"), std::string::npos) << r.output;
@@ -373,7 +396,9 @@ TEST(Cli, FlexRefusesAModelWithoutElasticLinksOrWithBadSupports) {
 TEST(Cli, FlexOnAMechanismThatStopsAssemblingExitsWithCode3AndTheDriverValue) {
   // The non-Grashof four-bar does not assemble past 97.9 deg: the link needs the whole motion.
   std::string text = linkdyn::test::read_text(linkdyn::test::example("non-grashof-fourbar"));
-  text += "\nelastic_links:\n  bar: {body: coupler, from: B, to: C, E: 210e9, rho: 7850, A: 1e-4, I: 1e-9, supports: [pinned, sliding]}\n";
+  text +=
+      "\nelastic_links:\n  bar: {body: coupler, from: B, to: C, E: 210e9, rho: 7850, A: 1e-4, I: 1e-9, supports: "
+      "[pinned, sliding]}\n";
   const CliRun r = run("flex " + write_temp("non-grashof-elastic.yaml", text) + " --no-response");
   EXPECT_EQ(r.code, 3) << r.output;
   EXPECT_NE(r.output.find("cannot close"), std::string::npos) << r.output;
@@ -382,7 +407,8 @@ TEST(Cli, FlexOnAMechanismThatStopsAssemblingExitsWithCode3AndTheDriverValue) {
 
 TEST(Cli, FlexFromRestWithoutGyroscopicWritesJson) {
   const std::string json = ::testing::TempDir() + "/lever.json";
-  const CliRun r = run("flex " + linkdyn::test::example("seed004-pump") + " --modes 1 --steps 24 --substeps 5 --from-rest --no-gyroscopic --json " + json);
+  const CliRun r = run("flex " + linkdyn::test::example("seed004-pump") +
+                       " --modes 1 --steps 24 --substeps 5 --from-rest --no-gyroscopic --json " + json);
   ASSERT_EQ(r.code, 0) << r.output;
   EXPECT_NE(r.output.find("from rest response"), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find("gyroscopic ["), std::string::npos) << r.output;
@@ -398,7 +424,8 @@ TEST(Cli, TogglePressWithACompoundPinRunsEveryAnalysis) {
   const CliRun check = run("check " + model);
   ASSERT_EQ(check.code, 0) << check.output;
   EXPECT_NE(check.output.find("compound K (3 bodies, 2 revolute pairs)"), std::string::npos) << check.output;
-  EXPECT_NE(check.output.find("structural sequence: R_I(0,1) -> RRR_II(2,3) -> RRP_II(4,5)"), std::string::npos) << check.output;
+  EXPECT_NE(check.output.find("structural sequence: R_I(0,1) -> RRR_II(2,3) -> RRP_II(4,5)"), std::string::npos)
+      << check.output;
   EXPECT_EQ(run("kinematics " + model + " --csv " + dir + "/toggle-kin.csv").code, 0);
   const std::string kin = linkdyn::test::read_text(dir + "/toggle-kin.csv");
   EXPECT_NE(kin.find(",K.x,K.y,"), std::string::npos) << "the knuckle listed once";
@@ -409,9 +436,10 @@ TEST(Cli, TogglePressWithACompoundPinRunsEveryAnalysis) {
   EXPECT_NE(k.output.find("cycle efficiency useful / driving work"), std::string::npos) << k.output;
   EXPECT_NE(k.output.find("\nK "), std::string::npos) << "the pin in the summary: " << k.output;
   const std::string kst = linkdyn::test::read_text(dir + "/toggle-kst.csv");
-  EXPECT_NE(kst.find("guide.friction_power,K.upper.Fx,K.upper.Fy,K.upper.F,K.lower.Fx,K.lower.Fy,K.lower.F,K.rod.Fx,K.rod.Fy,"
-                     "K.rod.F,K.friction_power,friction.power"),
-            std::string::npos);
+  EXPECT_NE(
+      kst.find("guide.friction_power,K.upper.Fx,K.upper.Fy,K.upper.F,K.lower.Fx,K.lower.Fy,K.lower.F,K.rod.Fx,K.rod.Fy,"
+               "K.rod.F,K.friction_power,friction.power"),
+      std::string::npos);
   EXPECT_EQ(kst.find("nan"), std::string::npos);
   const std::string reactions = linkdyn::test::read_text(dir + "/toggle-plots/kinetostatics-reactions.svg");
   EXPECT_NE(reactions.find("K on rod"), std::string::npos) << "each member's force plotted";
@@ -419,11 +447,12 @@ TEST(Cli, TogglePressWithACompoundPinRunsEveryAnalysis) {
   const CliRun reduce = run("reduce " + model + " --points 90");
   EXPECT_EQ(reduce.code, 0) << reduce.output;
   for (const char* method : {"reduced", "full", "kane"}) {
-    const CliRun sim =
-        run("simulate " + model + " --method " + method + " --t-end 0.5 --steps 25 --reactions --csv " + dir + "/toggle-sim.csv");
+    const CliRun sim = run("simulate " + model + " --method " + method + " --t-end 0.5 --steps 25 --reactions --csv " +
+                           dir + "/toggle-sim.csv");
     EXPECT_EQ(sim.code, 0) << method << ": " << sim.output;
   }
-  EXPECT_NE(linkdyn::test::read_text(dir + "/toggle-sim.csv").find("K.rod.Fx,K.rod.Fy,K.rod.F"), std::string::npos) << "Kane's pin columns";
+  EXPECT_NE(linkdyn::test::read_text(dir + "/toggle-sim.csv").find("K.rod.Fx,K.rod.Fy,K.rod.F"), std::string::npos)
+      << "Kane's pin columns";
   const CliRun flex = run("flex " + model + " --steps 24 --modes 2 --csv " + dir + "/toggle-flex.csv");
   EXPECT_EQ(flex.code, 0) << flex.output;
   EXPECT_NE(flex.output.find("elastic link 'upper_link'"), std::string::npos) << flex.output;
@@ -443,7 +472,8 @@ TEST(Cli, BadCompoundPinExitsWithCode2NamingFileLineJointAndFix) {
   for (const char* command : {"check", "kinetostatics"}) {
     const CliRun r = run(std::string(command) + " " + path);
     EXPECT_EQ(r.code, 2) << r.output;
-    EXPECT_NE(r.output.find(path + ":" + std::to_string(line) + ": joint 'K': lists body 'upper' twice; list each body the pin joins once"),
+    EXPECT_NE(r.output.find(path + ":" + std::to_string(line) +
+                            ": joint 'K': lists body 'upper' twice; list each body the pin joins once"),
               std::string::npos)
         << r.output;
   }
@@ -454,7 +484,8 @@ TEST(Cli, MotorThatCannotOvercomeStaticFrictionLeavesTheMachineAtRestAndSaysSo) 
   const std::string model = std::string(LINKDYN_TEST_DATA_DIR) + "/stalled-motor.yaml", dir = ::testing::TempDir();
   const CliRun r = run("simulate " + model + " --t-end 0.5 --csv " + dir + "/stalled.csv");
   ASSERT_EQ(r.code, 0) << r.output;
-  EXPECT_NE(r.output.find("the machine stays at rest: static friction holds it throughout"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("the machine stays at rest: static friction holds it throughout"), std::string::npos)
+      << r.output;
   const std::string csv = linkdyn::test::read_text(dir + "/stalled.csv");
   EXPECT_NE(csv.find(",stuck,"), std::string::npos);
   // Three times the voltage: the motor's stall torque, 0.75 N m, breaks it away at once.

@@ -73,13 +73,15 @@ std::string iiwa_states(const std::string& name, const std::vector<std::array<st
   }
   return write_temp(own(name), s.str());
 }
-const std::array<double, 7> q0{0.3, -0.6, 0.4, 1.1, -0.2, 0.7, 0.5}, qd0{0.5, -0.3, 0.8, 0.2, -0.6, 0.4, 1.0},
-    zero{};
+const std::array<double, 7> q0{0.3, -0.6, 0.4, 1.1, -0.2, 0.7, 0.5}, qd0{0.5, -0.3, 0.8, 0.2, -0.6, 0.4, 1.0}, zero{};
 }  // namespace
 
 TEST(CliRobotKinematics, FkGivesTheToolOfTheStraightArmAndJacobianItsVelocity) {
   // At q = 0 the iiwa stands straight up: the tool 1.306 m above the base, unrotated.
-  ASSERT_EQ(run("robot fk " + robots + "iiwa14.urdf --states " + iiwa_states("zero.csv", {{zero, zero, zero}}) + " --csv " + out()).code, 0);
+  ASSERT_EQ(run("robot fk " + robots + "iiwa14.urdf --states " + iiwa_states("zero.csv", {{zero, zero, zero}}) +
+                " --csv " + out())
+                .code,
+            0);
   Csv fk = read_csv(out());
   EXPECT_NEAR(fk.at(0, "tool0.z"), 1.306, 1e-12);
   EXPECT_NEAR(fk.at(0, "tool0.qw"), 1.0, 1e-15);
@@ -93,19 +95,24 @@ TEST(CliRobotKinematics, FkGivesTheToolOfTheStraightArmAndJacobianItsVelocity) {
     for (int k = 0; k < 7; ++k) q[size_t(k)] = q0[size_t(k)] + s * qd0[size_t(k)];
     rows.push_back({q, qd0, zero});
   }
-  ASSERT_EQ(run("robot fk " + robots + "iiwa14.urdf --states " + iiwa_states("pm.csv", rows) + " --csv " + out()).code, 0);
+  ASSERT_EQ(run("robot fk " + robots + "iiwa14.urdf --states " + iiwa_states("pm.csv", rows) + " --csv " + out()).code,
+            0);
   fk = read_csv(out());
-  ASSERT_EQ(run("robot jacobian " + robots + "iiwa14.urdf --frame tool0 --states " + iiwa_states("q0.csv", {{q0, qd0, zero}}) +
-                " --csv " + out()).code, 0);
+  ASSERT_EQ(run("robot jacobian " + robots + "iiwa14.urdf --frame tool0 --states " +
+                iiwa_states("q0.csv", {{q0, qd0, zero}}) + " --csv " + out())
+                .code,
+            0);
   const Csv J = read_csv(out());
   const char* axis[] = {"x", "y", "z"};
   for (int r = 0; r < 3; ++r) {
     double v = 0;
-    for (int c = 0; c < 7; ++c) v += J.at(0, "J_" + std::to_string(r + 1) + "_" + std::to_string(c + 1)) * qd0[size_t(c)];
+    for (int c = 0; c < 7; ++c)
+      v += J.at(0, "J_" + std::to_string(r + 1) + "_" + std::to_string(c + 1)) * qd0[size_t(c)];
     const std::string col = std::string("tool0.") + axis[r];
     EXPECT_NEAR(v, (8 * (fk.at(2, col) - fk.at(1, col)) - (fk.at(3, col) - fk.at(0, col))) / (12 * h), 1e-8) << col;
   }
-  const CliRun bad = run("robot jacobian " + robots + "iiwa14.urdf --frame flange --states " + iiwa_states("q1.csv", {{q0, qd0, zero}}));
+  const CliRun bad = run("robot jacobian " + robots + "iiwa14.urdf --frame flange --states " +
+                         iiwa_states("q1.csv", {{q0, qd0, zero}}));
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.output.find("frame 'flange'"), std::string::npos) << bad.output;
   EXPECT_NE(bad.output.find("tool0"), std::string::npos) << bad.output;
@@ -120,7 +127,8 @@ TEST(CliRobotDynamics, CoriolisMatrixTimesVelocityIsTheVelocityTermOfInverseDyna
   const Csv tau = read_csv(out());
   for (int i = 1; i <= 7; ++i) {
     double Cqd = 0;
-    for (int j = 1; j <= 7; ++j) Cqd += C.at(0, "C_" + std::to_string(i) + "_" + std::to_string(j)) * qd0[size_t(j - 1)];
+    for (int j = 1; j <= 7; ++j)
+      Cqd += C.at(0, "C_" + std::to_string(i) + "_" + std::to_string(j)) * qd0[size_t(j - 1)];
     const std::string name = "iiwa_joint_" + std::to_string(i) + ".tau";
     EXPECT_NEAR(Cqd, tau.at(0, name) - tau.at(1, name), 1e-9) << name;
   }
@@ -129,7 +137,8 @@ TEST(CliRobotDynamics, CoriolisMatrixTimesVelocityIsTheVelocityTermOfInverseDyna
 TEST(CliRobotDynamics, DerivativesAgreeWithDifferencesOnTheTreeAndTheFloatingQuadruped) {
   for (const std::string model : {"dual-iiwa14", "quadruped"}) {
     const std::string states = robots + model + (model == "quadruped" ? "-states.csv" : "-trajectory.csv");
-    const CliRun r = run("robot derivatives " + robots + model + ".urdf --check --states " + states + " --csv " + out());
+    const CliRun r =
+        run("robot derivatives " + robots + model + ".urdf --check --states " + states + " --csv " + out());
     ASSERT_EQ(r.code, 0) << r.output;
     const auto at = r.output.find("d tau/dq ");
     ASSERT_NE(at, std::string::npos) << r.output;
@@ -146,7 +155,9 @@ TEST(CliRobotDynamics, DerivativesAgreeWithDifferencesOnTheTreeAndTheFloatingQua
 TEST(CliRobotSimulate, GravityTorquesFromAFileHoldTheArmAndPdTracksTheTrajectory) {
   // tau = g(q0) from `robot id` at rest, given as a torque trajectory: the arm stays at q0.
   ASSERT_EQ(run("robot id " + robots + "iiwa14.urdf --no-friction --states " +
-                iiwa_states("rest.csv", {{q0, zero, zero}, {q0, zero, zero}}, {0.0, 1.0}) + " --csv " + out()).code, 0);
+                iiwa_states("rest.csv", {{q0, zero, zero}, {q0, zero, zero}}, {0.0, 1.0}) + " --csv " + out())
+                .code,
+            0);
   const Csv g = read_csv(out());
   std::ostringstream torques;
   torques.precision(17);
@@ -178,7 +189,8 @@ TEST(CliRobotSimulate, GravityTorquesFromAFileHoldTheArmAndPdTracksTheTrajectory
       }
     return worst;
   };
-  r = run("robot simulate " + robots + "iiwa14.urdf --kp 3000 --kd 200 --t-end 1 --steps 10 --states " + traj + " --csv " + sim);
+  r = run("robot simulate " + robots + "iiwa14.urdf --kp 3000 --kd 200 --t-end 1 --steps 10 --states " + traj +
+          " --csv " + sim);
   ASSERT_EQ(r.code, 0) << r.output;
   EXPECT_NE(r.output.find("PD control"), std::string::npos);
   EXPECT_LT(worst_error(read_csv(sim)), 0.05);
@@ -190,7 +202,8 @@ TEST(CliRobotSimulate, GravityTorquesFromAFileHoldTheArmAndPdTracksTheTrajectory
 
 TEST(CliRobotModels, InconsistentPumaInertiaWarnsRefusesOrIsBalanced) {
   const std::string model = robots + "puma560-corke.urdf";
-  const std::string states = write_temp(own("puma.csv"), "joint1.q,joint2.q,joint3.q,joint4.q,joint5.q,joint6.q\n0.1,0.2,0.3,0.4,0.5,0.6\n");
+  const std::string states =
+      write_temp(own("puma.csv"), "joint1.q,joint2.q,joint3.q,joint4.q,joint5.q,joint6.q\n0.1,0.2,0.3,0.4,0.5,0.6\n");
   CliRun r = run("robot mass-matrix " + model + " --states " + states + " --csv " + out());
   EXPECT_EQ(r.code, 0) << r.output;
   EXPECT_NE(r.output.find("warning: " + model + ":72: link 'link3'"), std::string::npos) << r.output;
@@ -207,7 +220,8 @@ TEST(CliRobotModels, ForwardDynamicsAsksForTheDrivingForcesAndRunsOnTheShippedFi
   CliRun r = run("robot fd " + robots + "iiwa14.urdf --states " + robots + "iiwa14-trajectory.csv");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.output.find("'robot fd' needs it; forward dynamics computes qdd from q, qd and the driving forces"),
-            std::string::npos) << r.output;
+            std::string::npos)
+      << r.output;
   r = run("robot fd " + robots + "iiwa14.urdf --states " + robots + "iiwa14-fd-states.csv --csv " + out());
   ASSERT_EQ(r.code, 0) << r.output;
   const Csv qdd = read_csv(out()), traj = read_csv(robots + "iiwa14-trajectory.csv");

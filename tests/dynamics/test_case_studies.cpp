@@ -21,7 +21,8 @@ double reduced_vs_full(const DynamicSystem& system, SimulationOptions o, double 
   o.method = Method::full;
   const SimulationResult full = simulate(system, o);
   double worst = 0.0;
-  for (size_t r = 0; r < red.table.rows(); ++r) worst = std::max(worst, std::abs(red.table.at(r, 1) - full.table.at(r, 1)));
+  for (size_t r = 0; r < red.table.rows(); ++r)
+    worst = std::max(worst, std::abs(red.table.at(r, 1) - full.table.at(r, 1)));
   return worst;
 }
 SimulationOptions tight() {
@@ -51,7 +52,8 @@ TEST(CaseStudies, BicycleReducedMatchesFullAndHipWorkBalancesTheBrake) {
   EXPECT_NEAR(-s.actuator_work[2], 125.0, 0.01);
   o.qd0 = s.qd0;
   const double worst = reduced_vs_full(system, o, s.period);
-  std::printf("bicycle: hip torque %.4f N m; two steady cycles, reduced vs full %.2e rad\n", 75.6126 * hip.scale, worst);
+  std::printf("bicycle: hip torque %.4f N m; two steady cycles, reduced vs full %.2e rad\n", 75.6126 * hip.scale,
+              worst);
   EXPECT_LT(worst, 1e-6);
 }
 

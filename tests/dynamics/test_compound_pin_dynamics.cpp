@@ -71,10 +71,12 @@ TEST(CompoundPinDynamics, TogglePressSimulatedByReducedFullAndKaneAgree) {
     if (forming) {
       EXPECT_LT(slowest, 0.95 * t.at(0, 2)) << "the forming load slows the crank";
     }
-    const double dq = largest_difference(kane.table, full.table, 1), dqd = largest_difference(kane.table, full.table, 2);
+    const double dq = largest_difference(kane.table, full.table, 1),
+                 dqd = largest_difference(kane.table, full.table, 2);
     const double dq_reduced = largest_difference(kane.table, reduced.table, 1);
-    std::printf("toggle press %s over 0.9 s, |dq|: Kane vs full %.1e rad (|dqd| %.1e rad/s), Kane vs reduced %.1e rad\n",
-                forming ? "forming" : "without forming", dq, dqd, dq_reduced);
+    std::printf(
+        "toggle press %s over 0.9 s, |dq|: Kane vs full %.1e rad (|dqd| %.1e rad/s), Kane vs reduced %.1e rad\n",
+        forming ? "forming" : "without forming", dq, dqd, dq_reduced);
     // The pins' friction acts in every method (each solves it by its own successive
     // approximations, to 1e-3 of the tolerance); the forming table's kinks are events. Without
     // the forming load the methods agree to 1e-12 rad.
@@ -95,7 +97,8 @@ TEST(CompoundPinDynamics, KanePinReactionsAreTheKinetostaticPinForcesAtTheSameMo
   const Table& t = r.table;
   const planar::Mechanism& mm = *system.mechanism;  // with the rotor's inertia on the crank
   const int motor = t.column("motor.torque"), crank = mm.spec().find_body("crank");
-  const std::vector<std::string> columns{"K.upper.Fx", "K.upper.Fy", "K.lower.Fx", "K.lower.Fy", "K.rod.Fx", "K.rod.Fy"};
+  const std::vector<std::string> columns{"K.upper.Fx", "K.upper.Fy", "K.lower.Fx",
+                                         "K.lower.Fy", "K.rod.Fx",   "K.rod.Fy"};
   for (const std::string& c : columns) ASSERT_GE(t.column(c), 0) << c;
   EXPECT_EQ(t.column("K.Fx"), -1) << "the pin's own pairs have no columns";
   planar::Workspace ws(mm);

@@ -14,7 +14,9 @@ using namespace linkdyn;
 using namespace linkdyn::dynamics;
 
 namespace {
-io::Model data_model(const std::string& name) { return io::read_model(std::string(LINKDYN_TEST_DATA_DIR) + "/" + name + ".yaml"); }
+io::Model data_model(const std::string& name) {
+  return io::read_model(std::string(LINKDYN_TEST_DATA_DIR) + "/" + name + ".yaml");
+}
 }  // namespace
 
 TEST(DirectDynamics, ConservativeFourBarKeepsItsEnergyOverTenCycles) {
@@ -47,7 +49,8 @@ TEST(DirectDynamics, ConservativeFourBarKeepsItsEnergyOverTenCycles) {
   const double r0 = 0.5 * m_of(0.0) * 100.0;
   double worst_reduced = 0.0;
   for (size_t r = 0; r < red.table.rows(); ++r)
-    worst_reduced = std::max(worst_reduced, std::abs(0.5 * m_of(red.table.at(r, 1)) * std::pow(red.table.at(r, 2), 2) - r0) / r0);
+    worst_reduced =
+        std::max(worst_reduced, std::abs(0.5 * m_of(red.table.at(r, 1)) * std::pow(red.table.at(r, 2), 2) - r0) / r0);
   EXPECT_LT(worst_reduced, 1e-8);
   std::printf("energy drift over ten turns: full %.1e, reduced %.1e\n", worst, worst_reduced);
 }
@@ -91,7 +94,8 @@ TEST(DirectDynamics, ReducedMethodAgreesWithTheFullModel) {
   EXPECT_GT(full.table.at(full.table.rows() - 1, 1), 4 * M_PI);
   EXPECT_EQ(red.events, full.events);
   double worst = 0.0;
-  for (size_t r = 0; r < red.table.rows(); ++r) worst = std::max(worst, std::abs(red.table.at(r, 1) - full.table.at(r, 1)));
+  for (size_t r = 0; r < red.table.rows(); ++r)
+    worst = std::max(worst, std::abs(red.table.at(r, 1) - full.table.at(r, 1)));
   std::printf("reduced vs full over %.3g s: largest |q difference| %.2e rad\n", o.t_end, worst);
   EXPECT_LT(worst, 1e-6);
 }
@@ -100,8 +104,12 @@ TEST(DirectDynamics, ConstraintActionsAgreeWithKinetostaticsAtTheSameMotion) {
   // At a simulated state, a kinetostatic analysis with the actuators' torques as loads needs no
   // driver effort, and its reactions are the constraint actions of both methods.
   io::Model model = data_model("fourbar-motor");
-  model.machine.constraint_actions.push_back({"D_along", model.mechanism.find_joint("D"), ConstraintAction::along_points,
-                                              {planar::BodyPoint{3, Vec2(0, 0)}, planar::BodyPoint{3, Vec2(3, 0)}}, Vec2::UnitX(), {}});
+  model.machine.constraint_actions.push_back({"D_along",
+                                              model.mechanism.find_joint("D"),
+                                              ConstraintAction::along_points,
+                                              {planar::BodyPoint{3, Vec2(0, 0)}, planar::BodyPoint{3, Vec2(3, 0)}},
+                                              Vec2::UnitX(),
+                                              {}});
   const planar::Mechanism m = planar::compile(model.mechanism);
   const DynamicSystem system(m, model.machine);
   SimulationOptions o;
@@ -126,7 +134,8 @@ TEST(DirectDynamics, ConstraintActionsAgreeWithKinetostaticsAtTheSameMotion) {
     planar::solve_reactions(*system.mechanism, ws);
     const double scale = std::abs(t.at(r, action)) + 1.0;
     EXPECT_NEAR(ws.effort[0], 0.0, 1e-8 * (std::abs(t.at(r, motor)) + 1.0));
-    EXPECT_NEAR(constraint_action(*system.mechanism, ws, system.machine.constraint_actions[0]), t.at(r, action), 1e-8 * scale);
+    EXPECT_NEAR(constraint_action(*system.mechanism, ws, system.machine.constraint_actions[0]), t.at(r, action),
+                1e-8 * scale);
     EXPECT_NEAR(red.table.at(r, action), t.at(r, action), 1e-4 * scale);
   }
 }
@@ -183,7 +192,8 @@ TEST(DirectDynamics, FlywheelSearchRefusesWhatNoInertiaCanDo) {
   const io::Model fourbar = data_model("fourbar-motor");
   SimulationOptions o;
   o.rel_tol = 1e-10, o.abs_tol = 1e-12;
-  EXPECT_THROW(flywheel_for_fluctuation(planar::compile(fourbar.mechanism), fourbar.machine, o, 1, 1e-9, 10.0), InputError);
+  EXPECT_THROW(flywheel_for_fluctuation(planar::compile(fourbar.mechanism), fourbar.machine, o, 1, 1e-9, 10.0),
+               InputError);
   const io::Model press = io::read_model(test::example("toggle-press"));
   const planar::Mechanism m = planar::compile(press.mechanism);
   o.friction = false;

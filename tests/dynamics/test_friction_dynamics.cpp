@@ -129,8 +129,9 @@ TEST(FrictionDynamics, BlockOnAnInclineSticksAndSlipsAsItsClosedForm) {
       worst = std::max(worst, std::abs(r.table.at(row, 1) - x[row]));
       stuck_rows += r.table.at(row, r.table.column("stuck")) > 0.5;
     }
-    std::printf("incline block, method %d: |s - closed form| %.2e m over 6 s, %d events, %d rows stuck, s(6) = %.9f m\n",
-                static_cast<int>(method), worst, r.events, stuck_rows, r.table.at(r.table.rows() - 1, 1));
+    std::printf(
+        "incline block, method %d: |s - closed form| %.2e m over 6 s, %d events, %d rows stuck, s(6) = %.9f m\n",
+        static_cast<int>(method), worst, r.events, stuck_rows, r.table.at(r.table.rows() - 1, 1));
     EXPECT_LT(worst, 1e-9);
     EXPECT_GT(stuck_rows, 40);  // held at the start (0.43 s) and again later
     EXPECT_LT(std::abs(r.energy_residual), 1e-9);
@@ -166,18 +167,19 @@ TEST(FrictionDynamics, SpinningBarWithPinFrictionFollowsAnIndependentOde) {
     double t = 0.0, worst = 0.0;
     for (size_t row = 1; row < r.table.rows(); ++row) {
       auto stepper = odeint::make_controlled(1e-14, 1e-14, odeint::runge_kutta_fehlberg78<State>());
-      odeint::integrate_adaptive(stepper, [&](const State& x, State& dx, double) { dx[0] = x[1], dx[1] = theta_dd(x[0], x[1]); }, y,
-                                 t, r.table.at(row, 0), 1e-4);
+      odeint::integrate_adaptive(
+          stepper, [&](const State& x, State& dx, double) { dx[0] = x[1], dx[1] = theta_dd(x[0], x[1]); }, y, t,
+          r.table.at(row, 0), 1e-4);
       t = r.table.at(row, 0);
       worst = std::max(worst, std::abs(y[0] - r.table.at(row, 1)));
     }
-    std::printf("spinning bar with pin friction, method %d: |theta - ODE| %.2e rad over 2 s (speed %.4g -> %.4g rad/s)\n",
-                static_cast<int>(method), worst, 20.0, r.table.at(r.table.rows() - 1, 2));
+    std::printf(
+        "spinning bar with pin friction, method %d: |theta - ODE| %.2e rad over 2 s (speed %.4g -> %.4g rad/s)\n",
+        static_cast<int>(method), worst, 20.0, r.table.at(r.table.rows() - 1, 2));
     EXPECT_LT(worst, 1e-9);
     EXPECT_LT(r.table.at(r.table.rows() - 1, 2), 19.0);  // friction slows it
   }
 }
-
 
 TEST(FrictionDynamics, SimulatedMotionFedBackToKinetostaticsGivesTheSameTorquesReactionsAndFriction) {
   // The simulation's rows (t, q, qd, qdd) as a table law: kinetostatics, with its own friction
@@ -193,7 +195,8 @@ TEST(FrictionDynamics, SimulatedMotionFedBackToKinetostaticsGivesTheSameTorquesR
   planar::MechanismSpec fed = system.mechanism->spec();  // with the rotor's inertia, without the motor
   planar::TableLaw law;
   for (size_t r = 0; r < s.rows(); ++r) {
-    law.t.push_back(s.at(r, 0)), law.q.push_back(s.at(r, 1)), law.qd.push_back(s.at(r, 2)), law.qdd.push_back(s.at(r, 3));
+    law.t.push_back(s.at(r, 0)), law.q.push_back(s.at(r, 1)), law.qd.push_back(s.at(r, 2)),
+        law.qdd.push_back(s.at(r, 3));
   }
   fed.drivers[0].law = law;
   const planar::Mechanism km = planar::compile(fed);
@@ -225,11 +228,13 @@ TEST(FrictionDynamics, SimulatedMotionFedBackToKinetostaticsGivesTheSameTorquesR
 
 TEST(FrictionDynamics, ReducedFullAndKaneAgreeWithFriction) {
   // Pair friction, with its normal loads' and directions' changes as events, in three machines.
-  for (const std::string& name : {std::string("seed001-fourbar-motor"), std::string("offset-slider-crank"), std::string("toggle-press")}) {
+  for (const std::string& name :
+       {std::string("seed001-fourbar-motor"), std::string("offset-slider-crank"), std::string("toggle-press")}) {
     SCOPED_TRACE(name);
     const DynamicSystem system = io::load_machine(test::example(name));
     const double qd0 = name == "toggle-press" ? Table::missing : name == "seed001-fourbar-motor" ? 10.0 : 150.0;
-    SimulationOptions o = accurate(Method::reduced, name == "offset-slider-crank" ? 0.1 : 1.0, 100, Table::missing, qd0);
+    SimulationOptions o =
+        accurate(Method::reduced, name == "offset-slider-crank" ? 0.1 : 1.0, 100, Table::missing, qd0);
     SimulationResult r[3];
     for (const Method method : {Method::reduced, Method::full, Method::kane}) {
       o.method = method;
@@ -251,8 +256,8 @@ TEST(FrictionDynamics, ReducedFullAndKaneAgreeWithFriction) {
 TEST(FrictionDynamics, EnergyBalanceOfEveryExampleCloses) {
   // Input work (actuators, loads) - friction losses - change of kinetic + potential energy, over
   // 0.3 s at --rtol 1e-10, by the reduced method (one DOF) and by Kane's method: within 1e-8 of
-  // the work that flows (or of the largest kinetic energy). A run that stops (a cam that leaves its law's range) balances up to
-  // its stop.
+  // the work that flows (or of the largest kinetic energy). A run that stops (a cam that leaves its law's range)
+  // balances up to its stop.
   for (const auto& c : test::example_cases()) {
     const DynamicSystem system = io::load_machine(test::example(c.name));
     for (const Method method : {Method::reduced, Method::kane}) {
@@ -307,8 +312,10 @@ TEST(FrictionDynamics, LoadAgainstSliderPositionEqualsTheSameLoadAgainstTimeAlon
   // motion, the same force against time (F(x(t_k)) at the kinematic grid): kinetostatics with
   // friction must need the same driver torque and find the same reactions at every grid time.
   std::vector<double> x, F;
-  for (int k = 0; k <= 22; ++k) x.push_back(0.24 + 0.01 * k), F.push_back(-2000.0 + 3.0e5 * (x.back() - 0.24) * (x.back() - 0.24));
-  const planar::Mechanism by_x = slider_crank_with_gas("{file: " + write_table("gas-x.csv", x, F) + ", against: piston.P.x}");
+  for (int k = 0; k <= 22; ++k)
+    x.push_back(0.24 + 0.01 * k), F.push_back(-2000.0 + 3.0e5 * (x.back() - 0.24) * (x.back() - 0.24));
+  const planar::Mechanism by_x =
+      slider_crank_with_gas("{file: " + write_table("gas-x.csv", x, F) + ", against: piston.P.x}");
   const planar::TimeGrid grid = by_x.default_grid();
   const Table kin = planar::kinematics_table(by_x, grid);
   std::vector<double> t, F_t;
@@ -327,8 +334,8 @@ TEST(FrictionDynamics, LoadAgainstSliderPositionEqualsTheSameLoadAgainstTimeAlon
     normal = std::max(normal, std::abs(a.at(r, a.column("cylinder.N")) - b.at(r, b.column("cylinder.N"))));
     normal_scale = std::max(normal_scale, std::abs(b.at(r, b.column("cylinder.N"))));
   }
-  std::printf("gas force against piston x vs against t: driver torque %.1e, cylinder normal %.1e (relative)\n", torque / scale,
-              normal / normal_scale);
+  std::printf("gas force against piston x vs against t: driver torque %.1e, cylinder normal %.1e (relative)\n",
+              torque / scale, normal / normal_scale);
   EXPECT_LT(torque, 1e-9 * scale);
   EXPECT_LT(normal, 1e-9 * normal_scale);
   // In the dynamics the position table's kinks are events in every method; the reduced method
@@ -338,7 +345,8 @@ TEST(FrictionDynamics, LoadAgainstSliderPositionEqualsTheSameLoadAgainstTimeAlon
   const SimulationResult kane = simulate(system, accurate(Method::kane, 0.1, 50, Table::missing, 150.0));
   ASSERT_FALSE(reduced.stopped || kane.stopped) << reduced.stop_message << kane.stop_message;
   double q = 0.0;
-  for (size_t r = 0; r < reduced.table.rows(); ++r) q = std::max(q, std::abs(reduced.table.at(r, 1) - kane.table.at(r, 1)));
+  for (size_t r = 0; r < reduced.table.rows(); ++r)
+    q = std::max(q, std::abs(reduced.table.at(r, 1) - kane.table.at(r, 1)));
   std::printf("gas force against piston x, 0.1 s: |q| reduced - Kane %.1e rad (%d events)\n", q, kane.events);
   EXPECT_LT(q, 1e-8);
 }
@@ -347,7 +355,8 @@ TEST(FrictionDynamics, PeriodicTableAgainstATurningBodyAngleEqualsTheSameAgainst
   // The crank turns with the driver: the gas table against crank.angle (unwrapped over the
   // turns; the reduced method tabulates the angle less its steady advance) is the same force as
   // against the driver coordinate, over turns forwards and then backwards past q = -2 pi.
-  const std::string gas = "{file: " + std::string(LINKDYN_EXAMPLES_DIR) + "/offset-slider-crank-gas.csv, periodic: true, against: ";
+  const std::string gas =
+      "{file: " + std::string(LINKDYN_EXAMPLES_DIR) + "/offset-slider-crank-gas.csv, periodic: true, against: ";
   const DynamicSystem by_driver(slider_crank_with_gas(gas + "motor}"), {});
   const DynamicSystem by_angle(slider_crank_with_gas(gas + "crank.angle}"), {});
   for (const Method method : {Method::reduced, Method::kane}) {
@@ -399,7 +408,8 @@ struct CrankSpringBlock {
   }
   /// The state at each time of `times` from (theta0, omega0, x0, 0), the block held at first if
   /// it can be; events located by bisection on re-integrations (to 1e-14 s).
-  std::vector<std::vector<double>> states(const std::vector<double>& times, double theta0, double omega0, double x0) const {
+  std::vector<std::vector<double>> states(const std::vector<double>& times, double theta0, double omega0,
+                                          double x0) const {
     namespace odeint = boost::numeric::odeint;
     using State = std::vector<double>;
     State s{theta0, omega0, x0, 0.0};
@@ -408,8 +418,8 @@ struct CrankSpringBlock {
     auto advance = [&](State x, double from, double to) {
       if (to > from) {
         auto stepper = odeint::make_controlled(1e-14, 1e-14, odeint::runge_kutta_fehlberg78<State>());
-        odeint::integrate_adaptive(stepper, [&](const State& y, State& dy, double) { rates(y, dy, held, direction); }, x, from, to,
-                                   1e-4);
+        odeint::integrate_adaptive(
+            stepper, [&](const State& y, State& dy, double) { rates(y, dy, held, direction); }, x, from, to, 1e-4);
       }
       return x;
     };
@@ -422,7 +432,9 @@ struct CrankSpringBlock {
       spring(x[0], x[2], F, torque);
       return m * g - F.y();
     };
-    auto event = [&](const State& x) { return held ? margin(x) : std::min(direction * x[3], normal_sign * signed_normal(x)); };
+    auto event = [&](const State& x) {
+      return held ? margin(x) : std::min(direction * x[3], normal_sign * signed_normal(x));
+    };
     normal_sign = signed_normal(s) >= 0.0 ? 1.0 : -1.0;
     if (!held) {
       Vec2 F;
@@ -483,15 +495,17 @@ TEST(FrictionDynamics, ElementOfATwoDofMachineSticksAndSlipsAsAnIndependentModel
     const auto reference = model.states(times, 0.0, 20.0, 0.05);
     double theta = 0.0, x = 0.0, v_held = 0.0;
     int held_rows = 0;
-    const size_t stuck = r.table.column("stuck"), x_col = r.table.column("x.position"), v_col = r.table.column("x.velocity");
+    const size_t stuck = r.table.column("stuck"), x_col = r.table.column("x.position"),
+                 v_col = r.table.column("x.velocity");
     for (size_t row = 0; row < times.size(); ++row) {
       theta = std::max(theta, std::abs(r.table.at(row, 1) - reference[row][0]));
       x = std::max(x, std::abs(r.table.at(row, x_col) - reference[row][2]));
       if (r.table.at(row, stuck) > 0.5) ++held_rows, v_held = std::max(v_held, std::abs(r.table.at(row, v_col)));
     }
-    std::printf("crank, spring and block, method %d: |theta - model| %.1e rad, |x - model| %.1e m over 2 s; %d events, %d rows "
-                "held (|v| there %.0e m/s), energy residual %.1e J\n",
-                static_cast<int>(method), theta, x, r.events, held_rows, v_held, r.energy_residual);
+    std::printf(
+        "crank, spring and block, method %d: |theta - model| %.1e rad, |x - model| %.1e m over 2 s; %d events, %d rows "
+        "held (|v| there %.0e m/s), energy residual %.1e J\n",
+        static_cast<int>(method), theta, x, r.events, held_rows, v_held, r.energy_residual);
     EXPECT_LT(theta, 1e-9);
     EXPECT_LT(x, 1e-10);
     EXPECT_GT(held_rows, 50);
@@ -515,8 +529,9 @@ TEST(FrictionDynamics, TwoDofPumpWithHeldElementsAgreesByKaneAndTheFullModel) {
     for (int c = 1; c <= 2; ++c) q = std::max(q, std::abs(kane.table.at(row, c) - full.table.at(row, c)));
     held_rows += kane.table.at(row, kane.table.column("stuck")) > 0.5;
   }
-  std::printf("pump-2dof coasting 3 s: |q| Kane - full %.1e, %d events, %d rows with an element held, energy residual %.1e J\n", q,
-              kane.events, held_rows, kane.energy_residual);
+  std::printf(
+      "pump-2dof coasting 3 s: |q| Kane - full %.1e, %d events, %d rows with an element held, energy residual %.1e J\n",
+      q, kane.events, held_rows, kane.energy_residual);
   EXPECT_LT(q, 1e-8);
   EXPECT_GT(held_rows, 30);
   EXPECT_LT(std::abs(kane.energy_residual), 1e-10);

@@ -17,12 +17,14 @@ namespace {
 /// Potential energy of gravity and the springs at the positions in ws.
 double gravity_and_spring_energy(const planar::Mechanism& m, const planar::Workspace& ws) {
   double v = 0.0;
-  for (size_t b = 1; b < m.bodies().size(); ++b) v -= m.bodies()[b].mass * m.spec().gravity.dot(ws.body[b].position(m.bodies()[b].com));
+  for (size_t b = 1; b < m.bodies().size(); ++b)
+    v -= m.bodies()[b].mass * m.spec().gravity.dot(ws.body[b].position(m.bodies()[b].com));
   for (const planar::Load& l : m.spec().loads) {
     if (!l.is<planar::Spring>()) continue;
     const planar::Spring& s = l.as<planar::Spring>();
     const auto& at = s.between;
-    const double length = (ws.body[at[1].body].position(at[1].local) - ws.body[at[0].body].position(at[0].local)).norm();
+    const double length =
+        (ws.body[at[1].body].position(at[1].local) - ws.body[at[0].body].position(at[0].local)).norm();
     v += 0.5 * s.stiffness * std::pow(length - s.free_length, 2);
   }
   return v;
@@ -101,7 +103,8 @@ TEST(Kane, OneDofMachineAgreesWithTheFullModelAndTheReducedMethod) {
   EXPECT_GT(kane.table.at(kane.table.rows() - 1, 1), 4 * M_PI);
   const double vs_full = largest_difference(kane.table, full.table, 1, 2);
   const double vs_reduced = largest_difference(kane.table, red.table, 1, 2);
-  std::printf("four-bar with motor, |q difference|: Kane vs full %.1e rad, Kane vs reduced %.1e rad\n", vs_full, vs_reduced);
+  std::printf("four-bar with motor, |q difference|: Kane vs full %.1e rad, Kane vs reduced %.1e rad\n", vs_full,
+              vs_reduced);
   EXPECT_LT(vs_full, 1e-10);
   EXPECT_LT(vs_reduced, 1e-6);  // the reduced method's interpolation error (2880 points)
 }
@@ -154,7 +157,8 @@ TEST(Kane, LiaisonForcesAgreeWithKinetostaticsAtTheSameMotion) {
   o.reactions = true;
   const SimulationResult r = simulate(system, o);
   const Table& t = r.table;
-  const int rotor = t.column("rotor.torque"), slip = t.column("rotor_slip.torque"), friction = t.column("slider_friction.force");
+  const int rotor = t.column("rotor.torque"), slip = t.column("rotor_slip.torque"),
+            friction = t.column("slider_friction.force");
   const int first_reaction = t.column("A.Fx");
   ASSERT_GE(first_reaction, 0);
   const planar::Mechanism& mm = *system.mechanism;
@@ -182,10 +186,11 @@ TEST(Kane, LiaisonForcesAgreeWithKinetostaticsAtTheSameMotion) {
     EXPECT_NEAR(kw.qdd(0), t.at(row, 5), 1e-9 * (1.0 + std::abs(t.at(row, 5))));
     int c = first_reaction;
     for (size_t k = 0; k < mm.joints().size(); ++k)
-      planar::put_reaction(mm.joints()[k], ws.reaction[k], [&](double v) { worst = std::max(worst, std::abs(v - t.at(row, c++)) / scale); });
+      planar::put_reaction(mm.joints()[k], ws.reaction[k],
+                           [&](double v) { worst = std::max(worst, std::abs(v - t.at(row, c++)) / scale); });
   }
-  std::printf("pump: liaison forces vs kinetostatics %.1e, driver efforts %.1e (relative to the largest reaction)\n", worst,
-              worst_effort);
+  std::printf("pump: liaison forces vs kinetostatics %.1e, driver efforts %.1e (relative to the largest reaction)\n",
+              worst, worst_effort);
   EXPECT_LT(worst, 1e-10);
   EXPECT_LT(worst_effort, 1e-10);
 }

@@ -13,9 +13,9 @@ using namespace linkdyn;
 using namespace linkdyn::dynamics;
 
 namespace {
-const char* one_dof_examples[] = {"seed001-fourbar", "offset-slider-crank", "inverted-slider-crank", "scotch-yoke",
-                                  "wedge-cam",       "watt-sixbar",         "class3-triad",          "fourbar-flywheel",
-                                  "fourbar-table"};
+const char* one_dof_examples[] = {"seed001-fourbar", "offset-slider-crank", "inverted-slider-crank",
+                                  "scotch-yoke",     "wedge-cam",           "watt-sixbar",
+                                  "class3-triad",    "fourbar-flywheel",    "fourbar-table"};
 
 double max_abs(const std::vector<double>& v) {
   double x = 0.0;
@@ -86,7 +86,8 @@ TEST(ReducedModel, CurvesConvergeAtEighthOrderAndMeetTheirTolerance) {
     o.intervals = 64 << k;
     e[k] = worst_error(ReducedModel(system, o));
   }
-  std::printf("relative error of m(q) and m'(q) between nodes: %.2e (64), %.2e (128), %.2e (256 intervals)\n", e[0], e[1], e[2]);
+  std::printf("relative error of m(q) and m'(q) between nodes: %.2e (64), %.2e (128), %.2e (256 intervals)\n", e[0],
+              e[1], e[2]);
   EXPECT_GT(e[0] / e[1], 100.0);
   EXPECT_GT(e[1] / e[2], 100.0);
   // (m' from the interpolant carries the nodes' rounding divided by h: about 1e-12 of m at
@@ -123,7 +124,8 @@ TEST(ReducedParameters, ConstraintActionsReproduceKinetostatics) {
         planar::solve_reactions(m, ws);
         const double expected = r.me1[0] * qdd + r.me1q[0] * qd * qd;
         EXPECT_NEAR(constraint_action(m, ws, actions[0]), expected, 1e-9 * (1 + std::abs(expected)));
-        EXPECT_NEAR(ws.effort[0], r.inertia.m * qdd + 0.5 * r.inertia.dm * qd * qd, 1e-9 * (1 + std::abs(ws.effort[0])));
+        EXPECT_NEAR(ws.effort[0], r.inertia.m * qdd + 0.5 * r.inertia.dm * qd * qd,
+                    1e-9 * (1 + std::abs(ws.effort[0])));
       }
     }
   }

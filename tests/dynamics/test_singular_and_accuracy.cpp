@@ -29,8 +29,9 @@ double deviation_from_closed_form(const Table& t, int n) {
   double time = t.at(0, 0), worst = 0.0;
   for (size_t row = 1; row < t.rows(); ++row) {
     auto stepper = odeint::make_controlled(1e-15, 1e-15, odeint::runge_kutta_fehlberg78<State>());
-    odeint::integrate_adaptive(stepper, [&](const State& x, State& d, double) { d[0] = x[1], d[1] = -k * std::cos(x[0]); }, y,
-                               time, t.at(row, 0), 1e-4);
+    odeint::integrate_adaptive(
+        stepper, [&](const State& x, State& d, double) { d[0] = x[1], d[1] = -k * std::cos(x[0]); }, y, time,
+        t.at(row, 0), 1e-4);
     time = t.at(row, 0);
     worst = std::max(worst, std::abs(y[0] - t.at(row, 1)));
   }
@@ -80,8 +81,9 @@ TEST(SingularDynamics, ParallelogramChainRevolvesThroughItsSingularPositionsByEv
     ASSERT_FALSE(r.stopped) << r.stop_message;
     const double turns = r.table.at(r.table.rows() - 1, 1) / (2 * M_PI);
     const double d = deviation_from_closed_form(r.table, 3);
-    std::printf("chain revolving, 20 s (%.1f turns), method %d: |theta - closed form| %.2e rad, energy residual %.1e J\n", turns,
-                static_cast<int>(method), d, r.energy_residual);
+    std::printf(
+        "chain revolving, 20 s (%.1f turns), method %d: |theta - closed form| %.2e rad, energy residual %.1e J\n",
+        turns, static_cast<int>(method), d, r.energy_residual);
     EXPECT_GT(turns, 25.0);
     EXPECT_LT(d, 5e-8);  // the rounding of the rates near the singular positions, 60 times
     EXPECT_LT(std::abs(r.energy_residual), 5e-8);
@@ -108,10 +110,12 @@ TEST(Accuracy, ReducedMethodAtItsToleranceMatchesTheFullModelOnAFastCrank) {
   ASSERT_FALSE(reduced.stopped || full.stopped);
   double worst = 0.0;
   for (size_t r = 0; r < full.table.rows(); ++r)
-    worst = std::max(worst, std::abs(reduced.table.at(r, 1) - full.table.at(r, 1)) / std::abs(full.table.at(r, 1) + 1e-300));
+    worst = std::max(worst,
+                     std::abs(reduced.table.at(r, 1) - full.table.at(r, 1)) / std::abs(full.table.at(r, 1) + 1e-300));
   const double turns = full.table.at(full.table.rows() - 1, 1) / (2 * M_PI);
-  std::printf("fast crank, %.2f turns in 30 ms: reduced (rtol 1e-12, %d table intervals) vs full (1e-13): %.2e relative\n",
-              turns, reduced.table_points, worst);
+  std::printf(
+      "fast crank, %.2f turns in 30 ms: reduced (rtol 1e-12, %d table intervals) vs full (1e-13): %.2e relative\n",
+      turns, reduced.table_points, worst);
   EXPECT_GT(turns, 2.4);
   EXPECT_LT(worst, 1e-10);
   EXPECT_GE(reduced.table_points, 256);  // refined from its start of 32 intervals

@@ -11,7 +11,8 @@ namespace {
 
 TEST(FlexAllocation, EigenAnalysisAndNewmarkStepsAllocateNothingPerCall) {
   const long before_setup = test::heap_allocations();
-  const BeamModel beam = make_beam({210e9, 7850.0, 1.2e-4, 3.6e-10}, 0.5, 10, {BeamSupport::pinned, BeamSupport::sliding});
+  const BeamModel beam =
+      make_beam({210e9, 7850.0, 1.2e-4, 3.6e-10}, 0.5, 10, {BeamSupport::pinned, BeamSupport::sliding});
   ModalWorkspace modal(beam);
   NewmarkWorkspace newmark(beam, 2 * beam.size() + 1);
   EXPECT_GT(test::heap_allocations(), before_setup) << "the counter sees the set-up";

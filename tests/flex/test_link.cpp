@@ -22,7 +22,8 @@ std::string fourbar(const std::string& elastic, const std::string& gravity = "[0
          "bodies:\n"
          "  crank: {mass: 0.5, inertia: 0.001, com: [0.05, 0], points: {A: [0, 0], B: [0.10, 0]}}\n"
          "  coupler: {mass: 1.0, inertia: 0.01, com: [0.17, 0], points: {B: [0, 0], C: [0.35, 0]}}\n"
-         "  rocker: {mass: " + std::to_string(mass) + ", inertia: " + std::to_string(mass * L * L / 12.0) +
+         "  rocker: {mass: " +
+         std::to_string(mass) + ", inertia: " + std::to_string(mass * L * L / 12.0) +
          ", com: [0.15, 0], points: {D: [0, 0], C: [0.30, 0]}}\n"
          "joints:\n"
          "  A: {type: revolute, bodies: [ground, crank]}\n"
@@ -33,7 +34,9 @@ std::string fourbar(const std::string& elastic, const std::string& gravity = "[0
          "  motor: {type: rotational, joint: A, law: {type: constant_speed, speed: 600 rpm, steps: 72}}\n"
          "assembly:\n"
          "  C: {near: [0.35, 0.25]}\n"
-         "gravity: " + gravity + "\n"
+         "gravity: " +
+         gravity +
+         "\n"
          "loads:\n"
          "  press: {type: force, body: coupler, point: C, value: [0, -200]}\n" +
          elastic;
@@ -93,17 +96,21 @@ TEST(ElasticLinkModel, BadSectionIsAnInputErrorNamingFileLineAndLink) {
   EXPECT_NE(unknown_support.find("fourbar-elastic.yaml:20"), std::string::npos) << unknown_support;
   EXPECT_NE(unknown_support.find("elastic link 'lever'"), std::string::npos) << unknown_support;
   EXPECT_NE(unknown_support.find("glued"), std::string::npos) << unknown_support;
-  EXPECT_NE(error_of("elastic_links:\n  lever: {body: rocker, from: D, to: X, E: 1, rho: 1, A: 1, I: 1, supports: [pinned, pinned]}\n")
+  EXPECT_NE(error_of("elastic_links:\n  lever: {body: rocker, from: D, to: X, E: 1, rho: 1, A: 1, I: 1, supports: "
+                     "[pinned, pinned]}\n")
                 .find("no point 'X'"),
             std::string::npos);
-  EXPECT_NE(error_of("elastic_links:\n  lever: {body: rocker, from: D, to: C, E: 1, rho: 1, A: 1, supports: [pinned, pinned]}\n")
-                .find("'I'"),
-            std::string::npos);
-  EXPECT_NE(error_of("elastic_links:\n  lever: {body: rocker, from: D, to: C, E: 1, rho: 1, A: 1, I: -1, supports: [pinned, pinned]}\n")
+  EXPECT_NE(
+      error_of(
+          "elastic_links:\n  lever: {body: rocker, from: D, to: C, E: 1, rho: 1, A: 1, supports: [pinned, pinned]}\n")
+          .find("'I'"),
+      std::string::npos);
+  EXPECT_NE(error_of("elastic_links:\n  lever: {body: rocker, from: D, to: C, E: 1, rho: 1, A: 1, I: -1, supports: "
+                     "[pinned, pinned]}\n")
                 .find("negative"),
             std::string::npos);
-  const Linked free_free = compile_text(
-      fourbar("elastic_links:\n  lever: {body: rocker, from: D, to: C, E: 1, rho: 1, A: 1, I: 1, supports: [free, free]}\n"));
+  const Linked free_free = compile_text(fourbar(
+      "elastic_links:\n  lever: {body: rocker, from: D, to: C, E: 1, rho: 1, A: 1, I: 1, supports: [free, free]}\n"));
   try {
     free_free.links();
     ADD_FAILURE() << "free-free accepted";
@@ -130,10 +137,12 @@ TEST(ElasticLinkCoupling, KinetostaticEndForcesBalanceTheBeamsDistributedInertia
     FrameMotion f;
     frame_motion(m, rigid.workspace(), link, f);
     // Forces: F0 + F1 + int rho A (g - a_O - eps J r + omega^2 r) ds = 0, r = (s, 0).
-    const Vec2 inertia = mu * L * (f.gravity - f.origin_acceleration) + mu * Vec2(0.5 * f.omega * f.omega * L * L, -0.5 * f.epsilon * L * L);
+    const Vec2 inertia = mu * L * (f.gravity - f.origin_acceleration) +
+                         mu * Vec2(0.5 * f.omega * f.omega * L * L, -0.5 * f.epsilon * L * L);
     const Vec2 residual = f.end_force[0] + f.end_force[1] + inertia;
     // Moment about the origin: L F1y + int s q_y ds = 0.
-    const double moment = L * f.end_force[1].y() + mu * ((f.gravity.y() - f.origin_acceleration.y()) * L * L / 2.0 - f.epsilon * L * L * L / 3.0);
+    const double moment = L * f.end_force[1].y() + mu * ((f.gravity.y() - f.origin_acceleration.y()) * L * L / 2.0 -
+                                                         f.epsilon * L * L * L / 3.0);
     const double scale = f.end_force[0].norm() + f.end_force[1].norm();
     EXPECT_LT(residual.norm(), 1e-9 * scale) << "t step " << k;
     EXPECT_LT(std::abs(moment), 1e-9 * scale * L) << "t step " << k;
@@ -178,13 +187,18 @@ std::string spinning_crank(double omega) {
   return "name: spinning-crank\n"
          "ground: {A: [0, 0]}\n"
          "bodies:\n"
-         "  crank: {mass: 1.0, inertia: " + std::to_string(1.0 / 12.0) + ", com: [0.5, 0], points: {A: [0, 0], B: [1, 0]}}\n"
+         "  crank: {mass: 1.0, inertia: " +
+         std::to_string(1.0 / 12.0) +
+         ", com: [0.5, 0], points: {A: [0, 0], B: [1, 0]}}\n"
          "joints:\n"
          "  A: {type: revolute, bodies: [ground, crank]}\n"
          "drivers:\n"
-         "  motor: {type: rotational, joint: A, law: {type: constant_speed, speed: " + std::to_string(omega) + ", steps: 8}}\n"
+         "  motor: {type: rotational, joint: A, law: {type: constant_speed, speed: " +
+         std::to_string(omega) +
+         ", steps: 8}}\n"
          "elastic_links:\n"
-         "  blade: {body: crank, from: A, to: B, E: 1, rho: 1.0e-6, A: 1.0e6, I: 1, elements: 20, supports: [clamped, free]}\n";
+         "  blade: {body: crank, from: A, to: B, E: 1, rho: 1.0e-6, A: 1.0e6, I: 1, elements: 20, supports: [clamped, "
+         "free]}\n";
 }
 
 TEST(ElasticLinkCoupling, SpinningCrankReproducesTheRotatingCantileverThroughKinetostatics) {
@@ -238,7 +252,8 @@ TEST(ElasticResponse, PeriodicResponseToHarmonicBaseAccelerationMatchesTheFreque
   double largest_error = 0.0;
   for (int k = 0; k <= 4000; k += 50) {
     const double expected = mid_amplitude * std::sin(forcing * r.t[k]);
-    largest_error = std::max(largest_error, std::abs(displacement_at(beam, r.displacement.col(k), 0.25).y() - expected));
+    largest_error =
+        std::max(largest_error, std::abs(displacement_at(beam, r.displacement.col(k), 0.25).y() - expected));
   }
   EXPECT_LT(largest_error, 2e-5 * std::abs(mid_amplitude)) << "Newmark's error is O((W dt)^2)";
   EXPECT_LT(r.periodicity_error, 1e-7);

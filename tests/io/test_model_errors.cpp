@@ -83,12 +83,13 @@ TEST(ModelErrors, UnknownPointOfABody) {
 }
 
 TEST(ModelErrors, MisspelledFieldSuggestsTheRightOne) {
-  expect_error(replace(base, "    mass: 2\n", "    mas: 2\n"), 11, {"body 'coupler'", "unknown field 'mas'", "did you mean 'mass'"});
+  expect_error(replace(base, "    mass: 2\n", "    mas: 2\n"), 11,
+               {"body 'coupler'", "unknown field 'mas'", "did you mean 'mass'"});
 }
 
 TEST(ModelErrors, MissingField) {
-  expect_error(replace(base, "  C: {type: revolute, bodies: [coupler, rocker]}", "  C: {bodies: [coupler, rocker]}"), 21,
-               {"joint 'C'", "missing field 'type'"});
+  expect_error(replace(base, "  C: {type: revolute, bodies: [coupler, rocker]}", "  C: {bodies: [coupler, rocker]}"),
+               21, {"joint 'C'", "missing field 'type'"});
 }
 
 TEST(ModelErrors, MistypedNumber) {
@@ -96,7 +97,8 @@ TEST(ModelErrors, MistypedNumber) {
 }
 
 TEST(ModelErrors, WrongUnit) {
-  expect_error(replace(base, "D: [4, 0]", "D: [4 deg, 0]"), 4, {"ground point 'D'", "unit 'deg' is not accepted", "m, mm, cm"});
+  expect_error(replace(base, "D: [4, 0]", "D: [4 deg, 0]"), 4,
+               {"ground point 'D'", "unit 'deg' is not accepted", "m, mm, cm"});
 }
 
 TEST(ModelErrors, NegativeMass) {
@@ -113,7 +115,8 @@ TEST(ModelErrors, ZeroLengthLink) {
 }
 
 TEST(ModelErrors, BodyConnectedToNothing) {
-  expect_error(replace(base, "joints:", "  loose:\n    mass: 1\njoints:"), 18, {"body 'loose'", "connected to nothing"});
+  expect_error(replace(base, "joints:", "  loose:\n    mass: 1\njoints:"), 18,
+               {"body 'loose'", "connected to nothing"});
 }
 
 TEST(ModelErrors, DegreesOfFreedomDifferFromDrivers) {
@@ -130,9 +133,7 @@ TEST(ModelErrors, RotationalDriverOnAFloatingJoint) {
   expect_error(replace(base, "joint: A", "joint: B"), 26, {"driver 'motor'", "not a revolute joint to the ground"});
 }
 
-TEST(ModelErrors, NotYaml) {
-  expect_error("bodies: [unclosed\n", 2, {"not valid YAML"});
-}
+TEST(ModelErrors, NotYaml) { expect_error("bodies: [unclosed\n", 2, {"not valid YAML"}); }
 
 TEST(ModelErrors, ThreePrismaticPairsAreNotADyad) {
   const std::string ppp = R"(ground: {O: [0, 0]}
@@ -154,9 +155,9 @@ drivers:
 TEST(ModelErrors, TableFileWithBadRow) {
   const std::string dir = LINKDYN_TEST_DATA_DIR;
   try {
-    planar::compile(io::parse_planar_model(replace(base, "law: {type: constant_speed, speed: 1}",
-                                                   "law: {type: table, file: bad-table.csv}"),
-                                           dir + "/model.yaml"));
+    planar::compile(io::parse_planar_model(
+        replace(base, "law: {type: constant_speed, speed: 1}", "law: {type: table, file: bad-table.csv}"),
+        dir + "/model.yaml"));
     FAIL();
   } catch (const InputError& e) {
     EXPECT_EQ(e.where().file, dir + "/bad-table.csv");
@@ -182,7 +183,8 @@ TEST(ModelErrors, LoadOnAnUnknownPoint) {
 }
 
 TEST(ModelErrors, LoadOnAnUnknownBody) {
-  expect_error(base + "loads:\n  turn: {type: moment, body: rotor, value: 5}\n", 29, {"load 'turn'", "unknown body 'rotor'"});
+  expect_error(base + "loads:\n  turn: {type: moment, body: rotor, value: 5}\n", 29,
+               {"load 'turn'", "unknown body 'rotor'"});
 }
 
 TEST(ModelErrors, LoadOnTheGround) {
@@ -200,10 +202,12 @@ TEST(ModelErrors, PairResistanceInARevoluteJoint) {
 }
 
 TEST(ModelErrors, PairResistanceWithANegativeForce) {
-  const std::string slider = replace(replace(base, "  D: {type: revolute, bodies: [ground, rocker]}",
-                                             "  D: {type: prismatic, bodies: [ground, rocker], guide: {point: D, direction: 0 deg}, slider_point: C}"),
-                                     "    points: {D: [0, 0], C: [3, 0]}", "    points: {C: [0, 0]}");
-  expect_error(slider + "actuators:\n  rub: {type: resistance, joint: D, F0: -5}\n", 29, {"actuator 'rub'", "F0 is negative"});
+  const std::string slider = replace(
+      replace(base, "  D: {type: revolute, bodies: [ground, rocker]}",
+              "  D: {type: prismatic, bodies: [ground, rocker], guide: {point: D, direction: 0 deg}, slider_point: C}"),
+      "    points: {D: [0, 0], C: [3, 0]}", "    points: {C: [0, 0]}");
+  expect_error(slider + "actuators:\n  rub: {type: resistance, joint: D, F0: -5}\n", 29,
+               {"actuator 'rub'", "F0 is negative"});
 }
 
 namespace {
@@ -240,7 +244,8 @@ assembly:
 // The same with the crank and the rocker on one ground pin A (the rocker's pivot D removed, so the
 // driver's lines move up by one).
 std::string ground_pin() {
-  return replace(replace(compound, "  A: {type: revolute, bodies: [ground, crank]}", "  A: {type: revolute, bodies: [ground, crank, rocker], points: [A, A, D]}"),
+  return replace(replace(compound, "  A: {type: revolute, bodies: [ground, crank]}",
+                         "  A: {type: revolute, bodies: [ground, crank, rocker], points: [A, A, D]}"),
                  "  D: {type: revolute, bodies: [ground, rocker]}\n", "");
 }
 
@@ -264,8 +269,9 @@ TEST(ModelErrors, JointWithOneBody) {
 }
 
 TEST(ModelErrors, CompoundPinWithAPointCountUnlikeItsBodies) {
-  expect_error(replace(compound, "bodies: [crank, coupler, rod]}", "bodies: [crank, coupler, rod], points: [B, B]}"), 14,
-               {"joint 'B'", "'points' names 2 point(s) for 3 bodies", "one point of each body, in the order of 'bodies'"});
+  expect_error(
+      replace(compound, "bodies: [crank, coupler, rod]}", "bodies: [crank, coupler, rod], points: [B, B]}"), 14,
+      {"joint 'B'", "'points' names 2 point(s) for 3 bodies", "one point of each body, in the order of 'bodies'"});
 }
 
 TEST(ModelErrors, CompoundPinWithAnUnknownBody) {
@@ -274,26 +280,31 @@ TEST(ModelErrors, CompoundPinWithAnUnknownBody) {
 }
 
 TEST(ModelErrors, CompoundPinAtAPointAMemberLacks) {
-  expect_error(replace(compound, "rod: {mass: 1, points: {B: [0, 0], P: [0.22, 0]}}", "rod: {mass: 1, points: {Q: [0, 0], P: [0.22, 0]}}"), 14,
-               {"joint 'B'", "body 'rod' has no point 'B'", "bodies.rod.points"});
+  expect_error(replace(compound, "rod: {mass: 1, points: {B: [0, 0], P: [0.22, 0]}}",
+                       "rod: {mass: 1, points: {Q: [0, 0], P: [0.22, 0]}}"),
+               14, {"joint 'B'", "body 'rod' has no point 'B'", "bodies.rod.points"});
 }
 
 TEST(ModelErrors, CompoundPinNamedLikeAnotherJoint) {
-  expect_error(replace(compound, "  C: {type: revolute, bodies: [coupler, rocker]}", "  B: {type: revolute, bodies: [coupler, rocker]}"), 15,
-               {"joint 'B'", "defined twice"});
+  expect_error(replace(compound, "  C: {type: revolute, bodies: [coupler, rocker]}",
+                       "  B: {type: revolute, bodies: [coupler, rocker]}"),
+               15, {"joint 'B'", "defined twice"});
 }
 
 TEST(ModelErrors, TwoJointsAtOnePointSuggestACompoundJoint) {
   // The rod pinned to the coupler's B instead of sharing the pin: a link of zero length.
-  const std::string split = replace(compound, "  B: {type: revolute, bodies: [crank, coupler, rod]}",
-                                    "  B: {type: revolute, bodies: [crank, coupler]}\n  B2: {type: revolute, bodies: [coupler, rod], at: B}");
-  expect_error(split, 15, {"body 'coupler'", "joints 'B' and 'B2' sit at the same point", "distinct coordinates",
-                           "write one compound joint: bodies: [coupler, crank, rod]"});
+  const std::string split =
+      replace(compound, "  B: {type: revolute, bodies: [crank, coupler, rod]}",
+              "  B: {type: revolute, bodies: [crank, coupler]}\n  B2: {type: revolute, bodies: [coupler, rod], at: B}");
+  expect_error(split, 15,
+               {"body 'coupler'", "joints 'B' and 'B2' sit at the same point", "distinct coordinates",
+                "write one compound joint: bodies: [coupler, crank, rod]"});
 }
 
 TEST(ModelErrors, TorsionalSpringInACompoundPin) {
-  expect_error(compound + "loads:\n  s: {type: torsional_spring, joint: B, stiffness: 2}\n", 27,
-               {"load 's'", "'B' is a compound joint of 3 bodies", "torsional spring or damper", "name a two-body joint"});
+  expect_error(
+      compound + "loads:\n  s: {type: torsional_spring, joint: B, stiffness: 2}\n", 27,
+      {"load 's'", "'B' is a compound joint of 3 bodies", "torsional spring or damper", "name a two-body joint"});
 }
 
 TEST(ModelErrors, ConstraintActionInACompoundPin) {
@@ -307,7 +318,8 @@ TEST(ModelErrors, PairResistanceInACompoundPin) {
 }
 
 TEST(ModelErrors, DriverOnAGroundPinWithoutTheBodyItTurns) {
-  expect_error(ground_pin(), 21, {"driver 'motor'", "joint 'A' joins several bodies at a ground pin", "add body: one of crank, rocker"});
+  expect_error(ground_pin(), 21,
+               {"driver 'motor'", "joint 'A' joins several bodies at a ground pin", "add body: one of crank, rocker"});
 }
 
 TEST(ModelErrors, DriverOnAGroundPinTurningABodyNotOnIt) {
@@ -316,13 +328,15 @@ TEST(ModelErrors, DriverOnAGroundPinTurningABodyNotOnIt) {
 }
 
 TEST(ModelErrors, DriverOnACompoundPinOffTheGround) {
-  expect_error(replace(compound, "    joint: A\n", "    joint: B\n    body: crank\n"), 22,
-               {"driver 'motor'", "joint 'B' does not include the ground", "name a joint whose bodies include the ground"});
+  expect_error(
+      replace(compound, "    joint: A\n", "    joint: B\n    body: crank\n"), 22,
+      {"driver 'motor'", "joint 'B' does not include the ground", "name a joint whose bodies include the ground"});
 }
 
 TEST(ModelErrors, LinearDriverOnACompoundPin) {
-  expect_error(replace(replace(ground_pin(), "    joint: A\n", "    joint: A\n    body: crank\n"), "type: rotational", "type: linear"), 21,
-               {"driver 'motor'", "compound revolute joint, not a prismatic joint", "name a prismatic joint"});
+  expect_error(replace(replace(ground_pin(), "    joint: A\n", "    joint: A\n    body: crank\n"), "type: rotational",
+                       "type: linear"),
+               21, {"driver 'motor'", "compound revolute joint, not a prismatic joint", "name a prismatic joint"});
 }
 
 TEST(ModelErrors, DriverBodyOnATwoBodyJoint) {
@@ -331,22 +345,25 @@ TEST(ModelErrors, DriverBodyOnATwoBodyJoint) {
 }
 
 TEST(ModelErrors, DriverOnAGroundPinIsValidWithItsBody) {
-  const planar::Mechanism m =
-      planar::compile(io::parse_planar_model(replace(ground_pin(), "    joint: A\n", "    joint: A\n    body: crank\n"), "ok.yaml"));
+  const planar::Mechanism m = planar::compile(
+      io::parse_planar_model(replace(ground_pin(), "    joint: A\n", "    joint: A\n    body: crank\n"), "ok.yaml"));
   EXPECT_EQ(m.dof(), 1);
   EXPECT_EQ(m.joints()[m.drivers()[0].joint].body[1], m.spec().find_body("crank"));
 }
 
 // Friction in the dynamics and loads against coordinates (issue 12): each breaks the base.
 TEST(ModelErrors, StaticFrictionBelowKinetic) {
-  expect_error(replace(base, "  C: {type: revolute, bodies: [coupler, rocker]}",
-                       "  C: {type: revolute, bodies: [coupler, rocker], friction: {coefficient: 0.2, static: 0.1, radius: 0.01}}"),
-               21, {"joint 'C'", "static", "0.2"});
+  expect_error(
+      replace(
+          base, "  C: {type: revolute, bodies: [coupler, rocker]}",
+          "  C: {type: revolute, bodies: [coupler, rocker], friction: {coefficient: 0.2, static: 0.1, radius: 0.01}}"),
+      21, {"joint 'C'", "static", "0.2"});
 }
 
 TEST(ModelErrors, NegativeStaticFriction) {
-  expect_error(base + "friction:\n  revolute: {coefficient: 0.1, static: -0.2, radius: 5 mm}\n", 29,
-               {"friction.revolute", "static friction coefficient -0.2 is below the kinetic one", "give static >= coefficient"});
+  expect_error(
+      base + "friction:\n  revolute: {coefficient: 0.1, static: -0.2, radius: 5 mm}\n", 29,
+      {"friction.revolute", "static friction coefficient -0.2 is below the kinetic one", "give static >= coefficient"});
 }
 
 TEST(ModelErrors, ActuatorStaticResistanceBelowKinetic) {
@@ -356,7 +373,9 @@ TEST(ModelErrors, ActuatorStaticResistanceBelowKinetic) {
 
 /// The base with a load tabulated against `against` (the table in tests/data/incline-force.csv).
 std::string table_load(const std::string& against) {
-  return base + "loads:\n  push: {type: force, body: coupler, point: B, table: {file: incline-force.csv, against: " + against + "}}\n";
+  return base +
+         "loads:\n  push: {type: force, body: coupler, point: B, table: {file: incline-force.csv, against: " + against +
+         "}}\n";
 }
 
 void expect_table_error(const std::string& against, std::initializer_list<const char*> fragments) {
@@ -367,11 +386,15 @@ TEST(ModelErrors, TableAgainstAnUnknownBody) { expect_table_error("rotor.angle",
 TEST(ModelErrors, TableAgainstAnUnknownPoint) { expect_table_error("coupler.Z.x", {"load 'push'", "Z"}); }
 TEST(ModelErrors, TableAgainstAnUnknownJoint) { expect_table_error("slot.displacement", {"load 'push'", "slot"}); }
 TEST(ModelErrors, TableAgainstAnUnknownQuantity) { expect_table_error("crank.colour", {"load 'push'", "colour"}); }
-TEST(ModelErrors, TableAgainstADisplacementOfARevoluteJoint) { expect_table_error("B.displacement", {"load 'push'", "B"}); }
+TEST(ModelErrors, TableAgainstADisplacementOfARevoluteJoint) {
+  expect_table_error("B.displacement", {"load 'push'", "B"});
+}
 
 TEST(ModelErrors, PeriodicTableWhoseEndsDiffer) {
   std::ofstream(testing::TempDir() + "/ramp.csv") << "x,Fx,Fy\n0,0,0\n6.283185307179586,10,0\n";
-  expect_error(base + "loads:\n  push: {type: force, body: coupler, point: B, table: {file: ramp.csv, against: motor, periodic: true}}\n",
+  expect_error(base +
+                   "loads:\n  push: {type: force, body: coupler, point: B, table: {file: ramp.csv, against: motor, "
+                   "periodic: true}}\n",
                29, {"load 'push'", "periodic table must end with its first value", "repeat the first row's values"},
                testing::TempDir() + "/bad.yaml");
 }

@@ -14,8 +14,8 @@ using namespace linkdyn;
 using namespace linkdyn::planar;
 
 TEST(Branches, TrackedThroughAFullCrankRevolutionWithoutJumps) {
-  for (const char* name : {"seed001-fourbar", "offset-slider-crank", "inverted-slider-crank",
-                           "watt-sixbar", "class3-triad", "pump-2dof"}) {
+  for (const char* name : {"seed001-fourbar", "offset-slider-crank", "inverted-slider-crank", "watt-sixbar",
+                           "class3-triad", "pump-2dof"}) {
     SCOPED_TRACE(name);
     const Mechanism m = io::load_mechanism(test::example(name));
     Workspace ws(m);
@@ -23,7 +23,8 @@ TEST(Branches, TrackedThroughAFullCrankRevolutionWithoutJumps) {
     double worst_jump = 0.0;
     sweep_kinematics(m, ws, m.default_grid(), [&](int k, double, StepStatus s) {
       ASSERT_EQ(s, StepStatus::ok);
-      if (k == 0) first = ws.body;
+      if (k == 0)
+        first = ws.body;
       else
         for (size_t b = 1; b < ws.body.size(); ++b)
           worst_jump = std::max(worst_jump, std::abs(ws.body[b].theta - previous[b].theta));
@@ -121,16 +122,19 @@ TEST(Branches, ParallelogramStaysInParallelogramModeThroughItsFlatPositions) {
   double angle = 0, rate = 0, accel = 0;
   for (size_t r = 0; r < t.rows(); ++r) {
     const double q = t.at(r, t.column("crank_drive.angle"));
-    angle = std::max({angle, std::abs(t.at(r, t.column("rocker.angle")) - q), std::abs(t.at(r, t.column("coupler.angle")))});
-    rate = std::max({rate, std::abs(t.at(r, t.column("rocker.omega")) - 10.0), std::abs(t.at(r, t.column("coupler.omega")))});
-    accel = std::max({accel, std::abs(t.at(r, t.column("rocker.alpha"))), std::abs(t.at(r, t.column("coupler.alpha")))});
+    angle = std::max(
+        {angle, std::abs(t.at(r, t.column("rocker.angle")) - q), std::abs(t.at(r, t.column("coupler.angle")))});
+    rate = std::max(
+        {rate, std::abs(t.at(r, t.column("rocker.omega")) - 10.0), std::abs(t.at(r, t.column("coupler.omega")))});
+    accel =
+        std::max({accel, std::abs(t.at(r, t.column("rocker.alpha"))), std::abs(t.at(r, t.column("coupler.alpha")))});
     const bool flat = std::abs(std::remainder(q, M_PI)) < 1e-9;
     EXPECT_EQ(t.at(r, t.column("singular")), flat ? 1.0 : 0.0) << q;
     // C moves with B: the coupler's translation.
     EXPECT_NEAR(t.at(r, t.column("C.vy")), t.at(r, t.column("B.vy")), 1e-8);
   }
   EXPECT_LT(angle, 1e-10);
-  EXPECT_LT(rate, 1e-9);          // limits at the flat positions: 1e-11
+  EXPECT_LT(rate, 1e-9);           // limits at the flat positions: 1e-11
   EXPECT_LT(accel, 1e-9 * 100.0);  // relative to omega^2; rounding near the flat positions
 }
 

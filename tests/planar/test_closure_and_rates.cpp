@@ -49,8 +49,7 @@ constexpr auto accelerations = flatten<Level::acceleration>;
 
 /// Checks d/dt of `value` against `rate` at t with steps h and h/2.
 template <class Value, class Rate>
-void step_study(const Mechanism& m, const Workspace& ws, double t, double h, Value value, Rate rate,
-                const char* what) {
+void step_study(const Mechanism& m, const Workspace& ws, double t, double h, Value value, Rate rate, const char* what) {
   const std::vector<double> exact = rate(m, ws);
   auto central = [&](double step) {
     const std::vector<double> up = value(m, state_at(m, ws, t + step));
@@ -65,8 +64,8 @@ void step_study(const Mechanism& m, const Workspace& ws, double t, double h, Val
     const double estimate = std::abs(coarse[k] - fine[k]) / 3.0;
     const double roundoff = 1e-9 * (1.0 + std::abs(exact[k]));
     EXPECT_LE(std::abs(fine[k] - exact[k]), 1.5 * estimate + roundoff)
-        << what << " component " << k << " at t = " << t << ": exact " << exact[k]
-        << ", differences " << coarse[k] << " / " << fine[k];
+        << what << " component " << k << " at t = " << t << ": exact " << exact[k] << ", differences " << coarse[k]
+        << " / " << fine[k];
     const double richardson = (4.0 * fine[k] - coarse[k]) / 3.0;
     EXPECT_NEAR(richardson, exact[k], 1e-6 * (1.0 + std::abs(exact[k]))) << what << " component " << k;
   }

@@ -38,7 +38,9 @@ const std::vector<Case>& compound_cases() {
 }
 
 double sgn(double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); }
-Vec2 rot(double theta, const Vec2& p) { return {std::cos(theta) * p.x() - std::sin(theta) * p.y(), std::sin(theta) * p.x() + std::cos(theta) * p.y()}; }
+Vec2 rot(double theta, const Vec2& p) {
+  return {std::cos(theta) * p.x() - std::sin(theta) * p.y(), std::sin(theta) * p.x() + std::cos(theta) * p.y()};
+}
 Vec2 perpendicular(const Vec2& v) { return {-v.y(), v.x()}; }
 double cross2(const Vec2& a, const Vec2& b) { return a.x() * b.y() - a.y() * b.x(); }
 
@@ -67,7 +69,8 @@ class BodyCoordinates {
         EXPECT_EQ(j.type, JointType::prismatic);
         EXPECT_EQ(j.body[0], 0) << "the test model handles ground guides only";
         c.kind = Constraint::ground_guide;
-        c.b = j.body[1], c.pb = j.point[1], c.guide_point = j.point[0], c.guide_dir = j.guide_dir, c.angle = j.angle_offset;
+        c.b = j.body[1], c.pb = j.point[1], c.guide_point = j.point[0], c.guide_dir = j.guide_dir,
+        c.angle = j.angle_offset;
         c.friction = j.friction, c.slider_length = j.slider_length;
       }
       add(c);
@@ -166,7 +169,8 @@ class BodyCoordinates {
     for (size_t pin = 0; pin < spec_.pins.size(); ++pin) {
       const CompoundPin& cp = spec_.pins[pin];
       for (size_t k = 1; k < cp.bodies.size(); ++k)
-        p += -pin_bearing_friction(static_cast<int>(pin), static_cast<int>(k)) * (omega(cp.bodies[k]) - omega(cp.bodies[0]));
+        p += -pin_bearing_friction(static_cast<int>(pin), static_cast<int>(k)) *
+             (omega(cp.bodies[k]) - omega(cp.bodies[0]));
     }
     return p;
   }
@@ -252,7 +256,9 @@ class BodyCoordinates {
   }
 
   /// Wrench (Fx, Fy, moment about the body frame's origin) of a force at a body's local point.
-  Eigen::Vector3d wrench(int b, const Vec2& local, const Vec2& F) const { return {F.x(), F.y(), cross2(arm(b, local), F)}; }
+  Eigen::Vector3d wrench(int b, const Vec2& local, const Vec2& F) const {
+    return {F.x(), F.y(), cross2(arm(b, local), F)};
+  }
 
   /// Gravity, the model's forces and moments, and D'Alembert's inertial loads, per body.
   Eigen::VectorXd external_and_inertial(double q) const {
@@ -274,8 +280,11 @@ class BodyCoordinates {
         const double s = (q - x[k - 1]) / (x[k] - x[k - 1]);
         value = (1 - s) * l.table->value[k - 1] + s * l.table->value[k];
       }
-      if (force) Q.segment<3>(col(l.as<PointForce>().at.body)) += wrench(l.as<PointForce>().at.body, l.as<PointForce>().at.local, value);
-      else Q(col(l.as<BodyMoment>().body) + 2) += value.x();
+      if (force)
+        Q.segment<3>(col(l.as<PointForce>().at.body)) +=
+            wrench(l.as<PointForce>().at.body, l.as<PointForce>().at.local, value);
+      else
+        Q(col(l.as<BodyMoment>().body) + 2) += value.x();
     }
     return Q;
   }
@@ -287,8 +296,9 @@ class BodyCoordinates {
   double slider_speed(const Constraint& c) const { return c.guide_dir.dot(point_velocity(c.b, c.pb)); }
   double slider_friction(const Constraint& c) const {
     const double N = lambda_(c.row + 1), M = lambda_(c.row);  // normal force at the slider point, moment
-    const double load = c.slider_length > 0.0 ? std::abs(N / 2 - M / c.slider_length) + std::abs(N / 2 + M / c.slider_length)
-                                              : std::abs(N);
+    const double load = c.slider_length > 0.0
+                            ? std::abs(N / 2 - M / c.slider_length) + std::abs(N / 2 + M / c.slider_length)
+                            : std::abs(N);
     return -sgn(slider_speed(c)) * c.friction * load;
   }
   /// A compound pin fixed in its first member: the bearing of member k.
@@ -374,7 +384,8 @@ TEST(CompoundPin, StructureStringsAndGrueblerCountKMinusOnePairs) {
       EXPECT_EQ(pair.pin, 0);
       EXPECT_EQ(pair.name, pin.name);
       EXPECT_EQ(pair.friction, 0.0);
-      EXPECT_TRUE(std::count(reached.begin(), reached.end(), pair.body[0]) == 1) << "pairs grow a tree from placed members";
+      EXPECT_TRUE(std::count(reached.begin(), reached.end(), pair.body[0]) == 1)
+          << "pairs grow a tree from placed members";
       EXPECT_TRUE(std::count(reached.begin(), reached.end(), pair.body[1]) == 0);
       reached.push_back(pair.body[1]);
     }
@@ -400,7 +411,8 @@ TEST(CompoundPin, DriverOnAGroundPinTurnsItsMemberAndTheRockerHangsOnTheGround) 
 
 TEST(CompoundPin, ExplicitSequenceWithAPinGivesTheSameStructure) {
   const std::string text = test::read_text(test::example("toggle-press"));
-  const Mechanism m = compile(io::parse_planar_model(text + "structure: [[rod, upper], [lower, ram]]\n", test::example("toggle-press")));
+  const Mechanism m = compile(
+      io::parse_planar_model(text + "structure: [[rod, upper], [lower, ram]]\n", test::example("toggle-press")));
   EXPECT_EQ(m.structure_string(), "R_I(0,1) -> RRR_II(2,3) -> RRP_II(4,5)");
 }
 
@@ -426,8 +438,10 @@ TEST(CompoundPin, KinematicsReactionsAndFrictionAgreeWithTheBodyCoordinateModel)
       gather(ws, z, zd, zdd);
       // Newton from a pose 0.02 rad and 5 mm off linkdyn's at the first sample, then from the
       // model's own previous solution.
-      if (first) start = z + Eigen::VectorXd::Constant(z.size(), 0.005) + 0.015 * Eigen::VectorXd::LinSpaced(z.size(), 0.0, 1.0);
-      else start = model.z();
+      if (first)
+        start = z + Eigen::VectorXd::Constant(z.size(), 0.005) + 0.015 * Eigen::VectorXd::LinSpaced(z.size(), 0.0, 1.0);
+      else
+        start = model.z();
       first = false;
       ASSERT_TRUE(model.solve_positions(start, ws.q[0])) << "t = " << t;
       model.solve_rates(ws.qd[0], ws.qdd[0]);
@@ -460,14 +474,17 @@ TEST(CompoundPin, KinematicsReactionsAndFrictionAgreeWithTheBodyCoordinateModel)
       ++checked;
     }
     EXPECT_EQ(checked, 48);
-    auto vec = [](const std::vector<double>& v) { return Eigen::Map<const Eigen::VectorXd>(v.data(), static_cast<Eigen::Index>(v.size())); };
+    auto vec = [](const std::vector<double>& v) {
+      return Eigen::Map<const Eigen::VectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));
+    };
     expect_relative(vec(torque_frictionless), vec(torque_frictionless_ref), 1e-9, "driver torque without friction");
     expect_relative(vec(torque), vec(torque_ref), 1e-9, "driver torque with friction");
     expect_relative(vec(forces), vec(forces_ref), 1e-9, "forces of the pin on its members");
     expect_relative(vec(friction), vec(friction_ref), 1e-9, "friction power");
     EXPECT_GT(vec(friction).minCoeff(), 0.0);
     // Friction matters here: it changes the torque by more than the tolerance, many times over.
-    EXPECT_GT((vec(torque) - vec(torque_frictionless)).lpNorm<Eigen::Infinity>(), 1e-3 * vec(torque).lpNorm<Eigen::Infinity>());
+    EXPECT_GT((vec(torque) - vec(torque_frictionless)).lpNorm<Eigen::Infinity>(),
+              1e-3 * vec(torque).lpNorm<Eigen::Infinity>());
   }
 }
 
@@ -488,7 +505,8 @@ TEST(CompoundPin, TogglePressPowerBalanceWithFrictionOverTheCycle) {
       const BodyState& st = ws.body[b];
       dE += body.mass * st.velocity(body.com).dot(st.acceleration(body.com)) + body.inertia * st.omega * st.alpha;
     }
-    const double p_driver = driver_power(m, ws), p_friction = total_friction_power(m, ws), p_loads = load_power(m, ws, t, false);
+    const double p_driver = driver_power(m, ws), p_friction = total_friction_power(m, ws),
+                 p_loads = load_power(m, ws, t, false);
     const double scale = std::abs(p_driver) + p_friction + std::abs(dE) + std::abs(p_loads);
     EXPECT_NEAR(p_driver, p_friction + dE - p_loads, 1e-9 * scale) << "t = " << t;
     worst = std::max(worst, std::abs(p_driver - (p_friction + dE - p_loads)) / scale);
@@ -508,8 +526,8 @@ TEST(CompoundPin, KinetostaticsTableHasPerMemberColumnsAndTheSummaryCountsThePin
   const int first = table.column("K.upper.Fx");
   ASSERT_GE(first, 0);
   EXPECT_EQ(table.column("guide.friction_power") + 1, first);
-  const char* expected[] = {"K.upper.Fx", "K.upper.Fy", "K.upper.F", "K.lower.Fx", "K.lower.Fy", "K.lower.F",
-                            "K.rod.Fx", "K.rod.Fy", "K.rod.F", "K.friction_power", "friction.power"};
+  const char* expected[] = {"K.upper.Fx", "K.upper.Fy", "K.upper.F", "K.lower.Fx",       "K.lower.Fy",    "K.lower.F",
+                            "K.rod.Fx",   "K.rod.Fy",   "K.rod.F",   "K.friction_power", "friction.power"};
   for (int k = 0; k < 11; ++k) EXPECT_EQ(table.columns[first + k], expected[k]);
   EXPECT_EQ(table.column("K.Fx"), -1) << "the pin's own pairs have no columns";
   double pin_energy = 0.0, largest = 0.0;
@@ -521,7 +539,8 @@ TEST(CompoundPin, KinetostaticsTableHasPerMemberColumnsAndTheSummaryCountsThePin
       largest = std::max(largest, table.at(r, first + 3 * k + 2));
     }
     EXPECT_LE(std::hypot(fx, fy), 1e-12 * largest);
-    for (const char* pair : {"A", "B", "O", "R", "guide", "K"}) total += table.at(r, table.column(std::string(pair) + ".friction_power"));
+    for (const char* pair : {"A", "B", "O", "R", "guide", "K"})
+      total += table.at(r, table.column(std::string(pair) + ".friction_power"));
     EXPECT_NEAR(total, table.at(r, table.column("friction.power")), 1e-12 * (1 + total));
     if (r > 0) {
       const double h = table.at(r, 0) - table.at(r - 1, 0);
@@ -537,7 +556,8 @@ TEST(CompoundPin, KinetostaticsTableHasPerMemberColumnsAndTheSummaryCountsThePin
   double joints = 0.0;
   for (double e : s.friction_energy) joints += e;
   EXPECT_NEAR(s.friction_work, joints + s.pin_friction_energy[0], 1e-9 * s.friction_work);
-  EXPECT_NEAR(s.driver_work, s.useful_work + s.friction_work, 1e-9 * s.driver_work);  // trapezoids of periodic integrands
+  EXPECT_NEAR(s.driver_work, s.useful_work + s.friction_work,
+              1e-9 * s.driver_work);  // trapezoids of periodic integrands
 }
 
 TEST(CompoundPin, GenericGroupsAgreeWithTheClosedFormDyadsThroughThePin) {
@@ -545,7 +565,8 @@ TEST(CompoundPin, GenericGroupsAgreeWithTheClosedFormDyadsThroughThePin) {
     SCOPED_TRACE(c.path);
     const MechanismSpec spec = io::read_planar_model(c.path);
     const Mechanism closed = compile(spec), generic = compile(spec, {.force_generic = true});
-    for (const auto& g : generic.groups()) EXPECT_TRUE(g->assur_class() == 1 || g->newton_unknowns() > 0) << "solved by Newton";
+    for (const auto& g : generic.groups())
+      EXPECT_TRUE(g->assur_class() == 1 || g->newton_unknowns() > 0) << "solved by Newton";
     Workspace a(closed), b(generic);
     Eigen::VectorXd za, zda, zdda, zb, zdb, zddb;
     for (double t : sample_times(closed, 12)) {
@@ -561,7 +582,8 @@ TEST(CompoundPin, GenericGroupsAgreeWithTheClosedFormDyadsThroughThePin) {
       expect_relative(zdda, zddb, 1e-9, "accelerations");
       EXPECT_NEAR(a.effort[0], b.effort[0], 1e-9 * std::abs(a.effort[0]) + 1e-12);
       for (size_t k = 0; k < closed.pins()[0].bodies.size(); ++k) {
-        const Vec2 Fa = pin_force(closed, a, 0, static_cast<int>(k)), Fb = pin_force(generic, b, 0, static_cast<int>(k));
+        const Vec2 Fa = pin_force(closed, a, 0, static_cast<int>(k)),
+                   Fb = pin_force(generic, b, 0, static_cast<int>(k));
         EXPECT_LE((Fa - Fb).norm(), 1e-9 * Fa.norm() + 1e-9);
       }
     }
@@ -595,7 +617,8 @@ TEST(CompoundPin, CoincidenceGuardPassesEveryAssemblyAndNamesTheJointAndPointsOt
     const std::string msg = e.what();
     const std::string text = test::read_text(test::example("toggle-press"));
     const auto at = text.find("\n  K: {type: revolute");
-    EXPECT_EQ(e.where().line, 2 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n')) << msg;
+    EXPECT_EQ(e.where().line, 2 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'))
+        << msg;
     for (const char* f : {"toggle-press.yaml", "joint 'K'", "upper.K and rod.K", "do not coincide", "0.001 m apart"})
       EXPECT_NE(msg.find(f), std::string::npos) << "'" << f << "' not in: " << msg;
   }

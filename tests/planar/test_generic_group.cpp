@@ -35,10 +35,10 @@ TEST(GenericGroup, ReproducesEveryClosedFormDyadTo1e12) {
       for (size_t b = 1; b < closed.bodies().size(); ++b) {
         const BodyState &x = ref.body[b], &y = wg.body[b];
         worst_pos = std::max({worst_pos, (x.r - y.r).norm(), std::abs(x.theta - y.theta)});
-        worst_vel = std::max({worst_vel, (x.v - y.v).norm() / (1 + x.v.norm()),
-                              std::abs(x.omega - y.omega) / (1 + std::abs(x.omega))});
-        worst_acc = std::max({worst_acc, (x.a - y.a).norm() / (1 + x.a.norm()),
-                              std::abs(x.alpha - y.alpha) / (1 + std::abs(x.alpha))});
+        worst_vel = std::max(
+            {worst_vel, (x.v - y.v).norm() / (1 + x.v.norm()), std::abs(x.omega - y.omega) / (1 + std::abs(x.omega))});
+        worst_acc = std::max(
+            {worst_acc, (x.a - y.a).norm() / (1 + x.a.norm()), std::abs(x.alpha - y.alpha) / (1 + std::abs(x.alpha))});
       }
     });
     EXPECT_EQ(k, closed_states.size());

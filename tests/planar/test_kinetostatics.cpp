@@ -52,7 +52,7 @@ Wrench reaction_wrench(const Mechanism& m, const Workspace& ws, int body) {
       w(2) += j.body[1] == body ? r.moment : -j.ratio * r.moment;
       continue;
     }
-    const double sign = j.body[1] == body ? 1.0 : -1.0;  // the reaction acts on body[1]
+    const double sign = j.body[1] == body ? 1.0 : -1.0;       // the reaction acts on body[1]
     const Vec2 at = ws.body[j.body[1]].position(j.point[1]);  // the pin, or the slider point
     const Vec2 F = sign * r.force;
     w += Wrench(F.x(), F.y(), cross(at - s.r, F) + sign * r.moment);
@@ -91,7 +91,8 @@ TEST(Kinetostatics, FrictionlessDriverPowerEqualsKineticEnergyRateMinusLoadPower
       solve_kinetostatics(m, ws, t, frictionless);
       const double p_driver = driver_power(m, ws), dE = kinetic_energy_rate(m, ws);
       const double p_loads = load_power(m, ws, t, false);
-      EXPECT_NEAR(p_driver, dE - p_loads, 1e-9 * (std::abs(dE) + std::abs(p_loads) + std::abs(p_driver)) + 1e-12) << "t = " << t;
+      EXPECT_NEAR(p_driver, dE - p_loads, 1e-9 * (std::abs(dE) + std::abs(p_loads) + std::abs(p_driver)) + 1e-12)
+          << "t = " << t;
       ++checked;
     });
     EXPECT_GT(checked, 10);
@@ -121,7 +122,8 @@ TEST(Kinetostatics, WithFrictionDriverPowerIsFrictionlessPlusFrictionPower) {
       for (size_t d = 0; d < m.drivers().size(); ++d) p_frictionless += ws.effort_frictionless[d] * ws.qd[d];
       const double p_driver = driver_power(m, ws);
       EXPECT_NEAR(p_driver, p_frictionless + p_friction,
-                  1e-9 * (std::abs(p_driver) + std::abs(p_frictionless) + p_friction) + 1e-12) << "t = " << t;
+                  1e-9 * (std::abs(p_driver) + std::abs(p_frictionless) + p_friction) + 1e-12)
+          << "t = " << t;
     });
   }
 }
@@ -191,36 +193,39 @@ TEST(Kinetostatics, FrictionSolutionIsARootOfTheFullEquilibriumByNewton) {
                            "wedge-cam", "watt-sixbar", "class3-triad", "pump-2dof", "fourbar-flywheel"}) {
     SCOPED_TRACE(name);
     const Mechanism m = io::load_mechanism(test::example(name));
-    for_each_position(m, [&](Workspace& ws, double t) {
-      ASSERT_TRUE(solve_kinetostatics(m, ws, t).converged);  // the default tolerance, 1e-3 N
-      const Eigen::VectorXd iterated_default = Equilibrium{m, ws}.get();
-      KinetostaticsOptions tight;
-      tight.tolerance = 1e-9;
-      ASSERT_TRUE(solve_kinetostatics(m, ws, t, tight).converged);
-      const Eigen::VectorXd iterated = Equilibrium{m, ws}.get();
-      // Newton from the frictionless solution, finite-difference Jacobian.
-      solve_kinetostatics(m, ws, t, frictionless);
-      Equilibrium eq{m, ws};
-      Eigen::VectorXd z = eq.get();
-      ASSERT_EQ(z.size(), static_cast<Eigen::Index>(3 * (m.bodies().size() - 1)));
-      double scale = 1.0 + z.lpNorm<Eigen::Infinity>();
-      for (int it = 0; it < 30; ++it) {
-        const Eigen::VectorXd r = eq.residual(z);
-        if (r.lpNorm<Eigen::Infinity>() < 1e-11 * scale) break;
-        Eigen::MatrixXd J(z.size(), z.size());
-        for (Eigen::Index k = 0; k < z.size(); ++k) {
-          Eigen::VectorXd dz = z;
-          const double h = 1e-7 * (1.0 + std::abs(z(k)));
-          dz(k) += h;
-          J.col(k) = (eq.residual(dz) - r) / h;
-        }
-        z -= J.partialPivLu().solve(r);
-      }
-      EXPECT_LT(eq.residual(z).lpNorm<Eigen::Infinity>(), 1e-8 * scale) << "t = " << t;
-      EXPECT_LT((z - iterated).lpNorm<Eigen::Infinity>(), 1e-6 * scale) << "t = " << t;
-      // The default stopping rule leaves an error of the order of its tolerance.
-      EXPECT_LT((z - iterated_default).lpNorm<Eigen::Infinity>(), 2e-3) << "t = " << t;
-    }, 31);
+    for_each_position(
+        m,
+        [&](Workspace& ws, double t) {
+          ASSERT_TRUE(solve_kinetostatics(m, ws, t).converged);  // the default tolerance, 1e-3 N
+          const Eigen::VectorXd iterated_default = Equilibrium{m, ws}.get();
+          KinetostaticsOptions tight;
+          tight.tolerance = 1e-9;
+          ASSERT_TRUE(solve_kinetostatics(m, ws, t, tight).converged);
+          const Eigen::VectorXd iterated = Equilibrium{m, ws}.get();
+          // Newton from the frictionless solution, finite-difference Jacobian.
+          solve_kinetostatics(m, ws, t, frictionless);
+          Equilibrium eq{m, ws};
+          Eigen::VectorXd z = eq.get();
+          ASSERT_EQ(z.size(), static_cast<Eigen::Index>(3 * (m.bodies().size() - 1)));
+          double scale = 1.0 + z.lpNorm<Eigen::Infinity>();
+          for (int it = 0; it < 30; ++it) {
+            const Eigen::VectorXd r = eq.residual(z);
+            if (r.lpNorm<Eigen::Infinity>() < 1e-11 * scale) break;
+            Eigen::MatrixXd J(z.size(), z.size());
+            for (Eigen::Index k = 0; k < z.size(); ++k) {
+              Eigen::VectorXd dz = z;
+              const double h = 1e-7 * (1.0 + std::abs(z(k)));
+              dz(k) += h;
+              J.col(k) = (eq.residual(dz) - r) / h;
+            }
+            z -= J.partialPivLu().solve(r);
+          }
+          EXPECT_LT(eq.residual(z).lpNorm<Eigen::Infinity>(), 1e-8 * scale) << "t = " << t;
+          EXPECT_LT((z - iterated).lpNorm<Eigen::Infinity>(), 1e-6 * scale) << "t = " << t;
+          // The default stopping rule leaves an error of the order of its tolerance.
+          EXPECT_LT((z - iterated_default).lpNorm<Eigen::Infinity>(), 2e-3) << "t = " << t;
+        },
+        31);
   }
 }
 

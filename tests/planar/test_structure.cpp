@@ -45,8 +45,8 @@ TEST(Structure, GrueblerCountsLowerAndGearPairs) {
 
 TEST(Structure, ExplicitSequenceIsFollowedAndChecked) {
   const std::string seed = test::read_text(test::example("seed001-fourbar"));
-  const planar::Mechanism m = planar::compile(
-      io::parse_planar_model(seed + "structure: [[crank], [coupler, rocker]]\n", "explicit.yaml"));
+  const planar::Mechanism m =
+      planar::compile(io::parse_planar_model(seed + "structure: [[crank], [coupler, rocker]]\n", "explicit.yaml"));
   EXPECT_EQ(m.structure_string(), "R_I(0,1) -> RRR_II(2,3)");
   try {
     planar::compile(io::parse_planar_model(seed + "structure: [[coupler]]\n", "explicit.yaml"));

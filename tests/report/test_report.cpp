@@ -44,7 +44,8 @@ TEST(Report, EveryExampleGivesASelfContainedPageWithEveryPlot) {
     EXPECT_GT(frames, 100u);
     EXPECT_EQ(data["x"].size(), frames);
     // Each frame holds every body's points; each body's slice fits in it.
-    for (const auto& b : data["bodies"]) EXPECT_LE(b["offset"].get<size_t>() + 2 * b["n"].get<size_t>(), data["frames"][0].size());
+    for (const auto& b : data["bodies"])
+      EXPECT_LE(b["offset"].get<size_t>() + 2 * b["n"].get<size_t>(), data["frames"][0].size());
   }
 }
 

@@ -52,7 +52,8 @@ inline spatial::Terms frictionless() {
 
 /// The Hessian of the kinetic energy in qd at q: T = 1/2 qd^T M qd is a quadratic form, so
 /// T(e_i + e_j) - T(e_i) - T(e_j) = M_ij exactly (no truncation).
-inline Eigen::MatrixXd kinetic_energy_hessian(const spatial::Chain& c, spatial::ChainData& d, const Eigen::VectorXd& q) {
+inline Eigen::MatrixXd kinetic_energy_hessian(const spatial::Chain& c, spatial::ChainData& d,
+                                              const Eigen::VectorXd& q) {
   Eigen::MatrixXd H(c.dof, c.dof);
   for (int i = 0; i < c.dof; ++i)
     for (int j = 0; j < c.dof; ++j) {

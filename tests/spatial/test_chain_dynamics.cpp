@@ -19,9 +19,9 @@ using linkdyn::test::random_vector;
 using linkdyn::test::rel_diff;
 using linkdyn::test::robot;
 
-
 class EveryRobot : public ::testing::TestWithParam<std::string> {};
-INSTANTIATE_TEST_SUITE_P(Examples, EveryRobot, ::testing::ValuesIn(linkdyn::test::robot_files()), linkdyn::test::robot_test_name);
+INSTANTIATE_TEST_SUITE_P(Examples, EveryRobot, ::testing::ValuesIn(linkdyn::test::robot_files()),
+                         linkdyn::test::robot_test_name);
 
 TEST_P(EveryRobot, TraceMassMatrixEqualsCompositeRigidBodyAlgorithm) {
   const Chain c = robot(GetParam());
@@ -88,7 +88,8 @@ TEST_P(EveryRobot, ArticulatedBodyEqualsCholeskySolveAndInvertsInverseDynamics) 
     const Eigen::VectorXd q = random_vector(c.dof, 2.0, s), qd = random_vector(c.dof, 3.0, s + 1),
                           tau = random_vector(c.dof, 20.0, s + 2);
     const Eigen::VectorXd aba = forward_dynamics(c, d, q, qd, tau, ForwardMethod::articulated_body, frictionless());
-    const Eigen::VectorXd crba = forward_dynamics(c, d, q, qd, tau, ForwardMethod::mass_matrix_cholesky, frictionless());
+    const Eigen::VectorXd crba =
+        forward_dynamics(c, d, q, qd, tau, ForwardMethod::mass_matrix_cholesky, frictionless());
     EXPECT_LT(rel_diff(aba, crba), 1e-10);
     EXPECT_LT(rel_diff(inverse_dynamics(c, d, q, qd, aba, frictionless()), tau), 1e-10);
   }
@@ -159,7 +160,7 @@ TEST(ChainDynamics, JointFrictionMatchesClosedFormOfThePinLoad) {
   const double normal = std::hypot(m * w * w * r, m * g);
   EXPECT_NEAR(d.friction(0), b * w + mu * dia / 2 * normal, 1e-13);
   EXPECT_NEAR(d.tau(0), m * g * r + d.friction(0), 1e-12);  // gravity torque + friction
-  qd(0) = 0.0;  // at rest: no dry friction (documented: no stiction model)
+  qd(0) = 0.0;                                              // at rest: no dry friction (documented: no stiction model)
   inverse_dynamics(c, d, q, qd, qdd);
   EXPECT_NEAR(d.friction(0), 0.0, 0.0);
 
@@ -189,7 +190,8 @@ TEST(ChainDynamics, FreeFrictionlessSimulationConservesEnergy) {
   const int col = res.table.column("kinetic_energy");
   const double T0 = res.table.at(0, size_t(col));
   double worst = 0;
-  for (size_t r = 0; r < res.table.rows(); ++r) worst = std::max(worst, std::abs(res.table.at(r, size_t(col)) - T0) / T0);
+  for (size_t r = 0; r < res.table.rows(); ++r)
+    worst = std::max(worst, std::abs(res.table.at(r, size_t(col)) - T0) / T0);
   EXPECT_LT(worst, 1e-9);
   // With gravity and damping-free joints, kinetic plus potential energy is conserved too.
   const Chain cg = robot("iiwa14.urdf");
@@ -261,7 +263,6 @@ TEST_P(EveryRobot, JacobianAndItsDerivativeMatchFiniteDifferences) {
   const Eigen::MatrixXd Jdot_fd = (Jp - e.jacobian) / (2 * h);
   EXPECT_LT((end_effector_jacobian_derivative(c, d, qd) - Jdot_fd).cwiseAbs().maxCoeff(), 1e-7);
 }
-
 
 TEST(ChainData, CheckTellsTheChainItWasMadeFor) {
   // As Pinocchio's model.check(data): data fits the chain it was made for, not another one

@@ -45,7 +45,8 @@ Terms inertia_only() {
 }  // namespace
 
 class EveryRobotHigherOrder : public ::testing::TestWithParam<std::string> {};
-INSTANTIATE_TEST_SUITE_P(Examples, EveryRobotHigherOrder, ::testing::ValuesIn(linkdyn::test::robot_files()), linkdyn::test::robot_test_name);
+INSTANTIATE_TEST_SUITE_P(Examples, EveryRobotHigherOrder, ::testing::ValuesIn(linkdyn::test::robot_files()),
+                         linkdyn::test::robot_test_name);
 
 TEST_P(EveryRobotHigherOrder, ZerothOrderEnergyIsTheKineticEnergy) {
   const Chain c = robot(GetParam());
@@ -119,7 +120,8 @@ TEST_P(EveryRobotHigherOrder, HigherDerivativesOfPositionsFollowEquations135To13
     for (int m = 0; m < c.dof; ++m) {
       rate += (differential_matrix(d, k, {j, m}) * com).head<3>() * Q(m, 1);
       rate2 += (differential_matrix(d, k, {j, m}) * com).head<3>() * Q(m, 2);
-      for (int p = 0; p < c.dof; ++p) rate2 += (differential_matrix(d, k, {j, m, p}) * com).head<3>() * Q(m, 1) * Q(p, 1);
+      for (int p = 0; p < c.dof; ++p)
+        rate2 += (differential_matrix(d, k, {j, m, p}) * com).head<3>() * Q(m, 1) * Q(p, 1);
     }
     auto partial = [&](int order, int wrt) {  // d r^(order) / d q_j^(wrt): linear in it, exact
       Eigen::MatrixXd A = Q, B = Q;
@@ -140,7 +142,8 @@ namespace {
 Eigen::MatrixXd trajectory(int n, double t) {
   Eigen::MatrixXd Q(n, 5);
   for (int i = 0; i < n; ++i) {
-    const double a = 0.4 + 0.1 * i, w = 1.3 + 0.35 * i, phi = 0.7 * i, b = (i % 2 ? -1.0 : 1.0) * (a * w + 0.3), c0 = 0.2 * i;
+    const double a = 0.4 + 0.1 * i, w = 1.3 + 0.35 * i, phi = 0.7 * i, b = (i % 2 ? -1.0 : 1.0) * (a * w + 0.3),
+                 c0 = 0.2 * i;
     const double s = std::sin(w * t + phi), co = std::cos(w * t + phi);
     Q(i, 0) = a * s + b * t + c0;
     Q(i, 1) = a * w * co + b;
@@ -218,7 +221,8 @@ TEST_P(EveryRobotHigherOrder, TorqueDerivativesMatchHighOrderFiniteDifferences) 
     const auto [best1, best2] = torque_derivative_errors(build_chain(spec), 0.37);
     EXPECT_LT(best1, 1e-6) << (base ? "load in base frame" : "load in tool frame");
     EXPECT_LT(best2, 1e-6) << (base ? "load in base frame" : "load in tool frame");
-    RecordProperty(base ? "dtau_rel_error_base_load" : "dtau_rel_error_tool_load", fmt::format("{:.2e} {:.2e}", best1, best2));
+    RecordProperty(base ? "dtau_rel_error_base_load" : "dtau_rel_error_tool_load",
+                   fmt::format("{:.2e} {:.2e}", best1, best2));
   }
 }
 
@@ -231,7 +235,8 @@ TEST(HigherOrder, SkewChainPassesEveryCheck) {
     Terms frictionless;
     frictionless.friction = false;
     const Eigen::VectorXd trace = inverse_dynamics_trace(c, d, Q.col(0), Q.col(1), Q.col(2));
-    EXPECT_LT((inverse_dynamics(c, d, Q.col(0), Q.col(1), Q.col(2), frictionless) - trace).norm(), 1e-12 * trace.norm());
+    EXPECT_LT((inverse_dynamics(c, d, Q.col(0), Q.col(1), Q.col(2), frictionless) - trace).norm(),
+              1e-12 * trace.norm());
     const Eigen::VectorXd tau = inverse_dynamics(c, d, Q.col(0), Q.col(1), Q.col(2));
     for (ForwardMethod m : {ForwardMethod::articulated_body, ForwardMethod::mass_matrix_cholesky})
       EXPECT_LT((forward_dynamics(c, d, Q.col(0), Q.col(1), tau, m) - Q.col(2)).norm(), 1e-10 * Q.col(2).norm());

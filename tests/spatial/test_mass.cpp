@@ -35,7 +35,8 @@ TEST(Mass, HollowCylinderEqualsCylinderMinusCylinder) {
 }
 
 TEST(Mass, HollowSphereAndHollowBoxEqualDifferencesOfSolids) {
-  Primitive shell = make(Shape::hollow_sphere, 1000), big = make(Shape::sphere, 1000), small = make(Shape::sphere, 1000);
+  Primitive shell = make(Shape::hollow_sphere, 1000), big = make(Shape::sphere, 1000),
+            small = make(Shape::sphere, 1000);
   shell.radius = big.radius = 0.2;
   shell.inner_radius = small.radius = 0.15;
   small.sign = -1;
@@ -63,7 +64,8 @@ TEST(Mass, PrimitivesMatchClosedForms) {
   const double about_apex = c.inertia_com(0, 0) + c.mass * std::pow(0.75 * 0.3, 2);
   EXPECT_NEAR(about_apex, c.mass * (0.6 * 0.09 + 0.15 * 0.01), 1e-14);
   // A thin ring's axial moment m R^2; a disk's m R^2 / 2; a rod's m L^2 / 12; plate's diagonal.
-  Primitive ring = make(Shape::ring, 2.0), disk = make(Shape::disk, 3.0), rod = make(Shape::rod, 1.5), plate = make(Shape::plate, 4.0);
+  Primitive ring = make(Shape::ring, 2.0), disk = make(Shape::disk, 3.0), rod = make(Shape::rod, 1.5),
+            plate = make(Shape::plate, 4.0);
   ring.radius = disk.radius = 0.2;
   rod.length = 0.8;
   plate.size = Vec3(0.3, 0.2, 0);
@@ -90,7 +92,8 @@ TEST(Mass, RotationAndParallelAxesLawsAgreeWithPseudoInertiaTransform) {
   const Mat3 Ip = second_moment_com(placed);
   EXPECT_NEAR(u.dot(placed.inertia_com * u), Ip.trace() - u.dot(Ip * u), 1e-15);  // [002 Eq. 32]
   const Mat3 Io = inertia_about_origin(placed);
-  const Mat3 expected = placed.inertia_com + placed.mass * (placed.com.squaredNorm() * Mat3::Identity() - placed.com * placed.com.transpose());
+  const Mat3 expected = placed.inertia_com + placed.mass * (placed.com.squaredNorm() * Mat3::Identity() -
+                                                            placed.com * placed.com.transpose());
   expect_near(Io, expected, 1e-14);
   // Round trip through the pseudo-inertia.
   const MassProperties back = from_pseudo_inertia(pseudo_inertia(placed));

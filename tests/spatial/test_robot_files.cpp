@@ -23,9 +23,21 @@ std::string write_temp(const std::string& name, const std::string& text) {
   std::ofstream(path) << text;
   return path;
 }
-Mat4 rot_z(double a) { Mat4 T = Mat4::Identity(); T.topLeftCorner<3, 3>() = axis_rotation(Vec3::UnitZ(), a); return T; }
-Mat4 rot_x(double a) { Mat4 T = Mat4::Identity(); T.topLeftCorner<3, 3>() = axis_rotation(Vec3::UnitX(), a); return T; }
-Mat4 trans(double x, double y, double z) { Mat4 T = Mat4::Identity(); T.topRightCorner<3, 1>() = Vec3(x, y, z); return T; }
+Mat4 rot_z(double a) {
+  Mat4 T = Mat4::Identity();
+  T.topLeftCorner<3, 3>() = axis_rotation(Vec3::UnitZ(), a);
+  return T;
+}
+Mat4 rot_x(double a) {
+  Mat4 T = Mat4::Identity();
+  T.topLeftCorner<3, 3>() = axis_rotation(Vec3::UnitX(), a);
+  return T;
+}
+Mat4 trans(double x, double y, double z) {
+  Mat4 T = Mat4::Identity();
+  T.topRightCorner<3, 1>() = Vec3(x, y, z);
+  return T;
+}
 
 /// Expects the reading of `text` (written as `name`) to fail at `line` with `words` in the message.
 void expect_error(const std::string& name, const std::string& text, int line, const std::string& words) {
@@ -84,19 +96,22 @@ TEST(RobotFiles, BrokenUrdfIsRefusedWithItsLine) {
   <link name="base"/>
   <link name="a"/>
   <joint name="j" type="revolute"><parent link="base"/><child link="a"/></joint>
-</robot>)", 4, "needs <limit");
+</robot>)",
+               4, "needs <limit");
   expect_error("nochild.urdf", R"(<robot name="c">
   <link name="base"/>
   <joint name="j" type="continuous">
     <parent link="base"/>
     <child link="arm"/>
   </joint>
-</robot>)", 5, "child link 'arm' is not defined");
+</robot>)",
+               5, "child link 'arm' is not defined");
   expect_error("planar.urdf", R"(<robot name="f">
   <link name="base"/>
   <joint name="free" type="planar"><parent link="base"/><child link="a"/></joint>
   <link name="a"/>
-</robot>)", 3, "planar");
+</robot>)",
+               3, "planar");
 }
 
 TEST(RobotFiles, DenavitHartenbergFramesEqualTheProductOfTheirMatrices) {
@@ -154,16 +169,19 @@ TEST(RobotFiles, FourConventionsOfOnePlanarArmGiveOneDynamics) {
     return s.replace(k, 3, std::to_string(c));
   };
   const double L[] = {0.5, 0.4, 0.3}, lc[] = {0.2, 0.15, 0.1};
-  std::string origin = "robot:\n  gravity: [0, -9.81, 0]\n  joints:\n", dh = "robot:\n  convention: dh\n  gravity: [0, -9.81, 0]\n  joints:\n",
+  std::string origin = "robot:\n  gravity: [0, -9.81, 0]\n  joints:\n",
+              dh = "robot:\n  convention: dh\n  gravity: [0, -9.81, 0]\n  joints:\n",
               mdh = "robot:\n  convention: modified_dh\n  gravity: [0, -9.81, 0]\n  joints:\n",
               poe = "robot:\n  convention: poe\n  gravity: [0, -9.81, 0]\n  joints:\n";
   double x = 0;
   for (int i = 0; i < 3; ++i) {
     const std::string n = "    - name: j" + std::to_string(i + 1) + "\n";
-    origin += n + "      origin: {xyz: [" + std::to_string(i ? L[i - 1] : 0.0) + ", 0, 0]}\n      link: " + fill(link1, lc[i]) + "\n";
+    origin += n + "      origin: {xyz: [" + std::to_string(i ? L[i - 1] : 0.0) +
+              ", 0, 0]}\n      link: " + fill(link1, lc[i]) + "\n";
     dh += n + "      a: " + std::to_string(L[i]) + "\n      link: " + fill(link1, lc[i] - L[i]) + "\n";
     mdh += n + "      a: " + std::to_string(i ? L[i - 1] : 0.0) + "\n      link: " + fill(link1, lc[i]) + "\n";
-    poe += n + "      axis: [0, 0, 1]\n      point: [" + std::to_string(x) + ", 0, 0]\n      link: " + fill(link1, x + lc[i]) + "\n";
+    poe += n + "      axis: [0, 0, 1]\n      point: [" + std::to_string(x) +
+           ", 0, 0]\n      link: " + fill(link1, x + lc[i]) + "\n";
     x += L[i];
   }
   origin += "  end_effector: {xyz: [0.3, 0, 0]}\n";
@@ -184,22 +202,31 @@ TEST(RobotFiles, FourConventionsOfOnePlanarArmGiveOneDynamics) {
 }
 
 TEST(RobotFiles, YamlErrorsNameTheLineAndTheFix) {
-  expect_error("shape.yaml", "robot:\n  joints:\n    - name: j1\n      link:\n        parts:\n          - {shape: pyramid, mass: 1}\n",
-               6, "unknown shape 'pyramid'");
-  expect_error("field.yaml", "robot:\n  joints:\n    - name: j1\n      link:\n        parts:\n          - {shape: sphere, radius: 0.1, length: 2, mass: 1}\n",
+  expect_error(
+      "shape.yaml",
+      "robot:\n  joints:\n    - name: j1\n      link:\n        parts:\n          - {shape: pyramid, mass: 1}\n", 6,
+      "unknown shape 'pyramid'");
+  expect_error("field.yaml",
+               "robot:\n  joints:\n    - name: j1\n      link:\n        parts:\n          - {shape: sphere, radius: "
+               "0.1, length: 2, mass: 1}\n",
                6, "does not apply to a sphere");
   expect_error("hole.yaml",
-               "robot:\n  joints:\n    - name: j1\n      link:\n        parts:\n          - {shape: box, size: [0.1, 0.1, 0.1], density: 1000}\n"
+               "robot:\n  joints:\n    - name: j1\n      link:\n        parts:\n          - {shape: box, size: [0.1, "
+               "0.1, 0.1], density: 1000}\n"
                "          - {shape: sphere, radius: 0.2, density: 1000, subtract: true}\n",
                6, "not physically possible");
-  expect_error("convention.yaml", "robot:\n  convention: euler\n  joints:\n    - {name: j1, link: {mass: 1}}\n", 2, "unknown convention");
+  expect_error("convention.yaml", "robot:\n  convention: euler\n  joints:\n    - {name: j1, link: {mass: 1}}\n", 2,
+               "unknown convention");
   expect_error("nolink.yaml", "robot:\n  joints:\n    - name: j1\n      axis: [0, 0, 1]\n", 3, "missing field 'link'");
-  expect_error("axis.yaml", "robot:\n  joints:\n    - name: j1\n      axis: [0, 0, 0]\n      link: {mass: 1}\n", 3, "zero length");
-  expect_error("inertia.yaml", "robot:\n  joints:\n    - name: j1\n      link: {mass: 1, inertia: {ixx: 1, iyy: 1, izz: 3}}\n", 3,
+  expect_error("axis.yaml", "robot:\n  joints:\n    - name: j1\n      axis: [0, 0, 0]\n      link: {mass: 1}\n", 3,
+               "zero length");
+  expect_error("inertia.yaml",
+               "robot:\n  joints:\n    - name: j1\n      link: {mass: 1, inertia: {ixx: 1, iyy: 1, izz: 3}}\n", 3,
                "triangle inequality");
   expect_error("massless.yaml", "robot:\n  joints:\n    - name: j1\n      link: {mass: 0, inertia: {ixx: -1}}\n", 3,
                "negative principal moment");
-  expect_error("friction.yaml", "robot:\n  joints:\n    - name: j1\n      friction: {coulomb: 0.1}\n      link: {mass: 1}\n", 3,
+  expect_error("friction.yaml",
+               "robot:\n  joints:\n    - name: j1\n      friction: {coulomb: 0.1}\n      link: {mass: 1}\n", 3,
                "diameter");
 }
 
@@ -207,7 +234,8 @@ TEST(RobotFiles, PumaAsUrdfEqualsPumaInModifiedDh) {
   const Chain a = linkdyn::test::robot("puma560.yaml"), b = linkdyn::test::robot("puma560.urdf");
   ChainData da(a), db(b);
   for (unsigned s = 0; s < 3; ++s) {
-    const Eigen::VectorXd q = random_vector(6, 2.0, s), qd = random_vector(6, 2.0, s + 5), qdd = random_vector(6, 2.0, s + 9);
+    const Eigen::VectorXd q = random_vector(6, 2.0, s), qd = random_vector(6, 2.0, s + 5),
+                          qdd = random_vector(6, 2.0, s + 9);
     EXPECT_LE((inverse_dynamics(a, da, q, qd, qdd) - inverse_dynamics(b, db, q, qd, qdd)).cwiseAbs().maxCoeff(), 1e-12);
     forward_kinematics(a, da, q);
     forward_kinematics(b, db, q);

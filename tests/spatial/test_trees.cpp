@@ -115,7 +115,8 @@ TEST_P(EveryTree, ArticulatedBodyEqualsTheTreeFactorisationAndInvertsInverseDyna
     const Eigen::VectorXd q = random_configuration(c, s), qd = random_vector(c.dof, 2.0, s + 1),
                           tau = random_vector(c.dof, 20.0, s + 2);
     const Eigen::VectorXd aba = forward_dynamics(c, d, q, qd, tau, ForwardMethod::articulated_body, frictionless());
-    const Eigen::VectorXd ltdl = forward_dynamics(c, d, q, qd, tau, ForwardMethod::mass_matrix_cholesky, frictionless());
+    const Eigen::VectorXd ltdl =
+        forward_dynamics(c, d, q, qd, tau, ForwardMethod::mass_matrix_cholesky, frictionless());
     EXPECT_LT(rel_diff(aba, ltdl), 1e-10);
     EXPECT_LT(rel_diff(inverse_dynamics(c, d, q, qd, aba, frictionless()), tau), 1e-10);
     // L^T D L along the tree solves what a dense Cholesky solves.
@@ -185,7 +186,8 @@ TEST_P(EveryTree, InverseDynamicsDerivativesMatchFiniteDifferences) {
   for (bool base : {true, false}) {
     spec.load.in_base_frame = base;
     const Chain c = build_chain(spec);
-    const auto [eq, eqd] = derivative_errors(c, random_configuration(c, 8), random_vector(c.dof, 2.0, 9) + Eigen::VectorXd::Constant(c.dof, 3.0),
+    const auto [eq, eqd] = derivative_errors(c, random_configuration(c, 8),
+                                             random_vector(c.dof, 2.0, 9) + Eigen::VectorXd::Constant(c.dof, 3.0),
                                              random_vector(c.dof, 3.0, 10));
     EXPECT_LT(eq, 1e-8) << (base ? "base-frame load" : "tool-frame load");
     EXPECT_LT(eqd, 1e-8) << (base ? "base-frame load" : "tool-frame load");
@@ -198,7 +200,8 @@ TEST(ChainDerivatives, InverseDynamicsDerivativesOfEveryExampleArmMatchFiniteDif
     for (ChainJoint& j : spec.joints) j.friction = {0.2, 0.04, 0.025, 0.1};
     spec.load = {Vec3(4.0, -3.0, -20.0), Vec3(0.5, -0.2, 0.3), true};
     const Chain c = build_chain(spec);
-    const auto [eq, eqd] = derivative_errors(c, random_vector(c.dof, 2.0, 1), random_vector(c.dof, 2.0, 2) + Eigen::VectorXd::Constant(c.dof, 3.0),
+    const auto [eq, eqd] = derivative_errors(c, random_vector(c.dof, 2.0, 1),
+                                             random_vector(c.dof, 2.0, 2) + Eigen::VectorXd::Constant(c.dof, 3.0),
                                              random_vector(c.dof, 3.0, 3));
     EXPECT_LT(eq, 1e-8) << file;
     EXPECT_LT(eqd, 1e-8) << file;
@@ -249,10 +252,12 @@ TEST_P(EveryTree, TorqueDerivativesAgreeWithNewtonEulerAndEnergiesWithTheKinetic
   DerivativeData dd(c);
   const Eigen::VectorXd q = random_configuration(c, 14);
   Eigen::MatrixXd V(c.dof, 4);
-  for (int r = 0; r < 4; ++r) V.col(r) = random_vector(c.dof, 2.0, 30u + unsigned(r)) + Eigen::VectorXd::Constant(c.dof, r == 0 ? 3.0 : 0.0);
+  for (int r = 0; r < 4; ++r)
+    V.col(r) = random_vector(c.dof, 2.0, 30u + unsigned(r)) + Eigen::VectorXd::Constant(c.dof, r == 0 ? 3.0 : 0.0);
   torque_derivatives(c, d, dd, q, V);
   EXPECT_LT(rel_diff(dd.tau, inverse_dynamics(c, d, q, V.col(0), V.col(1))), 1e-12);
-  EXPECT_NEAR(acceleration_energy(c, q, V, 0), kinetic_energy(c, d, q, V.col(0)), 1e-12 * kinetic_energy(c, d, q, V.col(0)));
+  EXPECT_NEAR(acceleration_energy(c, q, V, 0), kinetic_energy(c, d, q, V.col(0)),
+              1e-12 * kinetic_energy(c, d, q, V.col(0)));
 }
 
 TEST(TreeTorqueDerivatives, DualArmRatesMatchHighOrderDifferencesAlongATrajectory) {
@@ -399,7 +404,8 @@ TEST(TreeFiles, DualArmUrdfBranchesFromTheTorso) {
   // The tools are frames; the arms mirror each other at q = 0 (left at +y, right at -y).
   ChainData d(c);
   forward_kinematics(c, d, Eigen::VectorXd::Zero(c.nq));
-  const Vec3 l = frame_placement(c, d, c.frame_index("left_tool0")).p, r = frame_placement(c, d, c.frame_index("right_tool0")).p;
+  const Vec3 l = frame_placement(c, d, c.frame_index("left_tool0")).p,
+             r = frame_placement(c, d, c.frame_index("right_tool0")).p;
   EXPECT_LT((l - Vec3(r.x(), -r.y(), r.z())).norm(), 1e-14);
   // The arm stands out straight: tool at 0.25 + 1.306 m from the torso's axis, 0.9 + 0.7 m high.
   EXPECT_LT((l - Vec3(0, 0.25 + 1.306, 1.6)).norm(), 1e-12);
@@ -478,14 +484,17 @@ robot:
     for (int i = 0; i < 4; ++i) y(b.joint_index(a.joint(i).name)) = x(i);
     return y;
   };
-  const Eigen::VectorXd ta = inverse_dynamics(a, da, q, qd, qdd), tb = inverse_dynamics(b, db, in_b(q), in_b(qd), in_b(qdd));
+  const Eigen::VectorXd ta = inverse_dynamics(a, da, q, qd, qdd),
+                        tb = inverse_dynamics(b, db, in_b(q), in_b(qd), in_b(qdd));
   EXPECT_LT((in_b(ta) - tb).cwiseAbs().maxCoeff(), 1e-13);
   forward_kinematics(a, da, q);
   forward_kinematics(b, db, in_b(q));
   EXPECT_LT((da.end_effector.p - db.end_effector.p).norm(), 1e-15);
   // The camera rides on the trunk, which turns by q_stem about z.
-  EXPECT_LT((frame_placement(a, da, a.frame_index("camera")).p - axis_rotation(Vec3::UnitZ(), q(0)) * Vec3(0.05, 0, 0.5)).norm(),
-            1e-15);
+  EXPECT_LT(
+      (frame_placement(a, da, a.frame_index("camera")).p - axis_rotation(Vec3::UnitZ(), q(0)) * Vec3(0.05, 0, 0.5))
+          .norm(),
+      1e-15);
 }
 
 TEST(TreeFiles, InconsistentInertiaIsRefusedWarnedOrBalanced) {
@@ -578,20 +587,23 @@ TEST(TreeTorqueDerivatives, FloatingQuadrupedRatesMatchDifferencesAlongAnIntegra
       integrate_configuration(c, neutral_configuration(c), random_vector(c.dof, 0.5, 3), q0);
       State x(q0.data(), q0.data() + c.nq);
       namespace odeint = boost::numeric::odeint;
-      odeint::integrate_adaptive(odeint::make_controlled(1e-14, 1e-14, odeint::runge_kutta_dopri5<State>()),
-                                 [&](const State& y, State& dy, double t) {
-                                   const Eigen::Map<const Eigen::VectorXd> q(y.data(), c.nq);
-                                   Eigen::Map<Eigen::VectorXd> rate(dy.data(), c.nq);
-                                   configuration_rate(c, q, velocity(t, 0), rate);
-                                 },
-                                 x, 0.0, t_end, 1e-3);
+      odeint::integrate_adaptive(
+          odeint::make_controlled(1e-14, 1e-14, odeint::runge_kutta_dopri5<State>()),
+          [&](const State& y, State& dy, double t) {
+            const Eigen::Map<const Eigen::VectorXd> q(y.data(), c.nq);
+            Eigen::Map<Eigen::VectorXd> rate(dy.data(), c.nq);
+            configuration_rate(c, q, velocity(t, 0), rate);
+          },
+          x, 0.0, t_end, 1e-3);
       return Eigen::VectorXd(Eigen::Map<Eigen::VectorXd>(x.data(), c.nq));
     };
     const double t0 = 0.4, h = 2e-2;
     Eigen::MatrixXd V(c.dof, 4);
     for (int r = 0; r < 4; ++r) V.col(r) = velocity(t0, r);
     torque_derivatives(c, d, dd, configuration(t0), V);
-    auto tau = [&](double t) { return Eigen::VectorXd(inverse_dynamics(c, d, configuration(t), velocity(t, 0), velocity(t, 1))); };
+    auto tau = [&](double t) {
+      return Eigen::VectorXd(inverse_dynamics(c, d, configuration(t), velocity(t, 0), velocity(t, 1)));
+    };
     const double c1[] = {4.0 / 5, -1.0 / 5, 4.0 / 105, -1.0 / 280}, c2[] = {8.0 / 5, -1.0 / 5, 8.0 / 315, -1.0 / 560};
     Eigen::VectorXd d1 = Eigen::VectorXd::Zero(c.dof), d2 = -205.0 / 72 * tau(t0);
     for (int k = 1; k <= 4; ++k) {

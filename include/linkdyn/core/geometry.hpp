@@ -13,9 +13,7 @@ inline Vec2 perp(const Vec2& v) { return {-v.y(), v.x()}; }
 /// z component of a x b.
 inline double cross(const Vec2& a, const Vec2& b) { return a.x() * b.y() - a.y() * b.x(); }
 /// v rotated by the angle whose cosine and sine are c, s.
-inline Vec2 rotate(const Vec2& v, double c, double s) {
-  return {c * v.x() - s * v.y(), s * v.x() + c * v.y()};
-}
+inline Vec2 rotate(const Vec2& v, double c, double s) { return {c * v.x() - s * v.y(), s * v.x() + c * v.y()}; }
 inline Vec2 rotate(const Vec2& v, double angle) { return rotate(v, std::cos(angle), std::sin(angle)); }
 inline double heading(const Vec2& v) { return std::atan2(v.y(), v.x()); }
 

@@ -41,15 +41,15 @@ struct SimulationOptions {
   Method method = Method::reduced;
   Integrator integrator = Integrator::rkf78;
   double t0 = 0.0, t_end = 1.0;
-  int steps = 1000;                   ///< output rows - 1 (uniform in time)
+  int steps = 1000;  ///< output rows - 1 (uniform in time)
   double rel_tol = 1e-10, abs_tol = 1e-12;
   /// Reduced method: the table's relative interpolation error (0: rel_tol / 10), or a fixed
   /// number of intervals (table_points > 0).
   double table_tolerance = 0.0;
   int table_points = 0;
-  bool friction = true;               ///< Coulomb friction in the pairs' bearings
-  bool reactions = false;             ///< every pair's reaction at every row
-  bool kinematics = true;             ///< every body's and point's columns at every row
+  bool friction = true;    ///< Coulomb friction in the pairs' bearings
+  bool reactions = false;  ///< every pair's reaction at every row
+  bool kinematics = true;  ///< every body's and point's columns at every row
   /// Initial state of the first coordinate; NaN: q and qd from the driver's motion law at t0
   /// (the other coordinates always start from their laws), currents 0.
   double q0 = Table::missing, qd0 = Table::missing;
@@ -57,7 +57,7 @@ struct SimulationOptions {
   std::vector<double> current0;        ///< initial armature currents (default 0)
   /// Stop when q first reaches this value (NaN: run to t_end); the last row is that instant.
   double stop_q = Table::missing;
-  long max_events = 100000;            ///< more switching events than this: the model chatters
+  long max_events = 100000;  ///< more switching events than this: the model chatters
   /// Called after each step with the time reached (progress reports).
   std::function<void(double t)> progress;
 };
@@ -74,20 +74,20 @@ struct SimulationResult {
   Table table;
   int events = 0;
   int rhs_evaluations = 0;
-  int steps = 0;                      ///< accepted integrator steps
-  double t_final = 0.0;               ///< where the run ended (t_end, stop_q, or a stop)
-  std::vector<double> final_state;    ///< q (n), qd (n), currents, at t_final
-  double qd_min = 0.0, qd_max = 0.0;  ///< of the first coordinate, over the accepted steps
-  std::vector<double> actuator_work;  ///< per actuator: integral of its power (J)
-  std::vector<double> load_work;      ///< per load (J)
-  std::vector<double> friction_loss;  ///< per Coulomb element: energy dissipated (J, >= 0)
-  double energy_change = 0.0;         ///< kinetic + potential, final - initial (J)
-  double energy_residual = 0.0;       ///< input work - friction losses - energy change (J)
-  int table_points = 0;               ///< reduced method: the intervals of its table
-  double table_error = 0.0;           ///< reduced method: the table's estimated relative error
-  bool friction = false;              ///< pair friction acted
-  bool stopped = false;               ///< the run stopped before t_end: see stop_message
-  std::string stop_message;           ///< t, the driver values, the group and the reason
+  int steps = 0;                                  ///< accepted integrator steps
+  double t_final = 0.0;                           ///< where the run ended (t_end, stop_q, or a stop)
+  std::vector<double> final_state;                ///< q (n), qd (n), currents, at t_final
+  double qd_min = 0.0, qd_max = 0.0;              ///< of the first coordinate, over the accepted steps
+  std::vector<double> actuator_work;              ///< per actuator: integral of its power (J)
+  std::vector<double> load_work;                  ///< per load (J)
+  std::vector<double> friction_loss;              ///< per Coulomb element: energy dissipated (J, >= 0)
+  double energy_change = 0.0;                     ///< kinetic + potential, final - initial (J)
+  double energy_residual = 0.0;                   ///< input work - friction losses - energy change (J)
+  int table_points = 0;                           ///< reduced method: the intervals of its table
+  double table_error = 0.0;                       ///< reduced method: the table's estimated relative error
+  bool friction = false;                          ///< pair friction acted
+  bool stopped = false;                           ///< the run stopped before t_end: see stop_message
+  std::string stop_message;                       ///< t, the driver values, the group and the reason
   int stop_exit_code = AnalysisError::exit_code;  ///< 2 when bad input caused it (a load table left)
 };
 
@@ -104,7 +104,7 @@ struct SteadyRegime {
   std::vector<double> current0;
   double period = 0.0, mean_speed = 0.0;
   double qd_min = 0.0, qd_max = 0.0;
-  double fluctuation = 0.0;  ///< (max - min) / mean
+  double fluctuation = 0.0;           ///< (max - min) / mean
   std::vector<double> actuator_work;  ///< per actuator over one cycle (J)
   int iterations = 0;
 };
@@ -122,8 +122,8 @@ ActuatorSolution solve_actuator_for_mean_speed(const DynamicSystem& system, Simu
 
 /// The moment of inertia to add to `body` (a flywheel) so that the fluctuation is at most
 /// `fluctuation`; 0 when it already is.
-double flywheel_for_fluctuation(const planar::Mechanism& m, const MachineSpec& machine, const SimulationOptions& options, int body,
-                                double fluctuation, double qd_guess);
+double flywheel_for_fluctuation(const planar::Mechanism& m, const MachineSpec& machine,
+                                const SimulationOptions& options, int body, double fluctuation, double qd_guess);
 
 /// Kinetic energy of the mechanism (with rotors) at q, qd (one DOF, or one value per driver).
 double kinetic_energy(const DynamicSystem& system, double q, double qd);

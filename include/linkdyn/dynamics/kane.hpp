@@ -19,21 +19,21 @@ namespace linkdyn::dynamics {
 /// one column per independent coordinate).
 struct KaneWorkspace {
   explicit KaneWorkspace(const planar::Mechanism& m);
-  Eigen::MatrixXd A;      ///< partial velocities [004 Eq. A30]
-  Eigen::VectorXd B;      ///< velocity-product terms [004 Eq. A31]
-  Eigen::VectorXd mass;   ///< the diagonal of [m]: m, m, J_G per moving body
-  Eigen::VectorXd Q;      ///< Q_ext: force and moment about the centre of mass per body [004 Eq. A42]
-  Eigen::MatrixXd M;      ///< A^T m A
-  Eigen::VectorXd h;      ///< A^T (Q_ext - m B)
-  Eigen::VectorXd qdd;    ///< the independent accelerations
-  Eigen::MatrixXd mA;       ///< scratch: m A
-  Eigen::VectorXd residual; ///< scratch: Q_ext - m B, then a
+  Eigen::MatrixXd A;         ///< partial velocities [004 Eq. A30]
+  Eigen::VectorXd B;         ///< velocity-product terms [004 Eq. A31]
+  Eigen::VectorXd mass;      ///< the diagonal of [m]: m, m, J_G per moving body
+  Eigen::VectorXd Q;         ///< Q_ext: force and moment about the centre of mass per body [004 Eq. A42]
+  Eigen::MatrixXd M;         ///< A^T m A
+  Eigen::VectorXd h;         ///< A^T (Q_ext - m B)
+  Eigen::VectorXd qdd;       ///< the independent accelerations
+  Eigen::MatrixXd mA;        ///< scratch: m A
+  Eigen::VectorXd residual;  ///< scratch: Q_ext - m B, then a
   Eigen::LDLT<Eigen::MatrixXd> ldlt;
-  Eigen::MatrixXd liaison_matrix;   ///< Phi_q^T: the pairs' multipliers to generalized forces
-  Eigen::VectorXd liaison_force;    ///< m a - Q_ext, about the body frames' origins
-  Eigen::VectorXd lambda;           ///< the pairs' multipliers
+  Eigen::MatrixXd liaison_matrix;  ///< Phi_q^T: the pairs' multipliers to generalized forces
+  Eigen::VectorXd liaison_force;   ///< m a - Q_ext, about the body frames' origins
+  Eigen::VectorXd lambda;          ///< the pairs' multipliers
   Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr;
-  double liaison_residual = 0.0;    ///< |Phi_q^T lambda - (m a - Q_ext)|: 0 when A^T Q_liaison = 0
+  double liaison_residual = 0.0;  ///< |Phi_q^T lambda - (m a - Q_ext)|: 0 when A^T Q_liaison = 0
 };
 
 /// [A] and {B} at the state in ws (positions and velocities solved, ws.qd the independent

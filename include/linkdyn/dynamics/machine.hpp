@@ -28,7 +28,7 @@ struct CoulombElement {
   /// The effort is -sgn(speed) kinetic x load while sliding, and holds up to static x load at
   /// rest; load = the bearing's r |F| or N_p, 1 for a resistance.
   double kinetic = 0.0, static_limit = 0.0;
-  std::string name;   ///< the bearing's label or the actuator's name
+  std::string name;  ///< the bearing's label or the actuator's name
 };
 
 /// The element's relative speed (bearing speed; the body's angular velocity; the sliding speed).
@@ -46,8 +46,8 @@ double element_load(const planar::Mechanism& m, const planar::Workspace& ws, con
 double held_normal_load(int count, const double normals[2], const std::array<double, 2>& held);
 /// An effort along the element's speed (on its moving side, the opposite on its other side)
 /// added to `loads` as wrenches about the body frames' origins.
-void add_element_effort(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e,
-                        double effort, std::vector<planar::Wrench>& loads);
+void add_element_effort(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e, double effort,
+                        std::vector<planar::Wrench>& loads);
 
 /// An actuator's speed: its body's angular velocity, or its pair's sliding speed.
 double actuator_speed(const planar::Mechanism& m, const planar::Workspace& ws, const Actuator& a);
@@ -64,8 +64,8 @@ struct DynamicSystem {
   DynamicSystem(const planar::Mechanism& m, MachineSpec machine);
   std::shared_ptr<const planar::Mechanism> mechanism;  ///< with rotor inertias
   MachineSpec machine;
-  std::vector<int> motors;                 ///< indices of DC motors in machine.actuators
-  std::vector<CoulombElement> coulomb;     ///< pair friction (bearings), then resistances
+  std::vector<int> motors;              ///< indices of DC motors in machine.actuators
+  std::vector<CoulombElement> coulomb;  ///< pair friction (bearings), then resistances
   mutable std::shared_ptr<const ReducedModel> reduced_cache;
   std::shared_ptr<std::mutex> cache_mutex = std::make_shared<std::mutex>();
 };

@@ -61,11 +61,17 @@ struct Actuator {
   SourceLocation where;
 
   template <class Law>
-  bool is() const { return std::holds_alternative<Law>(law); }
+  bool is() const {
+    return std::holds_alternative<Law>(law);
+  }
   template <class Law>
-  const Law& as() const { return std::get<Law>(law); }
+  const Law& as() const {
+    return std::get<Law>(law);
+  }
   template <class Law>
-  Law& as() { return std::get<Law>(law); }
+  Law& as() {
+    return std::get<Law>(law);
+  }
   /// The prismatic pair of a resistance acting as a force, or -1.
   int joint() const { return is<Resistance>() ? as<Resistance>().joint : -1; }
   /// The body whose turning enables a conditional torque, or -1.

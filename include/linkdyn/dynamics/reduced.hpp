@@ -50,7 +50,7 @@ double reduced_force(const planar::Mechanism& m, planar::Workspace& ws, double t
 struct ReducedTable {
   bool periodic = false;
   std::vector<double> q;
-  std::vector<double> m, dm;                  ///< from the kinetic energy
+  std::vector<double> m, dm;  ///< from the kinetic energy
   std::vector<double> m_kinetostatic, dm_kinetostatic;
   std::vector<std::string> actions;            ///< the constraint actions' names
   std::vector<std::vector<double>> me1, me1q;  ///< [action][point]

@@ -54,14 +54,17 @@ class CurveBundle {
   double slope(const Where& w, int curve) const {
     const double* c = coefficients(w, curve);
     const double u = w.u;
-    return (c[1] + u * (2 * c[2] + u * (3 * c[3] + u * (4 * c[4] + u * (5 * c[5] + u * (6 * c[6] + u * 7 * c[7])))))) / h_;
+    return (c[1] + u * (2 * c[2] + u * (3 * c[3] + u * (4 * c[4] + u * (5 * c[5] + u * (6 * c[6] + u * 7 * c[7])))))) /
+           h_;
   }
   /// The values of `count` consecutive curves from `first` (one product with u's powers).
   void values(const Where& w, int first, int count, Eigen::Ref<Eigen::VectorXd> out) const {
     Eigen::Matrix<double, 8, 1> powers;
     powers(0) = 1.0;
     for (int k = 1; k < 8; ++k) powers(k) = powers(k - 1) * w.u;
-    out.noalias() = Eigen::Map<const Eigen::Matrix<double, 8, Eigen::Dynamic>>(coefficients(w, first), 8, count).transpose() * powers;
+    out.noalias() =
+        Eigen::Map<const Eigen::Matrix<double, 8, Eigen::Dynamic>>(coefficients(w, first), 8, count).transpose() *
+        powers;
   }
   int curves() const { return curves_; }
   int intervals() const { return intervals_; }
@@ -116,10 +119,10 @@ struct ReducedModel {
   std::vector<int> reaction_rows;  ///< per Coulomb element: number of reaction components
   int reaction_curve0 = 0;         ///< curve of (reaction row 0, source 0); rows x sources after it
   bool friction = false;
-  ReducedModelOptions options;      ///< as asked
-  double tolerance = 0.0;           ///< asked
-  double estimated_error = 0.0;     ///< largest relative difference at the last refinement
-  int evaluations = 0;              ///< positions solved to build it
+  ReducedModelOptions options;   ///< as asked
+  double tolerance = 0.0;        ///< asked
+  double estimated_error = 0.0;  ///< largest relative difference at the last refinement
+  int evaluations = 0;           ///< positions solved to build it
 };
 
 }  // namespace linkdyn::dynamics

@@ -82,9 +82,9 @@ struct BeamModel {
   std::array<BeamSupport, 2> supports{BeamSupport::pinned, BeamSupport::pinned};
   bool geometric_stiffness = true;
 
-  int full_dofs = 0;           ///< 3 (n + 1)
-  std::vector<int> free_dofs;  ///< full dof of each free dof
-  std::vector<int> reduced_of; ///< free index of each full dof, -1 when supported
+  int full_dofs = 0;                                   ///< 3 (n + 1)
+  std::vector<int> free_dofs;                          ///< full dof of each free dof
+  std::vector<int> reduced_of;                         ///< free index of each full dof, -1 when supported
   Eigen::MatrixXd mass, stiffness, rotation_coupling;  ///< on the free dofs
   Eigen::MatrixXd translation_load, first_moment;      ///< n_free x 2
   /// int s^k v'^2 ds over the beam (k = 0, 1, 2): the geometric stiffness of P(s) is
@@ -98,8 +98,8 @@ struct BeamModel {
 
 /// Assembles the beam. Throws InputError (entity "beam") on non-positive data or supports that
 /// leave a rigid-body motion (e.g. free-free, pinned-free).
-BeamModel make_beam(const BeamSection& section, double length, int elements,
-                    std::array<BeamSupport, 2> supports, bool geometric_stiffness = true);
+BeamModel make_beam(const BeamSection& section, double length, int elements, std::array<BeamSupport, 2> supports,
+                    bool geometric_stiffness = true);
 
 /// The operators of [004 Eq. 20] at one instant: m d'' + c d' + k_total d = load, with
 /// c = [c(omega)], k_total = [k] + [k(epsilon)] + [k(omega)] (+ the geometric stiffness), load =

@@ -75,12 +75,12 @@ struct CycleOptions {
 /// for k = 1..modes <link>.lambda<k> (omega^2, 1/s^2, undamped problem), <link>.f<k> (Hz,
 /// negative when lambda < 0), <link>.fg<k> (Hz, gyroscopic problem) and <link>.sigma<k> (its
 /// real part, 1/s).
-Table eigen_cycle_table(const planar::Mechanism& m, const std::vector<ElasticLink>& links,
-                        const planar::TimeGrid& grid, const CycleOptions& options);
+Table eigen_cycle_table(const planar::Mechanism& m, const std::vector<ElasticLink>& links, const planar::TimeGrid& grid,
+                        const CycleOptions& options);
 
 struct ResponseOptions {
-  int substeps = 20;      ///< Newmark steps per grid step
-  bool periodic = true;   ///< the steady periodic response (else: from rest over the grid)
+  int substeps = 20;     ///< Newmark steps per grid step
+  bool periodic = true;  ///< the steady periodic response (else: from rest over the grid)
   planar::KinetostaticsOptions kinetostatics;
 };
 

@@ -19,7 +19,7 @@ struct Plot {
   std::string title;
   std::string x_label, y_label;  ///< with units, e.g. "crank angle (deg)"
   std::vector<PlotSeries> series;
-  bool path = false;  ///< an x-y path (coupler curves): equal scales, a dot per series as marker
+  bool path = false;   ///< an x-y path (coupler curves): equal scales, a dot per series as marker
   bool linked = true;  ///< a marker follows the report's slider (its x is the animation's x)
 };
 

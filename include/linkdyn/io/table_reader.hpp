@@ -9,8 +9,8 @@ namespace linkdyn::io {
 
 struct CsvTable {
   Table table;
-  int header_line = 0;          ///< 1-based line of the header
-  std::vector<int> row_lines;   ///< 1-based line of each data row
+  int header_line = 0;         ///< 1-based line of the header
+  std::vector<int> row_lines;  ///< 1-based line of each data row
 };
 
 /// Columns named by the header, every cell a number (SI). Blank lines and lines starting with

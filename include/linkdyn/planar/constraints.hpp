@@ -19,8 +19,8 @@ struct JointRows {
 void joint_rows(const Joint& joint, const Workspace& ws, bool with_gamma, JointRows& rows);
 
 /// The pair's constraint force on its body `side`, J_side^T lambda, added to ws.load.
-void push_constraint_force(const Joint& joint, const JointRows& rows, int side,
-                           const Eigen::Vector2d& lambda, Workspace& ws);
+void push_constraint_force(const Joint& joint, const JointRows& rows, int side, const Eigen::Vector2d& lambda,
+                           Workspace& ws);
 /// Stores the multipliers and the physical reaction (what body[0] exerts on body[1]).
 void store_reaction(const Joint& joint, int joint_index, const Eigen::Vector2d& lambda, Workspace& ws);
 
@@ -38,8 +38,7 @@ enum class Rate { velocity, acceleration };
 /// Jac is a fixed-size or dynamic matrix; `lu` must accept it.
 template <class Matrix, class Vector, class Solver>
 void solve_group_rates(const Mechanism& m, Workspace& ws, const std::vector<int>& bodies,
-                       const std::vector<int>& joints, Rate rate, Matrix& jac, Vector& rhs,
-                       Solver& lu) {
+                       const std::vector<int>& joints, Rate rate, Matrix& jac, Vector& rhs, Solver& lu) {
   jac.setZero();
   rhs.setZero();
   JointRows rows;
@@ -55,9 +54,8 @@ void solve_group_rates(const Mechanism& m, Workspace& ws, const std::vector<int>
           jac.template block<1, 3>(row + r, col) = rows.jac[side].row(r);
         } else {
           const BodyState& kb = ws.body[joint.body[side]];
-          const Eigen::Vector3d known = rate == Rate::velocity
-                                            ? Eigen::Vector3d(kb.v.x(), kb.v.y(), kb.omega)
-                                            : Eigen::Vector3d(kb.a.x(), kb.a.y(), kb.alpha);
+          const Eigen::Vector3d known = rate == Rate::velocity ? Eigen::Vector3d(kb.v.x(), kb.v.y(), kb.omega)
+                                                               : Eigen::Vector3d(kb.a.x(), kb.a.y(), kb.alpha);
           rhs(row + r) -= rows.jac[side].row(r).dot(known);
         }
       }

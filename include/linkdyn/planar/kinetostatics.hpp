@@ -14,7 +14,7 @@ namespace linkdyn::planar {
 
 struct KinetostaticsOptions {
   bool friction = true;
-  double tolerance = 1e-3;  ///< N: stop when no reaction changes more than this [001]
+  double tolerance = 1e-3;   ///< N: stop when no reaction changes more than this [001]
   int max_iterations = 100;  ///< not converged by then: self-locking (KinetostaticsStatus)
 };
 
@@ -72,17 +72,17 @@ struct KinetostaticsSummary {
   double mean_driver_power = 0.0;
   double driver_work = 0.0, useful_work = 0.0, friction_work = 0.0;  ///< over the sweep (J)
   bool has_useful_loads = false;
-  std::vector<double> friction_energy;  ///< per pair of m.joints() (J)
-  std::vector<double> load_activity;    ///< per load: integral of |power| (J); 0 if it does no work
-  std::vector<double> max_reaction;     ///< per pair of m.joints(): largest |F| (N) ...
-  std::vector<double> max_reaction_t;   ///< ... and when
+  std::vector<double> friction_energy;      ///< per pair of m.joints() (J)
+  std::vector<double> load_activity;        ///< per load: integral of |power| (J); 0 if it does no work
+  std::vector<double> max_reaction;         ///< per pair of m.joints(): largest |F| (N) ...
+  std::vector<double> max_reaction_t;       ///< ... and when
   std::vector<double> pin_friction_energy;  ///< per compound pin (J)
   std::vector<double> pin_max_force;        ///< per compound pin: largest |F| on a member (N) ...
   std::vector<double> pin_max_force_t;      ///< ... and when
-  int rows = 0;     ///< rows solved (converged)
-  int limit_rows = 0;  ///< of which at a removable singular position (values as limits)
-  std::vector<double> unbounded_t;  ///< singular positions where the reactions have no limit
-  int flagged = 0;  ///< rows near self-locking (not converged): friction-dependent cells empty
+  int rows = 0;                             ///< rows solved (converged)
+  int limit_rows = 0;                       ///< of which at a removable singular position (values as limits)
+  std::vector<double> unbounded_t;          ///< singular positions where the reactions have no limit
+  int flagged = 0;                          ///< rows near self-locking (not converged): friction-dependent cells empty
   int max_iterations = 0;
   double mean_iterations = 0.0;
   std::vector<double> flagged_t;  ///< times of rows flagged near self-locking

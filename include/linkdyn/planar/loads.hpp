@@ -35,8 +35,7 @@ double magnitude_at(const Load& load, const Magnitude& magnitude, const Coordina
 /// A part's magnitude at the workspace's state and time t (on ws.load_segment's table segment).
 double part_magnitude(const Mechanism& m, const Workspace& ws, const Load& load, const LoadPart& part, double t);
 /// The part's unit pattern as wrenches (about the body frames' origins) on up to two bodies.
-void part_pattern(const Mechanism& m, const Workspace& ws, const LoadPart& part, int body[2],
-                  Wrench w[2]);
+void part_pattern(const Mechanism& m, const Workspace& ws, const LoadPart& part, int body[2], Wrench w[2]);
 /// The power of the unit pattern at the workspace's velocities, and its time derivative at its
 /// accelerations (for a pattern fixed in direction, d . a of the point; for a tension, -L'').
 double pattern_power(const Mechanism& m, const Workspace& ws, const LoadPart& part);
@@ -57,9 +56,7 @@ double variable_load_power(const Mechanism& m, const Workspace& ws, const Load& 
 /// gain x angle for moments; its change is their work (path-independent).
 double constant_load_potential(const Mechanism& m, const Workspace& ws, const Load& load);
 /// True for springs and torsional springs (their work is a change of potential energy).
-inline bool conservative(const Load& load) {
-  return load.is<Spring>() || load.is<TorsionalSpring>();
-}
+inline bool conservative(const Load& load) { return load.is<Spring>() || load.is<TorsionalSpring>(); }
 
 /// Potential energy of gravity, springs and torsional springs (J).
 double potential_energy(const Mechanism& m, const Workspace& ws);

@@ -140,7 +140,7 @@ struct LoadTable {
   std::vector<double> x;
   std::vector<Vec2> value;  ///< (Fx, Fy) for forces, (M, 0) for moments
   std::string file;
-  SourceLocation where;   ///< the table entry in the model
+  SourceLocation where;  ///< the table entry in the model
 };
 
 /// How a load part's magnitude follows its coordinate's value x and rate xd:
@@ -211,16 +211,20 @@ struct Load {
   std::vector<LoadPart> parts;
 
   template <class Element>
-  bool is() const { return std::holds_alternative<Element>(element); }
+  bool is() const {
+    return std::holds_alternative<Element>(element);
+  }
   template <class Element>
-  const Element& as() const { return std::get<Element>(element); }
+  const Element& as() const {
+    return std::get<Element>(element);
+  }
 };
 
 struct MechanismSpec {
   std::string name;
-  SourceLocation where;  ///< the model file
-  std::vector<Body> bodies;  ///< bodies[0] is the ground
-  std::vector<Joint> joints;  ///< two-body pairs
+  SourceLocation where;           ///< the model file
+  std::vector<Body> bodies;       ///< bodies[0] is the ground
+  std::vector<Joint> joints;      ///< two-body pairs
   std::vector<CompoundPin> pins;  ///< revolute joints of three or more bodies (names unique among joints and pins)
   std::vector<Driver> drivers;
   std::vector<Load> loads;
@@ -255,10 +259,10 @@ struct CompileOptions {
 struct Bearing {
   enum Kind { revolute, pin_member, prismatic };
   Kind kind = revolute;
-  int joint = -1;   ///< the pair (revolute, prismatic), an index into Mechanism::joints()
-  int pin = -1;     ///< pin_member: the compound pin ...
-  int member = -1;  ///< ... and the member (>= 1) that turns on it
-  int body[2] = {0, 0};  ///< first (the effort's reaction) and second body
+  int joint = -1;                   ///< the pair (revolute, prismatic), an index into Mechanism::joints()
+  int pin = -1;                     ///< pin_member: the compound pin ...
+  int member = -1;                  ///< ... and the member (>= 1) that turns on it
+  int body[2] = {0, 0};             ///< first (the effort's reaction) and second body
   double coefficient = 0.0;         ///< kinetic: f' (revolute, pin) or f (prismatic)
   double static_coefficient = 0.0;  ///< for sticking (>= coefficient)
   double radius = 0.0;              ///< revolute, pin: r

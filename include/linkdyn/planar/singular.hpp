@@ -19,7 +19,7 @@ namespace linkdyn::planar {
 /// The poses and tracking state of a workspace: enough to continue a branch from it.
 struct TrackingState {
   explicit TrackingState(const Workspace& ws);
-  void save(const Workspace& ws);   ///< no allocation
+  void save(const Workspace& ws);  ///< no allocation
   void restore(Workspace& ws) const;
   std::vector<BodyState> body;
   std::vector<GroupState> group;

@@ -43,8 +43,7 @@ void set_drivers(const Mechanism& m, Workspace& ws, double t);
 /// dead point (status singular). `limits` keeps the last regular state, for the caller's own
 /// limits at such steps (kinetostatics).
 SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid& grid,
-                              const std::function<void(int, double, StepStatus)>& on_step,
-                              SingularLimit& limits);
+                              const std::function<void(int, double, StepStatus)>& on_step, SingularLimit& limits);
 SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid& grid,
                               const std::function<void(int, double, StepStatus)>& on_step);
 

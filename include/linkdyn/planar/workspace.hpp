@@ -75,7 +75,7 @@ struct JointReaction {
 /// Per group: the tracked assembly mode and how far from singular the last position was.
 struct GroupState {
   int branch = 0;
-  bool tracked = false;  ///< false: the next position solve starts from the model's hints
+  bool tracked = false;       ///< false: the next position solve starts from the model's hints
   double conditioning = 1.0;  ///< 0 at a singular (dead) position, ~1 far from it
   /// How unclear the last choice of assembly mode was: the chosen mode's distance to the
   /// predicted pose over the other's (0: clear, or a single mode; near 1: the prediction did
@@ -102,24 +102,24 @@ class Workspace {
   std::vector<BodyState> body;
   std::vector<GroupState> group;
   std::vector<GenericScratch> scratch;  ///< per group; sized only for generic groups
-  SolvedState solved;          ///< what `body` holds (set by the kinematic solves)
+  SolvedState solved;                   ///< what `body` holds (set by the kinematic solves)
   /// The state a position solve starts from, kept to walk it again in smaller steps.
   std::vector<BodyState> start_body;
   SolvedState start_solved;
-  PosePrediction prediction;   ///< set by solve_positions for the groups
+  PosePrediction prediction;  ///< set by solve_positions for the groups
 
   // Kinetostatics (see kinetostatics.hpp).
-  std::vector<Wrench> applied;        ///< external loads, gravity and force elements per body
+  std::vector<Wrench> applied;  ///< external loads, gravity and force elements per body
   /// Per load: the table segment held (direct dynamics, over a step), or -1: the one that holds x.
   std::vector<int> load_segment;
   std::vector<Wrench> friction_load;  ///< friction in the pairs, per body
   /// Per bearing (Mechanism::bearings()), the friction applied in the last walk: a moment on
   /// its second body (revolute pair, pin member) or a force along the guide (prismatic pair).
   std::vector<double> bearing_effort;
-  std::vector<Wrench> load;           ///< the backward walk's running load per body
-  std::vector<JointReaction> reaction;  ///< per pair of Mechanism::joints()
+  std::vector<Wrench> load;                      ///< the backward walk's running load per body
+  std::vector<JointReaction> reaction;           ///< per pair of Mechanism::joints()
   std::vector<JointReaction> reaction_previous;  ///< the previous friction iteration's
-  std::vector<double> effort;         ///< driver torque (N m) or force (N), per driver
+  std::vector<double> effort;                    ///< driver torque (N m) or force (N), per driver
   std::vector<double> effort_frictionless;
   /// Groups with conditioning below this are at a dead point: velocities are not defined.
   double singular_tolerance = default_singular_tolerance;

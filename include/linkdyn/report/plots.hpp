@@ -23,6 +23,7 @@ std::vector<Plot> kinetostatics_plots(const planar::Mechanism& m, const Table& k
 std::vector<Plot> reduced_plots(const planar::Mechanism& m, const dynamics::ReducedTable& table);
 /// Speed of each coordinate against time, and the motors' currents, actuator torques and
 /// forces, constraint actions and (Kane) the pairs' reactions |F|.
-std::vector<Plot> simulation_plots(const planar::Mechanism& m, const dynamics::MachineSpec& machine, const Table& simulation);
+std::vector<Plot> simulation_plots(const planar::Mechanism& m, const dynamics::MachineSpec& machine,
+                                   const Table& simulation);
 
 }  // namespace linkdyn::report

@@ -37,10 +37,10 @@ struct ChainJoint {
   static constexpr int previous_link = -2;
   std::string name;
   JointType type = JointType::revolute;
-  int parent = previous_link;     ///< index of the parent link (= its joint's index), -1 for the base
-  Pose placement;                 ///< joint frame in the parent link frame at q = 0
-  Vec3 axis = Vec3::UnitZ();      ///< unit, in the joint frame (1-DOF joints)
-  JointFriction friction;         ///< 1-DOF joints
+  int parent = previous_link;  ///< index of the parent link (= its joint's index), -1 for the base
+  Pose placement;              ///< joint frame in the parent link frame at q = 0
+  Vec3 axis = Vec3::UnitZ();   ///< unit, in the joint frame (1-DOF joints)
+  JointFriction friction;      ///< 1-DOF joints
   SourceLocation where;
 };
 
@@ -72,9 +72,9 @@ struct ChainSpec {
   std::string source_file;
   std::string base_name = "base";  ///< the name of the fixed base (URDF: the root link)
   std::vector<ChainJoint> joints;
-  std::vector<ChainLink> links;  ///< links[i] is moved by joints[i]
-  std::vector<FrameSpec> frames;  ///< extra frames (the links' own frames are always there)
-  Vec3 gravity = Vec3(0, 0, -9.81);  ///< in the base frame
+  std::vector<ChainLink> links;                       ///< links[i] is moved by joints[i]
+  std::vector<FrameSpec> frames;                      ///< extra frames (the links' own frames are always there)
+  Vec3 gravity = Vec3(0, 0, -9.81);                   ///< in the base frame
   int end_effector_link = ChainJoint::previous_link;  ///< previous_link: the last link
   Pose end_effector;                                  ///< in that link's frame
   EndEffectorLoad load;
@@ -103,14 +103,14 @@ struct Frame {
 /// The compiled tree: the spec plus per-link and per-DOF constants the algorithms use.
 struct Chain {
   ChainSpec spec;
-  int dof = 0;    ///< nv: degrees of freedom (length of qd, qdd, tau)
-  int nq = 0;     ///< length of q (7 per quaternion free-flyer)
-  int links = 0;  ///< number of joints = number of moving links
+  int dof = 0;         ///< nv: degrees of freedom (length of qd, qdd, tau)
+  int nq = 0;          ///< length of q (7 per quaternion free-flyer)
+  int links = 0;       ///< number of joints = number of moving links
   bool serial = true;  ///< every parent is the previous link and every joint has one DOF
   // Per link (joint), all sized `links`.
-  std::vector<int> parent;   ///< lambda(i), -1 for the base
-  std::vector<int> q_index;  ///< first entry of the joint in q
-  std::vector<int> v_index;  ///< first entry of the joint in qd, qdd, tau
+  std::vector<int> parent;      ///< lambda(i), -1 for the base
+  std::vector<int> q_index;     ///< first entry of the joint in q
+  std::vector<int> v_index;     ///< first entry of the joint in qd, qdd, tau
   std::vector<int> joint_dofs;  ///< 1, or 6 for a free-flyer
   // Per link, in its own frame: mass, first moment m c, inertia about the origin, pseudo-inertia.
   std::vector<double> mass;
@@ -123,9 +123,9 @@ struct Chain {
   /// +-1, +-2, +-3 when a joint axis is +-x, +-y, +-z of its frame (fast rotations), else 0.
   std::vector<int> axis_code;
   // Per DOF, sized `dof`.
-  std::vector<int> dof_link;    ///< the link its joint moves
-  std::vector<int> dof_parent;  ///< the DOF before it on its path to the base, -1 (LTDL sparsity)
-  std::vector<Vec6> dof_subspace;  ///< [omega; v] in the link frame
+  std::vector<int> dof_link;                  ///< the link its joint moves
+  std::vector<int> dof_parent;                ///< the DOF before it on its path to the base, -1 (LTDL sparsity)
+  std::vector<Vec6> dof_subspace;             ///< [omega; v] in the link frame
   std::vector<std::string> q_names, v_names;  ///< coordinate names: "<joint>" or "<joint>.x" ...
   // Frames: the base, every link, the extra frames, the end effector.
   std::vector<Frame> frames;

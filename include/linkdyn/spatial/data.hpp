@@ -49,7 +49,7 @@ struct ChainData {
   Eigen::Matrix<double, 6, Eigen::Dynamic> jacobian;  ///< rows [v; omega] of the end effector
 
   // Derivatives of the inverse dynamics and the Coriolis matrix (rnea_derivatives, coriolis_matrix).
-  Eigen::MatrixXd dtau_dq, dtau_dqd, coriolis;  ///< dof x dof
+  Eigen::MatrixXd dtau_dq, dtau_dqd, coriolis;                        ///< dof x dof
   std::vector<Vec6> world_velocity, world_acceleration, world_force;  ///< per link, at the base origin
   std::vector<Mat6> world_inertia, world_variation;  ///< per link: composite I and B (see rnea_derivatives)
   std::vector<Vec6> dof_rate;                        ///< per DOF: d S / dt at the base origin

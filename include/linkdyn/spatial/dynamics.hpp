@@ -21,8 +21,8 @@ struct Terms {
 /// [n; f] that the parent link exerts on link i through joint i, in link i's frame (the joint
 /// reaction plus the driving force). A free-flyer's tau is the wrench [force; moment] in its link's
 /// axes. Result in data.tau.
-const Eigen::VectorXd& inverse_dynamics(const Chain& chain, ChainData& data, VectorIn q,
-                                        VectorIn qd, VectorIn qdd, Terms terms = {});
+const Eigen::VectorXd& inverse_dynamics(const Chain& chain, ChainData& data, VectorIn q, VectorIn qd, VectorIn qdd,
+                                        Terms terms = {});
 
 /// Joint friction from the transmitted wrenches in data.f [002 Eq. 157]: viscous b qd plus a
 /// constant c and mu |k x f| (prismatic) or mu d/2 |k x f| (revolute) against the velocity. At qd = 0 the dry
@@ -34,16 +34,14 @@ const Eigen::VectorXd& joint_friction(const Chain& chain, ChainData& data, Vecto
 const Eigen::MatrixXd& mass_matrix(const Chain& chain, ChainData& data, VectorIn q);
 
 /// Bias forces h(q, qd) (Coriolis, centrifugal, gravity, load; no friction). Result in data.bias.
-const Eigen::VectorXd& bias_forces(const Chain& chain, ChainData& data, VectorIn q,
-                                   VectorIn qd, Terms terms = {});
+const Eigen::VectorXd& bias_forces(const Chain& chain, ChainData& data, VectorIn q, VectorIn qd, Terms terms = {});
 
 enum class ForwardMethod { articulated_body, mass_matrix_cholesky };
 
 /// Accelerations qdd from the driving forces tau. Friction (if the chain has any and
 /// terms.friction) by successive approximations on the reactions it depends on; throws
 /// AnalysisError if they do not converge. Result in data.qdd.
-const Eigen::VectorXd& forward_dynamics(const Chain& chain, ChainData& data, VectorIn q,
-                                        VectorIn qd, VectorIn tau,
+const Eigen::VectorXd& forward_dynamics(const Chain& chain, ChainData& data, VectorIn q, VectorIn qd, VectorIn tau,
                                         ForwardMethod method = ForwardMethod::articulated_body, Terms terms = {});
 
 /// Kinetic energy 1/2 qd^T M qd (from the link velocities).

@@ -29,7 +29,7 @@ void torque_derivatives(const Chain& chain, ChainData& data, DerivativeData& d, 
                         Terms terms = {});
 /// The same from q and the velocity's derivatives (columns v, v', v'', v''' of `v_derivatives`):
 /// for models with free-flyers, whose q and v differ in size.
-void torque_derivatives(const Chain& chain, ChainData& data, DerivativeData& d, VectorIn q,
-                        MatrixIn v_derivatives, Terms terms = {});
+void torque_derivatives(const Chain& chain, ChainData& data, DerivativeData& d, VectorIn q, MatrixIn v_derivatives,
+                        Terms terms = {});
 
 }  // namespace linkdyn::spatial

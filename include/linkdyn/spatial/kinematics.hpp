@@ -24,7 +24,8 @@ Pose frame_placement(const Chain& chain, const ChainData& data, int frame);
 /// Jacobian of frame `frame`: rows [v; omega] of its origin's velocity and its angular velocity,
 /// in the base axes, one column per DOF (zero for DOFs that do not move it); needs
 /// forward_kinematics. J must be 6 x dof.
-void frame_jacobian(const Chain& chain, const ChainData& data, int frame, Eigen::Ref<Eigen::Matrix<double, 6, Eigen::Dynamic>> J);
+void frame_jacobian(const Chain& chain, const ChainData& data, int frame,
+                    Eigen::Ref<Eigen::Matrix<double, 6, Eigen::Dynamic>> J);
 
 /// dq/dt from the velocity v (length dof): v itself for 1-DOF joints; for a free-flyer, the
 /// position rate R v_lin and the rate of the quaternion (q' = q (0, omega) / 2) or of the rotation

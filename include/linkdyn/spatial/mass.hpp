@@ -44,8 +44,18 @@ PrincipalAxes principal_axes(const MassProperties& body);
 std::string physical_consistency_problem(const MassProperties& body);
 
 enum class Shape {
-  box, hollow_box, cylinder, hollow_cylinder, sphere, hollow_sphere, cone,
-  rod, plate, disk, ring, point
+  box,
+  hollow_box,
+  cylinder,
+  hollow_cylinder,
+  sphere,
+  hollow_sphere,
+  cone,
+  rod,
+  plate,
+  disk,
+  ring,
+  point
 };
 /// "box", "hollow_cylinder", ...; and the reverse (false when unknown).
 const char* shape_name(Shape s);

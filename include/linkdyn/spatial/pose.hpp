@@ -19,9 +19,7 @@ inline Mat3 skew(const Vec3& v) {
 }
 
 /// Rotation about the unit axis `axis` by `angle` (Rodrigues, the matrix exponential of [k x] q).
-inline Mat3 axis_rotation(const Vec3& axis, double angle) {
-  return Eigen::AngleAxisd(angle, axis).toRotationMatrix();
-}
+inline Mat3 axis_rotation(const Vec3& axis, double angle) { return Eigen::AngleAxisd(angle, axis).toRotationMatrix(); }
 
 /// Roll-pitch-yaw as in URDF: R = Rz(yaw) Ry(pitch) Rx(roll).
 inline Mat3 rpy_rotation(const Vec3& rpy) {

@@ -17,7 +17,7 @@ struct ChainSimulationOptions {
   double abs_tol = 1e-10, rel_tol = 1e-10;
   Integrator integrator = Integrator::dopri5;  ///< the scheme (core/integrator.hpp)
   ForwardMethod method = ForwardMethod::articulated_body;
-  long max_rhs_evaluations = 500000;   ///< beyond: AnalysisError (the step size collapsed)
+  long max_rhs_evaluations = 500000;  ///< beyond: AnalysisError (the step size collapsed)
   Terms terms;
 };
 
@@ -34,8 +34,7 @@ struct ChainSimulationResult {
 
 /// Integrates M qdd + h + Q_fd = tau from (q0, qd0), q' from qd (configuration_rate). The dry
 /// friction's sign change is stepped over by the error control (no event location; sgn(0) = 0).
-ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, VectorIn q0,
-                                     VectorIn qd0, VectorIn tau,
+ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, VectorIn q0, VectorIn qd0, VectorIn tau,
                                      const ChainSimulationOptions& options);
 /// The same with tau from a law of time and state.
 ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, VectorIn q0, VectorIn qd0,

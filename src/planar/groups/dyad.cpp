@@ -19,16 +19,13 @@ Dyad::Dyad(const Mechanism& m, int i, int j, int joint_i, int joint_ij, int join
   scale_ = std::max(scale, 1e-3);
 }
 
-const Vec2& Dyad::local_point(const Joint& jt, int body) {
-  return jt.body[0] == body ? jt.point[0] : jt.point[1];
-}
+const Vec2& Dyad::local_point(const Joint& jt, int body) { return jt.body[0] == body ? jt.point[0] : jt.point[1]; }
 
 Vec2 Dyad::global_point(const Joint& jt, const BodyState& known, int known_index) {
   return known.position(local_point(jt, known_index));
 }
 
-Vec2 Dyad::slide_rotation(const Mechanism& m, Slot slot, const Vec2& known_rotation,
-                          int known_index) const {
+Vec2 Dyad::slide_rotation(const Mechanism& m, Slot slot, const Vec2& known_rotation, int known_index) const {
   // theta1 - theta0 = offset.
   const Vec2& offset = offset_rotation_[slot];
   return joint(m, slot).body[0] == known_index ? compose(known_rotation, offset)
@@ -176,8 +173,7 @@ void Dyad::solve_rates(const Mechanism& m, Workspace& ws, bool acceleration) con
   Eigen::Matrix2d M;
   M.col(0) = A_i * n_i;
   M.col(1) = A_j * n_j;
-  const Eigen::Vector2d rhs =
-      (acceleration ? rows[inner].gamma : Eigen::Vector2d::Zero()) - A_i * p_i - A_j * p_j;
+  const Eigen::Vector2d rhs = (acceleration ? rows[inner].gamma : Eigen::Vector2d::Zero()) - A_i * p_i - A_j * p_j;
   const double det = M(0, 0) * M(1, 1) - M(0, 1) * M(1, 0);
   const double lambda_i = (rhs(0) * M(1, 1) - M(0, 1) * rhs(1)) / det;
   const double lambda_j = (M(0, 0) * rhs(1) - rhs(0) * M(1, 0)) / det;
@@ -226,8 +222,7 @@ void Dyad::solve_reactions(const Mechanism& m, Workspace& ws, int) const {
   push_constraint_force(m.joints()[joints_[outer_j]], rows[outer_j], 1 - sj, l_oj, ws);
 }
 
-std::unique_ptr<Group> make_dyad(const Mechanism& m, int i, int j, int joint_i, int joint_ij,
-                                 int joint_j) {
+std::unique_ptr<Group> make_dyad(const Mechanism& m, int i, int j, int joint_i, int joint_ij, int joint_j) {
   auto letter = [&](int jn) { return m.joints()[jn].type == JointType::prismatic ? 'P' : 'R'; };
   std::string letters{letter(joint_i), letter(joint_ij), letter(joint_j)};
   // PRR and PPR are RRP and RPP read from the other end.

@@ -63,8 +63,8 @@ class Dyad : public Group {
  private:
   int choose(const Mechanism& m, Workspace& ws, int self, const Candidates& cs) const;
   void solve_rates(const Mechanism& m, Workspace& ws, bool acceleration) const;
-  double scale_ = 1.0;  ///< characteristic length for comparing candidates
-  GroupClosure closure_;  ///< the dyad's equations, for degenerate positions
+  double scale_ = 1.0;                   ///< characteristic length for comparing candidates
+  GroupClosure closure_;                 ///< the dyad's equations, for degenerate positions
   std::array<Vec2, 3> offset_rotation_;  ///< rotation by each prismatic joint's angle offset
 };
 

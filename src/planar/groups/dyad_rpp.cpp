@@ -21,8 +21,8 @@ class DyadRPP final : public Dyad {
     body_i.c = rot_i.x();
     body_i.s = rot_i.y();
     body_i.r = origin_from(global_point(ji, ws.body[k1], k1), local_point(ji, i()), rot_i);
-    const Intersection x = intersect_lines(origin_line(jj, ws.body[k2], k2, rot_j),
-                                           origin_line(jij, body_i, i(), rot_j));
+    const Intersection x =
+        intersect_lines(origin_line(jj, ws.body[k2], k2, rot_j), origin_line(jij, body_i, i(), rot_j));
     Candidates out;
     out.count = x.count;
     out.conditioning = x.conditioning;

@@ -36,14 +36,12 @@ class DyadRRP final : public Dyad {
   }
 
   bool has_transmission_angle() const override { return true; }
-  std::optional<double> transmission_angle(const Mechanism& m,
-                                           const Workspace& ws) const override {
+  std::optional<double> transmission_angle(const Mechanism& m, const Workspace& ws) const override {
     // Angle between the link i and the normal of the guide, folded to [0, pi/2].
     const Joint &ji = joint(m, outer_i), &jij = joint(m, inner), &jj = joint(m, outer_j);
     const int k2 = jj.other(j());
     const Vec2 rod = global_point(jij, ws.body[i()], i()) - global_point(ji, ws.body[i()], i());
-    const Vec2 guide = jj.body[0] == k2 ? ws.body[k2].arm(jj.guide_dir)
-                                        : ws.body[j()].arm(jj.guide_dir);
+    const Vec2 guide = jj.body[0] == k2 ? ws.body[k2].arm(jj.guide_dir) : ws.body[j()].arm(jj.guide_dir);
     return std::acos(std::min(1.0, std::abs(cross(guide, rod)) / rod.norm()));
   }
 };

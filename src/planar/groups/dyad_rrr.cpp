@@ -36,8 +36,7 @@ class DyadRRR final : public Dyad {
   }
 
   bool has_transmission_angle() const override { return true; }
-  std::optional<double> transmission_angle(const Mechanism& m,
-                                           const Workspace& ws) const override {
+  std::optional<double> transmission_angle(const Mechanism& m, const Workspace& ws) const override {
     // Angle between the two links at the inner pin, folded to [0, pi/2].
     const Joint &ji = joint(m, outer_i), &jij = joint(m, inner), &jj = joint(m, outer_j);
     const Vec2 B = global_point(jij, ws.body[i()], i());

@@ -107,9 +107,8 @@ class GenericGroup final : public Group {
     }
     if (known_pins > 0) centre /= known_pins;
     for (size_t k = 0; k < bodies_.size(); ++k) {
-      const double u = std::fmod(0.5 + (start + 1) * 0.6180339887498949 * (k + 1) +
-                                     start * 0.7548776662466927 * (k * k + 1),
-                                 1.0);
+      const double u =
+          std::fmod(0.5 + (start + 1) * 0.6180339887498949 * (k + 1) + start * 0.7548776662466927 * (k * k + 1), 1.0);
       BodyState& b = ws.body[bodies_[k]];
       b.set_angle(2.0 * M_PI * u);
       b.r = centre;
@@ -148,8 +147,7 @@ class GenericGroup final : public Group {
 
 }  // namespace
 
-std::unique_ptr<Group> make_generic_group(const Mechanism& m, std::vector<int> bodies,
-                                          std::vector<int> joints) {
+std::unique_ptr<Group> make_generic_group(const Mechanism& m, std::vector<int> bodies, std::vector<int> joints) {
   return std::make_unique<GenericGroup>(m, std::move(bodies), std::move(joints));
 }
 

@@ -9,8 +9,7 @@ namespace {
 class LinearDriver final : public Group {
  public:
   LinearDriver(const Mechanism& m, int driver)
-      : Group({m.joints()[m.drivers()[driver].joint].body[1]}, {m.drivers()[driver].joint}),
-        driver_(driver) {
+      : Group({m.joints()[m.drivers()[driver].joint].body[1]}, {m.drivers()[driver].joint}), driver_(driver) {
     const Joint& j = m.joints()[joints_[0]];
     guide_point_ = j.point[0];
     guide_dir_ = j.guide_dir;

@@ -22,8 +22,7 @@ namespace {
 
 class RotationalDriver final : public Group {
  public:
-  RotationalDriver(const Mechanism& m, int driver)
-      : Group({}, {m.drivers()[driver].joint}), driver_(driver) {
+  RotationalDriver(const Mechanism& m, int driver) : Group({}, {m.drivers()[driver].joint}), driver_(driver) {
     const Joint& j = m.joints()[joints_[0]];
     const int ground_side = j.body[0] == 0 ? 0 : 1;
     bodies_ = {j.body[1 - ground_side]};

@@ -13,8 +13,7 @@ namespace linkdyn::planar {
 
 class Group {
  public:
-  Group(std::vector<int> bodies, std::vector<int> joints)
-      : bodies_(std::move(bodies)), joints_(std::move(joints)) {}
+  Group(std::vector<int> bodies, std::vector<int> joints) : bodies_(std::move(bodies)), joints_(std::move(joints)) {}
   virtual ~Group() = default;
 
   /// Type letters: "R" / "P" (drivers), "RRR", "RRP", "RPR", "PRP", "RPP" (dyads), "G" (geared
@@ -33,9 +32,7 @@ class Group {
   virtual void solve_reactions(const Mechanism& m, Workspace& ws, int self) const = 0;
   virtual bool has_transmission_angle() const { return false; }
   /// Acute transmission angle (pi/2 ideal, 0 at a dead point) for dyads that have one.
-  virtual std::optional<double> transmission_angle(const Mechanism&, const Workspace&) const {
-    return std::nullopt;
-  }
+  virtual std::optional<double> transmission_angle(const Mechanism&, const Workspace&) const { return std::nullopt; }
   /// Conditioning below which the group's rates lose accuracy (their rounding errors grow as the
   /// inverse cube of the conditioning): values there are better taken from both sides
   /// (SingularLimit). 0: the group has no such band (its conditioning is not a geometric sine).
