@@ -249,3 +249,55 @@ TEST(CliRobotModels, FloatingBaseColumnsAndUrdfFrictionInInverseDynamics) {
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.output.find("floating_base.x.q"), std::string::npos) << r.output;
 }
+
+TEST(CliRobotModels, ExponentialRotationCoordinatesGiveTheSameInverseDynamicsAsQuaternions) {
+  // The shipped quadruped trot with the trunk's orientation as a rotation vector instead of a
+  // unit quaternion (r = 2 atan2(|v|, w) v / |v|): the velocities are the same body twist, so
+  // every driving force must be the same.
+  const Csv states = read_csv(robots + "quadruped-states.csv");
+  std::ostringstream s;
+  s.precision(17);
+  std::vector<std::string> header;
+  for (const std::string& h : states.header) {
+    if (h == "floating_base.qx.q" || h == "floating_base.qy.q" || h == "floating_base.qz.q") continue;
+    header.push_back(h == "floating_base.qw.q" ? "floating_base.rx.q,floating_base.ry.q,floating_base.rz.q" : h);
+  }
+  for (size_t k = 0; k < header.size(); ++k) s << header[k] << (k + 1 < header.size() ? "," : "\n");
+  for (size_t row = 0; row < states.rows.size(); ++row) {
+    const double x = states.at(row, "floating_base.qx.q"), y = states.at(row, "floating_base.qy.q"),
+                 z = states.at(row, "floating_base.qz.q"), w = states.at(row, "floating_base.qw.q");
+    const double n = std::sqrt(x * x + y * y + z * z), angle = 2.0 * std::atan2(n, w);
+    const double f = n > 0 ? angle / n : 2.0;
+    bool first = true;
+    for (size_t k = 0; k < states.header.size(); ++k) {
+      const std::string& h = states.header[k];
+      if (h == "floating_base.qx.q" || h == "floating_base.qy.q" || h == "floating_base.qz.q") continue;
+      s << (first ? "" : ",");
+      first = false;
+      if (h == "floating_base.qw.q")
+        s << f * x << "," << f * y << "," << f * z;
+      else
+        s << states.rows[row][k];
+    }
+    s << "\n";
+  }
+  const std::string exp_states = write_temp(own("exp.csv"), s.str()), quat_out = out(),
+                    exp_out = ::testing::TempDir() + "/" + own("exp-out.csv");
+  CliRun r = run("robot id " + robots + "quadruped.urdf --states " + robots + "quadruped-states.csv --csv " + quat_out);
+  ASSERT_EQ(r.code, 0) << r.output;
+  r = run("robot id " + robots + "quadruped.urdf --rotation exponential --states " + exp_states + " --csv " + exp_out);
+  ASSERT_EQ(r.code, 0) << r.output;
+  const Csv quat = read_csv(quat_out), expo = read_csv(exp_out);
+  ASSERT_EQ(quat.rows.size(), states.rows.size());
+  ASSERT_EQ(expo.rows.size(), states.rows.size());
+  int compared = 0;
+  for (size_t k = 0; k < quat.header.size(); ++k) {
+    const std::string& h = quat.header[k];
+    if (h.size() < 4 || h.compare(h.size() - 4, 4, ".tau") != 0) continue;
+    for (size_t row = 0; row < quat.rows.size(); ++row)
+      EXPECT_NEAR(expo.at(row, h), quat.rows[row][k], 1e-9 * (1.0 + std::abs(quat.rows[row][k])))
+          << h << " row " << row;
+    ++compared;
+  }
+  EXPECT_EQ(compared, 18);  // the trunk's six and the twelve leg joints
+}

@@ -260,6 +260,59 @@ TEST_P(EveryTree, TorqueDerivativesAgreeWithNewtonEulerAndEnergiesWithTheKinetic
               1e-12 * kinetic_energy(c, d, q, V.col(0)));
 }
 
+TEST_P(EveryTree, AppellFunctionGradientIsTheInertialForce) {
+  // Gibbs-Appell: S = E_A^(1) = 1/2 sum integral |r''|^2 dm [002 Eq. 92] is quadratic in the
+  // accelerations, and dS/dqdd_j = sum integral r'' . dr/dq_j dm, the generalized inertial force
+  // M qdd + C qd: Newton-Euler without gravity, load or friction. Central differences of a
+  // quadratic are exact up to rounding.
+  const Chain c = build_chain(tree_spec(GetParam()));
+  ChainData d(c);
+  const Eigen::VectorXd q = random_configuration(c, 21);
+  Eigen::MatrixXd V(c.dof, 2);
+  V.col(0) = random_vector(c.dof, 2.0, 22);
+  V.col(1) = random_vector(c.dof, 3.0, 23);
+  const Eigen::VectorXd inertial = inverse_dynamics(c, d, q, V.col(0), V.col(1), Terms{false, false, false});
+  Eigen::VectorXd gradient(c.dof);
+  for (int j = 0; j < c.dof; ++j) {
+    Eigen::MatrixXd plus = V, minus = V;
+    plus(j, 1) += 1.0, minus(j, 1) -= 1.0;
+    gradient(j) = 0.5 * (acceleration_energy(c, q, plus, 1) - acceleration_energy(c, q, minus, 1));
+  }
+  EXPECT_LT(rel_diff(gradient, inertial), 1e-10);
+}
+
+TEST(TreeFiles, YamlFreeFlyerInExponentialCoordinatesFallsAndSpinsFreely) {
+  // One box on a free-flyer, its q the position and rotation vector: under gravity alone its
+  // origin (the centre of mass) accelerates at g, and spinning about a principal axis it has no
+  // angular acceleration (Euler's equations).
+  const auto dir = std::filesystem::temp_directory_path() / "linkdyn_trees";
+  std::filesystem::create_directories(dir);
+  const std::string yaml = (dir / "free.yaml").string();
+  std::ofstream(yaml) << R"(name: free
+robot:
+  rotation_coordinates: exponential
+  joints:
+    - name: float
+      type: free_flyer
+      link: {name: box, mass: 3, com: [0, 0, 0], inertia: {ixx: 0.02, iyy: 0.05, izz: 0.06}}
+)";
+  const Chain c = build_chain(io::read_chain_file(yaml));
+  ASSERT_EQ(c.nq, 6);
+  ASSERT_EQ(c.dof, 6);
+  ChainData d(c);
+  Eigen::VectorXd q(6);
+  q << 0.1, -0.2, 0.3, 0.4, -0.5, 0.6;  // turned: the body's principal axes are not the world's
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(6);
+  v(4) = 7.0;  // spinning about the body's y axis (the twist is in body axes)
+  forward_dynamics(c, d, q, v, Eigen::VectorXd::Zero(6), ForwardMethod::articulated_body, frictionless());
+  forward_kinematics(c, d, q);
+  // The body-frame linear acceleration of a spinning body's origin: R^T g (the origin is the com,
+  // so v x omega terms vanish with v = 0).
+  const Vec3 g_body = d.world[0].R.transpose() * c.spec.gravity;
+  EXPECT_LT((d.qdd.head<3>() - g_body).norm(), 1e-12 * c.spec.gravity.norm());
+  EXPECT_LT(d.qdd.tail<3>().norm(), 1e-12);
+}
+
 TEST(TreeTorqueDerivatives, DualArmRatesMatchHighOrderDifferencesAlongATrajectory) {
   // q_i(t) = a_i sin(w_i t + phi_i) + b_i t + c_i (qd never zero): dtau/dt and d2tau/dt2 of the
   // differentiated recursion against 8th-order central differences of tau(t).
