@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "linkdyn/io/model_file.hpp"
+#include "linkdyn/io/result_tables.hpp"
 
 namespace linkdyn::test {
 

@@ -6,6 +6,7 @@
 
 #include "commands.hpp"
 #include "linkdyn/io/model_file.hpp"
+#include "linkdyn/io/result_tables.hpp"
 #include "linkdyn/report/report.hpp"
 
 namespace linkdyn::cli {
@@ -46,8 +47,9 @@ void print_summary(const planar::Mechanism& m, const Table& table) {
 void run_kinematics(const KinematicsOptions& o) {
   const planar::Mechanism m = io::load_mechanism(o.model);
   const planar::TimeGrid grid = analysis_grid(m, o.steps);
-  planar::SweepSummary summary;
-  const Table table = planar::kinematics_table(m, grid, &summary, o.singular_tol);
+  const planar::KinematicsResult result = planar::kinematics(m, grid, o.singular_tol);
+  const planar::SweepSummary& summary = result.summary;
+  const Table table = io::kinematics_table(m, result);
   fmt::print("{}: {} -> {} steps over t = [{:g}, {:g}] s\n", m.spec().name, m.structure_string(), grid.steps, grid.t0,
              grid.t_end);
   print_sweep_events(m, summary);
@@ -55,7 +57,7 @@ void run_kinematics(const KinematicsOptions& o) {
   nlohmann::ordered_json extra;
   extra["settings"] = {{"t0", grid.t0}, {"t_end", grid.t_end}, {"steps", grid.steps}, {"singular_tol", o.singular_tol}};
   write_outputs(m, o.model, "kinematics", table, summary, o.csv, o.json, extra);
-  write_plots(o.plot_dir, report::kinematics_plots(m, table));
+  write_plots(o.plot_dir, report::kinematics_plots(m, result));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "linkdyn/io/model_file.hpp"
+#include "linkdyn/io/result_tables.hpp"
 #include "linkdyn/report/report.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
 
@@ -68,8 +69,9 @@ void run_kinetostatics(KinetostaticsCliOptions o) {
   const planar::Mechanism m = io::load_mechanism(o.model);
   const planar::TimeGrid grid = analysis_grid(m, o.steps);
   o.solver.friction = !o.no_friction;
-  planar::KinetostaticsSummary summary;
-  const Table table = planar::kinetostatics_table(m, grid, o.solver, &summary);
+  const planar::KinetostaticsResult result = planar::kinetostatics(m, grid, o.solver);
+  const planar::KinetostaticsSummary& summary = result.summary;
+  const Table table = io::kinetostatics_table(m, result);
   fmt::print("{}: {} -> {} steps over t = [{:g}, {:g}] s, friction {}\n", m.spec().name, m.structure_string(),
              grid.steps, grid.t0, grid.t_end,
              o.solver.friction ? fmt::format("on (tolerance {:g} N)", o.solver.tolerance) : std::string("off"));
@@ -112,7 +114,7 @@ void run_kinetostatics(KinetostaticsCliOptions o) {
                                {"max_force_t", summary.pin_max_force_t[p]}};
   extra["pairs"] = pairs;
   write_outputs(m, o.model, "kinetostatics", table, summary.sweep, o.csv, o.json, extra);
-  write_plots(o.plot_dir, report::kinetostatics_plots(m, table));
+  write_plots(o.plot_dir, report::kinetostatics_plots(m, result));
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// Kinetostatics over a sweep: the table of efforts, reactions, friction power and efficiency,
-// and the cycle summary.
+// Kinetostatics over a sweep: the efforts, reactions, friction power and efficiency at every
+// position, and the cycle summary; the names of the reaction columns.
 #include <algorithm>
 #include <cmath>
 
@@ -30,33 +30,25 @@ void add_pin_reaction_columns(const Mechanism& m, const CompoundPin& pin, Table&
   }
 }
 
-Table kinetostatics_table(const Mechanism& m, const TimeGrid& grid, const KinetostaticsOptions& options,
-                          KinetostaticsSummary* summary) {
-  Table table;
-  table.add_column("t", "s");
-  for (const Driver& d : m.drivers())
-    table.add_column(driver_column(d), d.type == DriverType::rotational ? "rad" : "m");
-  for (const Driver& d : m.drivers()) {
-    const bool rot = d.type == DriverType::rotational;
-    table.add_column(d.name + (rot ? ".torque" : ".force"), rot ? "N m" : "N");
-    table.add_column(d.name + (rot ? ".torque_frictionless" : ".force_frictionless"), rot ? "N m" : "N");
-  }
-  for (const Joint& j : m.spec().joints) {  // the pins' own pairs are reported per pin
-    add_reaction_columns(j, table);
-    if (j.type != JointType::gear) table.add_column(j.name + ".friction_power", "W");
-  }
+KinetostaticsResult kinetostatics(const Mechanism& m, const TimeGrid& grid, const KinetostaticsOptions& options) {
+  KinetostaticsResult res;
+  const Eigen::Index capacity = grid.steps + 1, nd = static_cast<Eigen::Index>(m.drivers().size());
+  const auto nj = static_cast<Eigen::Index>(m.joints().size()), npins = static_cast<Eigen::Index>(m.pins().size());
+  res.t.resize(capacity);
+  for (Eigen::MatrixXd* per_driver : {&res.q, &res.effort, &res.effort_frictionless}) per_driver->resize(capacity, nd);
+  for (Eigen::MatrixXd* per_pair : {&res.force_x, &res.force_y, &res.moment, &res.normal, &res.friction_power})
+    per_pair->resize(capacity, nj);
   for (const CompoundPin& pin : m.pins()) {
-    add_pin_reaction_columns(m, pin, table);
-    table.add_column(pin.name + ".friction_power", "W");
+    res.pin_force_x.emplace_back(capacity, static_cast<Eigen::Index>(pin.bodies.size()));
+    res.pin_force_y.emplace_back(capacity, static_cast<Eigen::Index>(pin.bodies.size()));
   }
-  table.add_column("friction.power", "W");
-  table.add_column("driver.power", "W");
-  table.add_column("efficiency", "1");
-  table.add_column("iterations", "1");
-  table.add_column("self_locking", "1");
-  table.add_column("singular", "1");
+  res.pin_friction_power.resize(capacity, npins);
+  for (Eigen::VectorXd* per_row : {&res.total_friction_power, &res.driver_power, &res.efficiency})
+    per_row->resize(capacity);
+  res.iterations.resize(capacity);
+  Eigen::Index row = 0;
 
-  KinetostaticsSummary sum;
+  KinetostaticsSummary& sum = res.summary;
   const size_t n_joints = m.joints().size();
   sum.friction_energy.assign(n_joints, 0.0);
   const size_t n_loads = m.spec().loads.size();
@@ -71,8 +63,7 @@ Table kinetostatics_table(const Mechanism& m, const TimeGrid& grid, const Kineto
   std::vector<double> pin_friction(n_pins), pin_friction_prev(n_pins);
   sum.has_useful_loads =
       std::any_of(m.spec().loads.begin(), m.spec().loads.end(), [](const Load& l) { return l.useful; });
-  std::vector<double> row(table.width()), friction(n_joints), friction_prev(n_joints);
-  table.values.reserve(static_cast<size_t>(grid.steps + 1) * table.width());
+  std::vector<double> friction(n_joints), friction_prev(n_joints);
   Workspace ws(m);
   bool have_prev = false;
   double t_prev = 0, p_drive_prev = 0, p_useful_prev = 0, p_friction_prev = 0;
@@ -90,50 +81,51 @@ Table kinetostatics_table(const Mechanism& m, const TimeGrid& grid, const Kineto
           have_prev = false;  // no integration across a gap or a dead point
           return;
         }
-        // Near self-locking the reactions with friction are not defined: their cells stay empty.
+        // Near self-locking the reactions with friction are not defined: their values are NaN.
         const bool valid = !status.self_locking;
-        size_t c = 0;
-        auto put = [&](double value) { row[c++] = valid ? value : Table::missing; };
-        row[c++] = t;
-        for (size_t d = 0; d < m.drivers().size(); ++d) row[c++] = ws.q[d];
-        for (size_t d = 0; d < m.drivers().size(); ++d) {
-          put(ws.effort[d]);
-          row[c++] = ws.effort_frictionless[d];
+        const auto kept = [valid](double value) { return valid ? value : Table::missing; };
+        res.t(row) = t;
+        for (Eigen::Index d = 0; d < nd; ++d) {
+          res.q(row, d) = ws.q[static_cast<size_t>(d)];
+          res.effort(row, d) = kept(ws.effort[static_cast<size_t>(d)]);
+          res.effort_frictionless(row, d) = ws.effort_frictionless[static_cast<size_t>(d)];
         }
         double p_friction = 0.0;
         for (size_t k = 0; k < n_joints; ++k) {
           const Joint& j = m.joints()[k];
           const JointReaction& r = ws.reaction[k];
-          friction[k] = 0.0;
-          if (j.pin < 0) put_reaction(j, r, put);
+          const auto c = static_cast<Eigen::Index>(k);
+          res.force_x(row, c) = kept(r.force.x()), res.force_y(row, c) = kept(r.force.y());
+          res.moment(row, c) = kept(r.moment), res.normal(row, c) = kept(r.normal);
+          friction[k] = j.type == JointType::gear ? 0.0 : friction_power(m, ws, static_cast<int>(k));
+          res.friction_power(row, c) = kept(friction[k]);
           if (j.type == JointType::gear) continue;
-          friction[k] = friction_power(m, ws, static_cast<int>(k));
-          if (j.pin < 0) put(friction[k]);
           p_friction += friction[k];
           if (valid && r.force.norm() > sum.max_reaction[k])
             sum.max_reaction[k] = r.force.norm(), sum.max_reaction_t[k] = t;
         }
         for (size_t p = 0; p < n_pins; ++p) {
-          put_pin_reaction(m, ws, static_cast<int>(p), put);
-          pin_friction[p] = pin_friction_power(m, ws, static_cast<int>(p));
-          put(pin_friction[p]);
-          p_friction += pin_friction[p];
-          for (size_t k = 0; valid && k < m.pins()[p].bodies.size(); ++k) {
-            const double F = pin_force(m, ws, static_cast<int>(p), static_cast<int>(k)).norm();
-            if (F > sum.pin_max_force[p]) sum.pin_max_force[p] = F, sum.pin_max_force_t[p] = t;
+          for (size_t k = 0; k < m.pins()[p].bodies.size(); ++k) {
+            const Vec2 F = pin_force(m, ws, static_cast<int>(p), static_cast<int>(k));
+            res.pin_force_x[p](row, static_cast<Eigen::Index>(k)) = kept(F.x());
+            res.pin_force_y[p](row, static_cast<Eigen::Index>(k)) = kept(F.y());
+            if (valid && F.norm() > sum.pin_max_force[p]) sum.pin_max_force[p] = F.norm(), sum.pin_max_force_t[p] = t;
           }
+          pin_friction[p] = pin_friction_power(m, ws, static_cast<int>(p));
+          res.pin_friction_power(row, static_cast<Eigen::Index>(p)) = kept(pin_friction[p]);
+          p_friction += pin_friction[p];
         }
         const double p_drive = driver_power(m, ws);
         const double p_useful = load_power(m, ws, t, true);
         for (size_t k = 0; k < n_loads; ++k) activity[k] = std::abs(load_power(m, ws, m.spec().loads[k], t));
-        put(p_friction);
-        put(p_drive);
+        res.total_friction_power(row) = kept(p_friction);
+        res.driver_power(row) = kept(p_drive);
         // Instantaneous efficiency while the drivers deliver power: the share not lost to friction.
-        put(p_drive > 0.0 ? 1.0 - p_friction / p_drive : Table::missing);
-        row[c++] = status.iterations;
-        row[c++] = status.self_locking ? 1.0 : 0.0;
-        row[c++] = step == StepStatus::limit ? 1.0 : 0.0;
-        table.values.insert(table.values.end(), row.begin(), row.end());
+        res.efficiency(row) = kept(p_drive > 0.0 ? 1.0 - p_friction / p_drive : Table::missing);
+        res.iterations(row) = status.iterations;
+        res.self_locking.push_back(status.self_locking);
+        res.limit.push_back(step == StepStatus::limit);
+        ++row;
         if (!valid) {
           ++sum.flagged;
           sum.flagged_t.push_back(t);
@@ -165,8 +157,16 @@ Table kinetostatics_table(const Mechanism& m, const TimeGrid& grid, const Kineto
       limits);
   sum.mean_driver_power = sum.duration > 0.0 ? sum.driver_work / sum.duration : 0.0;
   sum.mean_iterations = sum.rows > 0 ? static_cast<double>(total_iterations) / sum.rows : 0.0;
-  if (summary) *summary = std::move(sum);
-  return table;
+  res.t.conservativeResize(row);
+  for (Eigen::MatrixXd* matrix : {&res.q, &res.effort, &res.effort_frictionless, &res.force_x, &res.force_y,
+                                  &res.moment, &res.normal, &res.friction_power, &res.pin_friction_power})
+    matrix->conservativeResize(row, Eigen::NoChange);
+  for (auto* per_pin : {&res.pin_force_x, &res.pin_force_y})
+    for (Eigen::MatrixXd& matrix : *per_pin) matrix.conservativeResize(row, Eigen::NoChange);
+  for (Eigen::VectorXd* vector : {&res.total_friction_power, &res.driver_power, &res.efficiency})
+    vector->conservativeResize(row);
+  res.iterations.conservativeResize(row);
+  return res;
 }
 
 }  // namespace linkdyn::planar

@@ -117,13 +117,23 @@ std::string driver_column(const Driver& d) {
   return d.name + (d.type == DriverType::rotational ? ".angle" : ".position");
 }
 
-KinematicsColumns::KinematicsColumns(const Mechanism& m) {
-  for (const OutputPoint& p : m.output_points()) points_.push_back({p.label, p.body, p.local});
+std::vector<TrackedPoint> tracked_points(const Mechanism& m) {
+  std::vector<TrackedPoint> points;
+  for (const OutputPoint& p : m.output_points()) points.push_back({p.label, p.body, p.local});
   for (size_t b = 1; b < m.bodies().size(); ++b)
-    points_.push_back({m.bodies()[b].name + ".com", static_cast<int>(b), m.bodies()[b].com});
-  for (size_t g = 0; g < m.groups().size(); ++g)
-    if (m.groups()[g]->has_transmission_angle()) transmission_groups_.push_back(static_cast<int>(g));
+    points.push_back({m.bodies()[b].name + ".com", static_cast<int>(b), m.bodies()[b].com});
+  return points;
 }
+
+std::vector<int> transmission_groups(const Mechanism& m) {
+  std::vector<int> groups;
+  for (size_t g = 0; g < m.groups().size(); ++g)
+    if (m.groups()[g]->has_transmission_angle()) groups.push_back(static_cast<int>(g));
+  return groups;
+}
+
+KinematicsColumns::KinematicsColumns(const Mechanism& m)
+    : points_(tracked_points(m)), transmission_groups_(transmission_groups(m)) {}
 
 void KinematicsColumns::add_motion_columns(const Mechanism& m, Table& table) const {
   for (size_t b = 1; b < m.bodies().size(); ++b) {
@@ -131,7 +141,7 @@ void KinematicsColumns::add_motion_columns(const Mechanism& m, Table& table) con
     table.add_column(m.bodies()[b].name + ".omega", "rad/s");
     table.add_column(m.bodies()[b].name + ".alpha", "rad/s^2");
   }
-  for (const Point& p : points_) {
+  for (const TrackedPoint& p : points_) {
     for (const char* q : {".x", ".y"}) table.add_column(p.label + q, "m");
     for (const char* q : {".vx", ".vy"}) table.add_column(p.label + q, "m/s");
     for (const char* q : {".ax", ".ay"}) table.add_column(p.label + q, "m/s^2");
@@ -151,7 +161,7 @@ double* KinematicsColumns::write_motion(const Mechanism& m, const Workspace& ws,
     *out++ = rates ? s.omega : none;
     *out++ = rates ? s.alpha : none;
   }
-  for (const Point& p : points_) {
+  for (const TrackedPoint& p : points_) {
     const BodyState& s = ws.body[p.body];
     const Vec2 x = s.position(p.local);
     const Vec2 v = rates ? s.velocity(p.local) : Vec2(none, none);
@@ -166,32 +176,55 @@ double* KinematicsColumns::write_transmission(const Mechanism& m, const Workspac
   return out;
 }
 
-Table kinematics_table(const Mechanism& m, const TimeGrid& grid, SweepSummary* summary, double singular_tolerance) {
-  Table table;
-  table.add_column("t", "s");
-  for (const Driver& d : m.drivers())
-    table.add_column(driver_column(d), d.type == DriverType::rotational ? "rad" : "m");
-  const KinematicsColumns columns(m);
-  columns.add_motion_columns(m, table);
-  table.add_column("singular", "1");
-  columns.add_transmission_columns(m, table);
+KinematicsResult kinematics(const Mechanism& m, const TimeGrid& grid, double singular_tolerance) {
+  KinematicsResult r;
+  r.points = tracked_points(m);
+  r.transmission_groups = transmission_groups(m);
+  const Eigen::Index capacity = grid.steps + 1, nb = static_cast<Eigen::Index>(m.bodies().size()) - 1;
+  const auto np = static_cast<Eigen::Index>(r.points.size());
+  r.t.resize(capacity);
+  r.q.resize(capacity, static_cast<Eigen::Index>(m.drivers().size()));
+  for (Eigen::MatrixXd* per_body : {&r.x0, &r.y0, &r.angle, &r.omega, &r.alpha}) per_body->resize(capacity, nb);
+  for (Eigen::MatrixXd* per_point : {&r.x, &r.y, &r.vx, &r.vy, &r.ax, &r.ay}) per_point->resize(capacity, np);
+  r.transmission_angle.resize(capacity, static_cast<Eigen::Index>(r.transmission_groups.size()));
+  r.status.reserve(static_cast<size_t>(capacity));
 
   Workspace ws(m);
   ws.singular_tolerance = singular_tolerance;
-  std::vector<double> row(table.width());
-  table.values.reserve(static_cast<size_t>(grid.steps + 1) * table.width());
-  SweepSummary result = sweep_kinematics(m, ws, grid, [&](int, double t, StepStatus status) {
+  Eigen::Index row = 0;
+  r.summary = sweep_kinematics(m, ws, grid, [&](int, double t, StepStatus status) {
     if (status == StepStatus::absent) return;
-    double* out = row.data();
-    *out++ = t;
-    for (size_t d = 0; d < m.drivers().size(); ++d) *out++ = ws.q[d];
-    out = columns.write_motion(m, ws, status != StepStatus::singular, out);
-    *out++ = status == StepStatus::ok ? 0.0 : status == StepStatus::limit ? 1.0 : 2.0;
-    columns.write_transmission(m, ws, out);
-    table.values.insert(table.values.end(), row.begin(), row.end());
+    const bool rates = status != StepStatus::singular;
+    const double none = Table::missing;
+    r.t(row) = t;
+    for (size_t d = 0; d < m.drivers().size(); ++d) r.q(row, static_cast<Eigen::Index>(d)) = ws.q[d];
+    for (Eigen::Index b = 0; b < nb; ++b) {
+      const BodyState& s = ws.body[static_cast<size_t>(b + 1)];
+      r.x0(row, b) = s.r.x(), r.y0(row, b) = s.r.y();
+      r.angle(row, b) = s.theta;
+      r.omega(row, b) = rates ? s.omega : none;
+      r.alpha(row, b) = rates ? s.alpha : none;
+    }
+    for (Eigen::Index k = 0; k < np; ++k) {
+      const TrackedPoint& p = r.points[static_cast<size_t>(k)];
+      const BodyState& s = ws.body[static_cast<size_t>(p.body)];
+      const Vec2 x = s.position(p.local);
+      const Vec2 v = rates ? s.velocity(p.local) : Vec2(none, none);
+      const Vec2 a = rates ? s.acceleration(p.local) : Vec2(none, none);
+      r.x(row, k) = x.x(), r.y(row, k) = x.y(), r.vx(row, k) = v.x(), r.vy(row, k) = v.y();
+      r.ax(row, k) = a.x(), r.ay(row, k) = a.y();
+    }
+    for (size_t g = 0; g < r.transmission_groups.size(); ++g)
+      r.transmission_angle(row, static_cast<Eigen::Index>(g)) =
+          *m.groups()[r.transmission_groups[g]]->transmission_angle(m, ws);
+    r.status.push_back(status);
+    ++row;
   });
-  if (summary) *summary = std::move(result);
-  return table;
+  r.t.conservativeResize(row);
+  for (Eigen::MatrixXd* matrix : {&r.q, &r.x0, &r.y0, &r.angle, &r.omega, &r.alpha, &r.x, &r.y, &r.vx, &r.vy, &r.ax,
+                                  &r.ay, &r.transmission_angle})
+    matrix->conservativeResize(row, Eigen::NoChange);
+  return r;
 }
 
 }  // namespace linkdyn::planar

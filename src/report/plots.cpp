@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "linkdyn/dynamics/direct.hpp"
+#include "linkdyn/planar/groups/group.hpp"
 #include "report/x_axis.hpp"
 
 namespace linkdyn::report {
@@ -28,6 +29,20 @@ Plot columns_plot(const Table& table, const XAxis& x, std::string id, std::strin
   return p;
 }
 
+/// A result's column as plotted (times `scale`).
+std::vector<double> values(const Eigen::Ref<const Eigen::VectorXd>& v, double scale = 1.0) {
+  std::vector<double> out(static_cast<size_t>(v.size()));
+  for (Eigen::Index r = 0; r < v.size(); ++r) out[static_cast<size_t>(r)] = v(r) * scale;
+  return out;
+}
+
+/// |(x, y)| row by row, as Vec2::norm (the tables' `.F`).
+std::vector<double> magnitudes(const Eigen::Ref<const Eigen::VectorXd>& x, const Eigen::Ref<const Eigen::VectorXd>& y) {
+  std::vector<double> out(static_cast<size_t>(x.size()));
+  for (Eigen::Index r = 0; r < x.size(); ++r) out[static_cast<size_t>(r)] = Vec2(x(r), y(r)).norm();
+  return out;
+}
+
 bool moves(const std::vector<double>& v) {
   double lo = INFINITY, hi = -INFINITY;
   for (double x : v)
@@ -36,71 +51,92 @@ bool moves(const std::vector<double>& v) {
 }
 
 }  // namespace
-std::vector<Plot> kinematics_plots(const Mechanism& m, const Table& table) {
-  const XAxis x = x_axis(m, table);
-  std::vector<std::pair<std::string, std::string>> angles, omegas, alphas, transmission, speeds_cols;
-  for (size_t b = 1; b < m.bodies().size(); ++b) {
-    const std::string& n = m.bodies()[b].name;
-    angles.emplace_back(n + ".angle", n);
-    omegas.emplace_back(n + ".omega", n);
-    alphas.emplace_back(n + ".alpha", n);
+std::vector<Plot> kinematics_plots(const Mechanism& m, const planar::KinematicsResult& r) {
+  const XAxis x = x_axis(m, r.t, r.q);
+  auto plot = [&](std::string id, std::string title, std::string y_label) {
+    return Plot{std::move(id), std::move(title), x.label, std::move(y_label), {}, false};
+  };
+  Plot angles = plot("kinematics-angles", "Body angles", "angle (deg)");
+  Plot omegas = plot("kinematics-omega", "Angular velocities", "omega (rad/s)");
+  Plot alphas = plot("kinematics-alpha", "Angular accelerations", "alpha (rad/s^2)");
+  for (Eigen::Index b = 0; b < r.angle.cols(); ++b) {
+    const std::string& n = m.bodies()[static_cast<size_t>(b + 1)].name;
+    angles.series.push_back({n, x.values, values(r.angle.col(b), 180.0 / M_PI), ""});
+    omegas.series.push_back({n, x.values, values(r.omega.col(b)), ""});
+    alphas.series.push_back({n, x.values, values(r.alpha.col(b)), ""});
   }
-  for (const std::string& c : table.columns)
-    if (c.size() > 19 && c.compare(c.size() - 19, 19, ".transmission_angle") == 0)
-      transmission.emplace_back(c, c.substr(0, c.size() - 19));
-  std::vector<Plot> plots;
-  plots.push_back(columns_plot(table, x, "kinematics-angles", "Body angles", "angle (deg)", angles, 180.0 / M_PI));
-  plots.push_back(columns_plot(table, x, "kinematics-omega", "Angular velocities", "omega (rad/s)", omegas));
-  plots.push_back(columns_plot(table, x, "kinematics-alpha", "Angular accelerations", "alpha (rad/s^2)", alphas));
+  std::vector<Plot> plots{std::move(angles), std::move(omegas), std::move(alphas)};
   // Paths of the moving named points (coupler curves) and their speeds.
   Plot paths{"kinematics-paths", "Point paths (coupler curves)", "x (m)", "y (m)", {}, true};
-  Plot speeds{"kinematics-speeds", "Point speeds", x.label, "speed (m/s)", {}, false};
-  for (const planar::OutputPoint& p : m.output_points()) {
-    const int cx = table.column(p.label + ".x"), cy = table.column(p.label + ".y");
-    const int cvx = table.column(p.label + ".vx"), cvy = table.column(p.label + ".vy");
-    const std::vector<double> xs = column(table, cx), ys = column(table, cy);
+  Plot speeds = plot("kinematics-speeds", "Point speeds", "speed (m/s)");
+  for (size_t k = 0; k < m.output_points().size(); ++k) {  // the first tracked points
+    const auto c = static_cast<Eigen::Index>(k);
+    const std::string& label = r.points[k].label;
+    const std::vector<double> xs = values(r.x.col(c)), ys = values(r.y.col(c));
     if (!moves(xs) && !moves(ys)) continue;
-    paths.series.push_back({p.label, xs, ys, p.label});
-    std::vector<double> v(table.rows());
-    for (size_t r = 0; r < table.rows(); ++r) v[r] = std::hypot(table.at(r, cvx), table.at(r, cvy));
-    speeds.series.push_back({p.label, x.values, v, ""});
+    paths.series.push_back({label, xs, ys, label});
+    std::vector<double> speed(xs.size());
+    for (Eigen::Index row = 0; row < r.rows(); ++row)
+      speed[static_cast<size_t>(row)] = std::hypot(r.vx(row, c), r.vy(row, c));
+    speeds.series.push_back({label, x.values, std::move(speed), ""});
   }
   if (!paths.series.empty()) plots.push_back(std::move(paths));
   if (!speeds.series.empty()) plots.push_back(std::move(speeds));
-  if (!transmission.empty())
-    plots.push_back(columns_plot(table, x, "kinematics-transmission", "Transmission angles", "angle (deg)",
-                                 transmission, 180.0 / M_PI));
+  if (!r.transmission_groups.empty()) {
+    Plot transmission = plot("kinematics-transmission", "Transmission angles", "angle (deg)");
+    for (size_t g = 0; g < r.transmission_groups.size(); ++g)
+      transmission.series.push_back({m.joints()[m.groups()[r.transmission_groups[g]]->label_joint()].name, x.values,
+                                     values(r.transmission_angle.col(static_cast<Eigen::Index>(g)), 180.0 / M_PI), ""});
+    plots.push_back(std::move(transmission));
+  }
   return plots;
 }
 
-std::vector<Plot> kinetostatics_plots(const Mechanism& m, const Table& table) {
-  const XAxis x = x_axis(m, table);
+std::vector<Plot> kinetostatics_plots(const Mechanism& m, const planar::KinetostaticsResult& r) {
+  const XAxis x = x_axis(m, r.t, r.q);
   std::vector<Plot> plots;
-  for (const planar::Driver& d : m.drivers()) {
-    const bool rot = d.type == planar::DriverType::rotational;
-    const std::string effort = rot ? ".torque" : ".force";
-    plots.push_back(columns_plot(
-        table, x, "kinetostatics-" + d.name, std::string("Driver ") + (rot ? "torque" : "force") + ": " + d.name,
-        rot ? "torque (N m)" : "force (N)",
-        {{d.name + effort, "with friction"}, {d.name + effort + "_frictionless", "frictionless"}}));
+  for (size_t d = 0; d < m.drivers().size(); ++d) {
+    const planar::Driver& driver = m.drivers()[d];
+    const bool rot = driver.type == planar::DriverType::rotational;
+    const auto c = static_cast<Eigen::Index>(d);
+    plots.push_back({"kinetostatics-" + driver.name,
+                     std::string("Driver ") + (rot ? "torque" : "force") + ": " + driver.name,
+                     x.label,
+                     rot ? "torque (N m)" : "force (N)",
+                     {{"with friction", x.values, values(r.effort.col(c)), ""},
+                      {"frictionless", x.values, values(r.effort_frictionless.col(c)), ""}},
+                     false});
   }
-  std::vector<std::pair<std::string, std::string>> reactions, friction;
-  for (const planar::Joint& j : m.spec().joints) {
+  Plot reactions{"kinetostatics-reactions", "Pair reactions |F|", x.label, "force (N)", {}, false};
+  Plot friction{"kinetostatics-friction", "Power lost to friction", x.label, "power (W)", {}, false};
+  for (size_t k = 0; k < m.spec().joints.size(); ++k) {  // the model's pairs (the pins' own per pin)
+    const planar::Joint& j = m.spec().joints[k];
     if (j.type == planar::JointType::gear) continue;
-    reactions.emplace_back(j.name + ".F", j.name);
-    if (j.friction > 0.0) friction.emplace_back(j.name + ".friction_power", j.name);
+    const auto c = static_cast<Eigen::Index>(k);
+    reactions.series.push_back({j.name, x.values, magnitudes(r.force_x.col(c), r.force_y.col(c)), ""});
+    if (j.friction > 0.0) friction.series.push_back({j.name, x.values, values(r.friction_power.col(c)), ""});
   }
-  for (const planar::CompoundPin& pin : m.pins()) {  // the force on each member
-    for (int b : pin.bodies)
-      reactions.emplace_back(pin.name + "." + m.bodies()[b].name + ".F", pin.name + " on " + m.bodies()[b].name);
-    if (pin.friction > 0.0) friction.emplace_back(pin.name + ".friction_power", pin.name);
+  for (size_t p = 0; p < m.pins().size(); ++p) {  // the force on each member
+    const planar::CompoundPin& pin = m.pins()[p];
+    for (size_t k = 0; k < pin.bodies.size(); ++k) {
+      const auto c = static_cast<Eigen::Index>(k);
+      reactions.series.push_back({pin.name + " on " + m.bodies()[pin.bodies[k]].name, x.values,
+                                  magnitudes(r.pin_force_x[p].col(c), r.pin_force_y[p].col(c)), ""});
+    }
+    if (pin.friction > 0.0)
+      friction.series.push_back(
+          {pin.name, x.values, values(r.pin_friction_power.col(static_cast<Eigen::Index>(p))), ""});
   }
-  plots.push_back(columns_plot(table, x, "kinetostatics-reactions", "Pair reactions |F|", "force (N)", reactions));
-  if (!friction.empty()) {
-    friction.emplace_back("friction.power", "total");
-    plots.push_back(columns_plot(table, x, "kinetostatics-friction", "Power lost to friction", "power (W)", friction));
-    plots.push_back(columns_plot(table, x, "kinetostatics-efficiency", "Instantaneous efficiency",
-                                 "1 - friction / driver power", {{"efficiency", "efficiency"}}));
+  plots.push_back(std::move(reactions));
+  if (!friction.series.empty()) {
+    friction.series.push_back({"total", x.values, values(r.total_friction_power), ""});
+    plots.push_back(std::move(friction));
+    plots.push_back({"kinetostatics-efficiency",
+                     "Instantaneous efficiency",
+                     x.label,
+                     "1 - friction / driver power",
+                     {{"efficiency", x.values, values(r.efficiency), ""}},
+                     false});
   }
   return plots;
 }

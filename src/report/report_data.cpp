@@ -25,51 +25,19 @@ std::vector<AnimatedBody> animated_bodies(const Mechanism& m) {
   return bodies;
 }
 
-/// Appends every moving body's named points in the global frame (its frame's origin if it has
-/// none), in the order of animated_bodies.
-void append_pose(const Mechanism& m, const planar::Workspace& ws, std::vector<double>& out) {
+/// Every moving body's named points in the global frame (its frame's origin if it has none), in
+/// the order of animated_bodies, at a row of the kinematics.
+void append_pose(const Mechanism& m, const planar::KinematicsResult& r, Eigen::Index row, std::vector<double>& out) {
   for (size_t b = 1; b < m.bodies().size(); ++b) {
+    const auto c = static_cast<Eigen::Index>(b - 1);
+    const Vec2 origin(r.x0(row, c), r.y0(row, c));
+    const double angle = r.angle(row, c), cosine = std::cos(angle), sine = std::sin(angle);
     for (const planar::NamedPoint& p : m.bodies()[b].points) {
-      const Vec2 g = ws.body[b].position(p.local);
+      const Vec2 g = origin + rotate(p.local, cosine, sine);
       out.push_back(g.x()), out.push_back(g.y());
     }
-    if (m.bodies()[b].points.empty()) out.push_back(ws.body[b].r.x()), out.push_back(ws.body[b].r.y());
+    if (m.bodies()[b].points.empty()) out.push_back(origin.x()), out.push_back(origin.y());
   }
-}
-
-/// The kinematics table (planar::kinematics_table's, which the tests compare) and, from the
-/// same sweep, the pose of every row.
-struct KinematicSweep {
-  Table table;
-  planar::SweepSummary summary;
-  std::vector<double> poses;  ///< row after row
-};
-
-KinematicSweep sweep_with_poses(const Mechanism& m, const planar::TimeGrid& grid) {
-  KinematicSweep sweep;
-  Table& table = sweep.table;
-  table.add_column("t", "s");
-  for (const planar::Driver& d : m.drivers())
-    table.add_column(planar::driver_column(d), d.type == planar::DriverType::rotational ? "rad" : "m");
-  const planar::KinematicsColumns columns(m);
-  columns.add_motion_columns(m, table);
-  table.add_column("singular", "1");
-  columns.add_transmission_columns(m, table);
-
-  planar::Workspace ws(m);
-  std::vector<double> row(table.width());
-  sweep.summary = planar::sweep_kinematics(m, ws, grid, [&](int, double t, planar::StepStatus status) {
-    if (status == planar::StepStatus::absent) return;
-    double* out = row.data();
-    *out++ = t;
-    for (size_t d = 0; d < m.drivers().size(); ++d) *out++ = ws.q[d];
-    out = columns.write_motion(m, ws, status != planar::StepStatus::singular, out);
-    *out++ = status == planar::StepStatus::ok ? 0.0 : status == planar::StepStatus::limit ? 1.0 : 2.0;
-    columns.write_transmission(m, ws, out);
-    table.values.insert(table.values.end(), row.begin(), row.end());
-    append_pose(m, ws, sweep.poses);
-  });
-  return sweep;
 }
 
 /// Rows 0, stride, 2 stride ... and the last: at most about max_frames + 1.
@@ -97,24 +65,21 @@ void frame_the_view(Animation& a) {
   a.view = {0.5 * (x0 + x1) - 0.5 * width, -0.5 * (y0 + y1) - 0.5 * height, width, height};
 }
 
-/// The animation at decimated rows of the sweep.
-Animation animation(const Mechanism& m, const KinematicSweep& sweep, const XAxis& x, size_t max_frames) {
+/// The animation at decimated rows of the kinematics.
+Animation animation(const Mechanism& m, const planar::KinematicsResult& r, const XAxis& x, size_t max_frames) {
   Animation a;
   a.x_label = x.label;
   a.bodies = animated_bodies(m);
   for (const planar::NamedPoint& g : m.bodies()[0].points) a.ground.push_back(g.local);
-  const size_t pose_size = a.bodies.empty() ? 0 : a.bodies.back().offset + 2 * a.bodies.back().points;
-  std::vector<std::pair<int, int>> path_columns;  // each output point's x and y in the table
-  for (const planar::OutputPoint& p : m.output_points()) {
-    a.paths.push_back({p.label, {}});
-    path_columns.emplace_back(sweep.table.column(p.label + ".x"), sweep.table.column(p.label + ".y"));
-  }
-  for (size_t r : frame_rows(sweep.table.rows(), max_frames)) {
-    a.x.push_back(x.values[r]);
-    a.frames.emplace_back(sweep.poses.begin() + r * pose_size, sweep.poses.begin() + (r + 1) * pose_size);
+  for (size_t k = 0; k < m.output_points().size(); ++k) a.paths.push_back({r.points[k].label, {}});
+  for (size_t row : frame_rows(static_cast<size_t>(r.rows()), max_frames)) {
+    const auto i = static_cast<Eigen::Index>(row);
+    a.x.push_back(x.values[row]);
+    a.frames.emplace_back();
+    append_pose(m, r, i, a.frames.back());
     for (size_t k = 0; k < a.paths.size(); ++k) {
-      a.paths[k].second.push_back(sweep.table.at(r, static_cast<size_t>(path_columns[k].first)));
-      a.paths[k].second.push_back(sweep.table.at(r, static_cast<size_t>(path_columns[k].second)));
+      a.paths[k].second.push_back(r.x(i, static_cast<Eigen::Index>(k)));
+      a.paths[k].second.push_back(r.y(i, static_cast<Eigen::Index>(k)));
     }
   }
   frame_the_view(a);
@@ -177,16 +142,15 @@ ReportData report_data(const Mechanism& m, const dynamics::MachineSpec& machine,
   ReportData data;
   data.title = m.spec().name;
   data.kinetostatics = options.kinetostatics;
-  const KinematicSweep sweep = sweep_with_poses(m, grid);
-  const XAxis x = x_axis(m, sweep.table);
-  data.animation = animation(m, sweep, x, options.max_frames);
-  data.summary = sweep_summary(m, grid, sweep.summary);
-  data.sections.push_back({"Kinematics", kinematics_plots(m, sweep.table)});
+  const planar::KinematicsResult kinematics = planar::kinematics(m, grid);
+  const XAxis x = x_axis(m, kinematics.t, kinematics.q);
+  data.animation = animation(m, kinematics, x, options.max_frames);
+  data.summary = sweep_summary(m, grid, kinematics.summary);
+  data.sections.push_back({"Kinematics", kinematics_plots(m, kinematics)});
   if (options.kinetostatics) {
-    planar::KinetostaticsSummary ksum;
-    const Table table = planar::kinetostatics_table(m, grid, options.solver, &ksum);
-    data.sections.push_back({"Kinetostatics", kinetostatics_plots(m, table)});
-    data.summary += kinetostatics_summary(m, ksum);
+    const planar::KinetostaticsResult kinetostatics = planar::kinetostatics(m, grid, options.solver);
+    data.sections.push_back({"Kinetostatics", kinetostatics_plots(m, kinetostatics)});
+    data.summary += kinetostatics_summary(m, kinetostatics.summary);
   }
   if (m.dof() == 1) add_dynamics(m, machine, grid, x, data);
   return data;

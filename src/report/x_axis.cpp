@@ -13,23 +13,17 @@ XAxis driver_axis(const planar::Mechanism& m, const std::vector<double>& q) {
   return axis;
 }
 
-XAxis x_axis(const planar::Mechanism& m, const Table& table) {
-  const size_t rows = table.rows();
+XAxis x_axis(const planar::Mechanism& m, const Eigen::VectorXd& t, const Eigen::MatrixXd& q) {
+  const auto rows = static_cast<size_t>(t.size());
   if (!m.drivers().empty() && rows > 1) {
     bool up = true, down = true;
-    for (size_t r = 1; r < rows; ++r) {
-      const double d = table.at(r, 1) - table.at(r - 1, 1);
+    for (Eigen::Index r = 1; r < t.size(); ++r) {
+      const double d = q(r, 0) - q(r - 1, 0);
       up = up && d > 0, down = down && d < 0;
     }
-    if (up || down) {
-      std::vector<double> q(rows);
-      for (size_t r = 0; r < rows; ++r) q[r] = table.at(r, 1);
-      return driver_axis(m, q);
-    }
+    if (up || down) return driver_axis(m, std::vector<double>(q.col(0).begin(), q.col(0).end()));
   }
-  XAxis axis{"t (s)", std::vector<double>(rows)};
-  for (size_t r = 0; r < rows; ++r) axis.values[r] = table.at(r, 0);
-  return axis;
+  return XAxis{"t (s)", std::vector<double>(t.begin(), t.end())};
 }
 
 }  // namespace linkdyn::report

@@ -3,7 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "linkdyn/core/table.hpp"
+#include <Eigen/Core>
+
 #include "linkdyn/planar/mechanism.hpp"
 
 namespace linkdyn::report {
@@ -13,9 +14,9 @@ struct XAxis {
   std::vector<double> values;  ///< one per table row
 };
 
-/// The first driver's coordinate when it is monotonic over the table (in deg for a rotational
-/// driver), else time.
-XAxis x_axis(const planar::Mechanism& m, const Table& table);
+/// The first driver's coordinate q.col(0) when it is monotonic over the rows (in deg for a
+/// rotational driver), else time t.
+XAxis x_axis(const planar::Mechanism& m, const Eigen::VectorXd& t, const Eigen::MatrixXd& q);
 
 /// The first driver's coordinate at the values q (in deg for a rotational driver).
 XAxis driver_axis(const planar::Mechanism& m, const std::vector<double>& q);

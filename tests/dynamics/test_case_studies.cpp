@@ -73,7 +73,7 @@ TEST(CaseStudies, DwellMechanismReducedMatchesFull) {
 
 TEST(CaseStudies, DwellOutputTurnsLessThanOneDegreeOverSixtyDegreesOfCrank) {
   const planar::Mechanism m = io::load_mechanism(test::example("seed003-dwell"));
-  const Table t = planar::kinematics_table(m, m.default_grid());
+  const Table t = io::kinematics_table(m, planar::kinematics(m, m.default_grid()));
   const int out = t.column("output.angle");
   const size_t n = t.rows() - 1;  // 1-degree steps over a turn
   bool dwell = false;

@@ -202,7 +202,7 @@ TEST(FrictionDynamics, SimulatedMotionFedBackToKinetostaticsGivesTheSameTorquesR
   const planar::Mechanism km = planar::compile(fed);
   planar::KinetostaticsOptions ko;
   ko.tolerance = 1e-11;
-  const Table k = planar::kinetostatics_table(km, km.default_grid(), ko);
+  const Table k = io::kinetostatics_table(km, planar::kinetostatics(km, km.default_grid(), ko));
   ASSERT_EQ(k.rows(), s.rows());
   double torque = 0.0, reaction = 0.0, friction = 0.0, scale_t = 0.0, scale_r = 0.0, scale_f = 0.0;
   for (size_t r = 0; r < s.rows(); ++r) {
@@ -317,7 +317,7 @@ TEST(FrictionDynamics, LoadAgainstSliderPositionEqualsTheSameLoadAgainstTimeAlon
   const planar::Mechanism by_x =
       slider_crank_with_gas("{file: " + write_table("gas-x.csv", x, F) + ", against: piston.P.x}");
   const planar::TimeGrid grid = by_x.default_grid();
-  const Table kin = planar::kinematics_table(by_x, grid);
+  const Table kin = io::kinematics_table(by_x, planar::kinematics(by_x, grid));
   std::vector<double> t, F_t;
   for (size_t r = 0; r < kin.rows(); ++r) {
     const double xp = kin.at(r, kin.column("P.x"));
@@ -326,7 +326,8 @@ TEST(FrictionDynamics, LoadAgainstSliderPositionEqualsTheSameLoadAgainstTimeAlon
     t.push_back(kin.at(r, 0)), F_t.push_back((1 - s) * F[k] + s * F[k + 1]);
   }
   const planar::Mechanism by_t = slider_crank_with_gas("{file: " + write_table("gas-t.csv", t, F_t) + ", against: t}");
-  const Table a = planar::kinetostatics_table(by_x, grid, {}), b = planar::kinetostatics_table(by_t, grid, {});
+  const Table a = io::kinetostatics_table(by_x, planar::kinetostatics(by_x, grid, {})),
+              b = io::kinetostatics_table(by_t, planar::kinetostatics(by_t, grid, {}));
   double torque = 0.0, scale = 0.0, normal = 0.0, normal_scale = 0.0;
   for (size_t r = 0; r < a.rows(); ++r) {
     torque = std::max(torque, std::abs(a.at(r, a.column("motor.torque")) - b.at(r, b.column("motor.torque"))));

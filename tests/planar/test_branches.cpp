@@ -88,8 +88,9 @@ TEST(Branches, DeadPointIsReportedNotDividedBy) {
   EXPECT_NE(describe(m, ws, status).find("rock = 1.70873"), std::string::npos) << describe(m, ws, status);
   // A sweep that ends on it flags that row: velocities left empty, never NaN or infinite.
   const TimeGrid grid{0.0, std::acos(-0.1375), 10};
-  SweepSummary summary;
-  const Table table = kinematics_table(m, grid, &summary);
+  const KinematicsResult summary_result = kinematics(m, grid);
+  const SweepSummary& summary = summary_result.summary;
+  const Table table = io::kinematics_table(m, summary_result);
   ASSERT_EQ(table.rows(), 11u);
   EXPECT_EQ(summary.singular, 1);
   EXPECT_TRUE(std::isnan(table.at(10, table.column("output.omega"))));
@@ -114,8 +115,9 @@ TEST(Branches, ParallelogramStaysInParallelogramModeThroughItsFlatPositions) {
   // nearer to the last pose than the parallelogram one, so only the predicted pose keeps the
   // branch. In parallelogram mode the rocker turns with the crank and the coupler translates.
   const Mechanism m = io::load_mechanism(test_data("parallelogram-fourbar.yaml"));
-  SweepSummary summary;
-  const Table t = kinematics_table(m, m.default_grid(), &summary);
+  const KinematicsResult summary_result = kinematics(m, m.default_grid());
+  const SweepSummary& summary = summary_result.summary;
+  const Table t = io::kinematics_table(m, summary_result);
   ASSERT_EQ(t.rows(), 361u);
   EXPECT_EQ(summary.singular, 0);
   EXPECT_EQ(summary.limits, 2);  // 180 and 360 deg: rates there are limits
@@ -145,8 +147,9 @@ TEST(Branches, ParallelogramReactionsAtTheFlatPositionAreTheirLimits) {
   // and the drivers power is zero (the kinetic energy is constant). At the flat positions statics
   // alone leave c undetermined; its limit along the motion is the same 150 N.
   const Mechanism m = io::load_mechanism(test_data("parallelogram-fourbar.yaml"));
-  KinetostaticsSummary summary;
-  const Table t = kinetostatics_table(m, m.default_grid(), {}, &summary);
+  const KinetostaticsResult summary_result = kinetostatics(m, m.default_grid(), {});
+  const KinetostaticsSummary& summary = summary_result.summary;
+  const Table t = io::kinetostatics_table(m, summary_result);
   ASSERT_EQ(t.rows(), 361u);
   EXPECT_EQ(summary.limit_rows, 2);
   for (size_t r = 0; r < t.rows(); ++r) {
@@ -163,8 +166,9 @@ TEST(Branches, ReactionsWithoutALimitAtASingularPositionAreReportedNotWritten) {
   MechanismSpec spec = io::read_planar_model(test_data("parallelogram-fourbar.yaml"));
   spec.gravity = Vec2(0.0, -9.81);
   const Mechanism m = compile(spec);
-  KinetostaticsSummary summary;
-  const Table t = kinetostatics_table(m, m.default_grid(), {}, &summary);
+  const KinetostaticsResult summary_result = kinetostatics(m, m.default_grid(), {});
+  const KinetostaticsSummary& summary = summary_result.summary;
+  const Table t = io::kinetostatics_table(m, summary_result);
   EXPECT_EQ(t.rows(), 359u);
   ASSERT_EQ(summary.unbounded_t.size(), 2u);
   EXPECT_NEAR(summary.unbounded_t[0], (M_PI - M_PI / 6.0) / 10.0, 1e-12);
@@ -176,8 +180,9 @@ TEST(Branches, RhombusChainPassesThePositionsWhereEachCrankTipLiesOnTheNextPivot
   // it starts on such a position (where the dyads' closed form has a circle of solutions) and
   // passes another at 180 deg. Every crank keeps the driver's angle, the couplers translate.
   const Mechanism m = with_law(test::example("parallelogram-chain"), ConstantSpeedLaw{0.0, 10.0, 2 * M_PI / 10.0, 360});
-  SweepSummary summary;
-  const Table t = kinematics_table(m, m.default_grid(), &summary);
+  const KinematicsResult summary_result = kinematics(m, m.default_grid());
+  const SweepSummary& summary = summary_result.summary;
+  const Table t = io::kinematics_table(m, summary_result);
   ASSERT_EQ(t.rows(), 361u);
   EXPECT_EQ(summary.singular, 0);
   EXPECT_EQ(summary.limits, 3);

@@ -518,8 +518,9 @@ TEST(CompoundPin, TogglePressPowerBalanceWithFrictionOverTheCycle) {
 
 TEST(CompoundPin, KinetostaticsTableHasPerMemberColumnsAndTheSummaryCountsThePin) {
   const Mechanism m = io::load_mechanism(test::example("toggle-press"));
-  KinetostaticsSummary s;
-  const Table table = kinetostatics_table(m, m.default_grid(), {}, &s);
+  const KinetostaticsResult s_result = kinetostatics(m, m.default_grid(), {});
+  const KinetostaticsSummary& s = s_result.summary;
+  const Table table = io::kinetostatics_table(m, s_result);
   ASSERT_EQ(table.rows(), 721u);
   EXPECT_EQ(s.flagged, 0);
   // After the model's joints: K.upper.*, K.lower.*, K.rod.*, K.friction_power.

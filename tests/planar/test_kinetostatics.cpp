@@ -254,8 +254,9 @@ TEST(Kinetostatics, SeedFourBarEfficiencyAndEnergyBalanceOverTheCycle) {
   // Constant load and moment are conservative over a closed cycle and the kinetic energy is
   // periodic, so all the driving work over one revolution is lost to friction.
   const Mechanism m = io::load_mechanism(test::example("seed001-fourbar"));
-  KinetostaticsSummary s;
-  const Table table = kinetostatics_table(m, m.default_grid(), {}, &s);
+  const KinetostaticsResult s_result = kinetostatics(m, m.default_grid(), {});
+  const KinetostaticsSummary& s = s_result.summary;
+  const Table table = io::kinetostatics_table(m, s_result);
   ASSERT_EQ(table.rows(), 361u);
   EXPECT_EQ(s.flagged, 0);
   EXPECT_NEAR(s.driver_work, s.friction_work, 1e-3 * s.friction_work);
@@ -268,8 +269,9 @@ TEST(Kinetostatics, SelfLockingNearADeadCentreIsFlaggedWithEmptyCells) {
   // Driven from the piston with heavy pin friction, the slider-crank locks as it nears the
   // outer dead centre: the successive approximations stop converging there and only there.
   const Mechanism m = io::load_mechanism(std::string(LINKDYN_TEST_DATA_DIR) + "/piston-driven-slider-crank.yaml");
-  KinetostaticsSummary s;
-  const Table table = kinetostatics_table(m, m.default_grid(), {}, &s);
+  const KinetostaticsResult s_result = kinetostatics(m, m.default_grid(), {});
+  const KinetostaticsSummary& s = s_result.summary;
+  const Table table = io::kinetostatics_table(m, s_result);
   ASSERT_EQ(table.rows(), 101u);
   ASSERT_GE(s.flagged, 1);
   EXPECT_LE(s.flagged, 3);

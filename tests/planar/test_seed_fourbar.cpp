@@ -29,7 +29,7 @@ Angles hand_calculation(double q) {
 
 TEST(SeedFourBar, CouplerAndRockerAnglesAtTheQuarterTurns) {
   const Mechanism m = io::load_mechanism(test::example("seed001-fourbar"));
-  const Table table = kinematics_table(m, m.default_grid());
+  const Table table = io::kinematics_table(m, kinematics(m, m.default_grid()));
   ASSERT_EQ(table.rows(), 361u);
   const int crank = table.column("crank.angle"), coupler = table.column("coupler.angle"),
             rocker = table.column("rocker.angle");

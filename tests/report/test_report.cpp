@@ -91,7 +91,7 @@ TEST(Report, LongSweepsAreDecimatedForDisplayKeepingExtremes) {
 
 TEST(Report, PlotsCarryAxesUnitsAndLegends) {
   const planar::Mechanism m = io::load_mechanism(test::example("seed001-fourbar"));
-  const std::vector<io::Plot> plots = report::kinematics_plots(m, planar::kinematics_table(m, m.default_grid()));
+  const std::vector<io::Plot> plots = report::kinematics_plots(m, planar::kinematics(m, m.default_grid()));
   ASSERT_FALSE(plots.empty());
   EXPECT_EQ(plots[0].x_label, "crank_drive angle (deg)");
   EXPECT_EQ(plots[0].y_label, "angle (deg)");
@@ -102,14 +102,14 @@ TEST(Report, PlotsCarryAxesUnitsAndLegends) {
 }
 
 TEST(Report, KinematicsPlotsAreThoseOfTheKinematicsTable) {
-  // The report's own sweep (table and frames at once) writes the table of kinematics_table.
+  // The report plots the kinematics of planar::kinematics, the same the kinematics command writes.
   for (const auto& c : test::example_cases()) {
     SCOPED_TRACE(c.name);
     const planar::Mechanism m = io::load_mechanism(test::example(c.name));
     report::ReportOptions options;
     options.kinetostatics = false;
     const std::string html = report::planar_report_html(m, {}, m.default_grid(), options);
-    for (const io::Plot& p : report::kinematics_plots(m, planar::kinematics_table(m, m.default_grid())))
+    for (const io::Plot& p : report::kinematics_plots(m, planar::kinematics(m, m.default_grid())))
       EXPECT_NE(html.find(io::render_svg(p, 640, 360, options.max_plot_points)), std::string::npos) << p.id;
   }
 }

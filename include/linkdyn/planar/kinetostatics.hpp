@@ -88,8 +88,9 @@ struct KinetostaticsSummary {
   std::vector<double> flagged_t;  ///< times of rows flagged near self-locking
 };
 
-/// A pair's reaction columns: gear `<joint>.torque`; else `.Fx`, `.Fy`, `.F`, and for a
-/// prismatic pair `.N`, `.M` (what the first body exerts on the second).
+/// A pair's reaction columns (the names io::kinetostatics_table and the simulation's rows use):
+/// gear `<joint>.torque`; else `.Fx`, `.Fy`, `.F`, and for a prismatic pair `.N`, `.M` (what
+/// the first body exerts on the second).
 void add_reaction_columns(const Joint& j, Table& table);
 /// The values of those columns, in the same order, through put(value).
 template <class Put>
@@ -121,14 +122,31 @@ void put_pin_reaction(const Mechanism& m, const Workspace& ws, int pin, Put&& pu
   }
 }
 
-/// The kinetostatics table of a sweep (rows where the mechanism is assembled and not at a dead
-/// point): t, driver coordinates, efforts (with and without friction), per joint of the model
-/// Fx, Fy, F (prismatic: N and M too; gear: torque) and friction power, per compound pin its
-/// members' forces and friction power, friction.power, driver.power,
-/// efficiency (1 - friction power / driver power, while the drivers deliver power), iterations,
-/// self_locking, singular (1 where the values are limits at a removable singular position). On
-/// a row near self-locking the values that depend on friction are missing.
-Table kinetostatics_table(const Mechanism& m, const TimeGrid& grid, const KinetostaticsOptions& options,
-                          KinetostaticsSummary* summary = nullptr);
+/// Kinetostatics over a sweep as arrays: one row per position where the mechanism is assembled
+/// and not at a dead point (the values at a removable singular position are limits, flagged),
+/// one column per driver, pair of Mechanism::joints() (the model's pairs, then the compound
+/// pins' member pairs) or compound pin. Reactions are what the pair's first body exerts on its
+/// second (JointReaction). On a row near self-locking the values that depend on friction are
+/// NaN (the friction iterations did not converge).
+struct KinetostaticsResult {
+  Eigen::VectorXd t;
+  Eigen::MatrixXd q;                            ///< per driver
+  Eigen::MatrixXd effort, effort_frictionless;  ///< per driver: torque (N m) or force (N)
+  Eigen::MatrixXd force_x, force_y;             ///< per pair: the force (revolute: pin; prismatic: normal) (N)
+  Eigen::MatrixXd moment, normal;               ///< per pair: JointReaction::moment, ::normal
+  Eigen::MatrixXd friction_power;               ///< per pair: power lost to friction (W, >= 0; 0 in a gear)
+  std::vector<Eigen::MatrixXd> pin_force_x, pin_force_y;  ///< per compound pin: per member (N)
+  Eigen::MatrixXd pin_friction_power;                     ///< per compound pin (W)
+  Eigen::VectorXd total_friction_power, driver_power;     ///< W
+  Eigen::VectorXd efficiency;  ///< 1 - friction / driver power while the drivers deliver power, else NaN
+  Eigen::VectorXi iterations;  ///< friction iterations
+  std::vector<bool> self_locking, limit;
+  KinetostaticsSummary summary;
+  Eigen::Index rows() const { return t.size(); }
+};
+
+/// Kinetostatics at every position of the grid (sweep_kinematics, then solve_kinetostatics), with
+/// the cycle's integrals in the summary.
+KinetostaticsResult kinetostatics(const Mechanism& m, const TimeGrid& grid, const KinetostaticsOptions& options);
 
 }  // namespace linkdyn::planar

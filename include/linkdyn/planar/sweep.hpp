@@ -47,9 +47,44 @@ SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid&
 SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid& grid,
                               const std::function<void(int, double, StepStatus)>& on_step);
 
-/// The kinematics columns of every moving body (angle, omega, alpha), named point and centre of
-/// mass (x, y, vx, vy, ax, ay), and the transmission angles: added to a table, then written
-/// from the state in a workspace (kinematics tables, simulation rows).
+/// A point whose motion the kinematics record: each moving body's named points
+/// (Mechanism::output_points, labelled "<body>.<point>"), then each moving body's centre of
+/// mass ("<body>.com").
+struct TrackedPoint {
+  std::string label;
+  int body = 0;
+  Vec2 local = Vec2::Zero();
+};
+std::vector<TrackedPoint> tracked_points(const Mechanism& m);
+/// The groups with a transmission angle (dyads RRR, RRP), in structural order.
+std::vector<int> transmission_groups(const Mechanism& m);
+
+/// The kinematics of a sweep as arrays: one row per position where the mechanism exists (the
+/// grid's times in order), one column per driver, moving body (column b - 1 for body b),
+/// tracked point or transmission group. Rates at a dead point are NaN (status singular); at a
+/// removable singular position they are the limits along the branch (status limit).
+struct KinematicsResult {
+  Eigen::VectorXd t;
+  Eigen::MatrixXd q;                    ///< per driver: angle (rad) or position (m)
+  Eigen::MatrixXd x0, y0;               ///< per moving body: its frame's origin (m)
+  Eigen::MatrixXd angle, omega, alpha;  ///< per moving body (rad, rad/s, rad/s^2)
+  std::vector<TrackedPoint> points;
+  Eigen::MatrixXd x, y, vx, vy, ax, ay;  ///< per tracked point (m, m/s, m/s^2)
+  std::vector<int> transmission_groups;
+  Eigen::MatrixXd transmission_angle;  ///< per transmission group (rad)
+  std::vector<StepStatus> status;      ///< ok, limit or singular
+  SweepSummary summary;
+  Eigen::Index rows() const { return t.size(); }
+};
+
+/// The kinematics over the grid (sweep_kinematics), every row kept.
+KinematicsResult kinematics(const Mechanism& m, const TimeGrid& grid,
+                            double singular_tolerance = default_singular_tolerance);
+
+/// The names of the kinematics quantities as table columns (io::kinematics_table and the
+/// simulation's rows): per moving body `<body>.angle`, `.omega`, `.alpha`; per tracked point
+/// `<label>.x`, `.y`, `.vx`, `.vy`, `.ax`, `.ay`; per transmission group
+/// `<joint>.transmission_angle`. Writes the values from a workspace (a simulation's rows).
 class KinematicsColumns {
  public:
   explicit KinematicsColumns(const Mechanism& m);
@@ -61,22 +96,9 @@ class KinematicsColumns {
   double* write_transmission(const Mechanism& m, const Workspace& ws, double* out) const;
 
  private:
-  struct Point {
-    std::string label;
-    int body;
-    Vec2 local;
-  };
-  std::vector<Point> points_;
+  std::vector<TrackedPoint> points_;
   std::vector<int> transmission_groups_;
 };
-
-/// The kinematics table of a sweep: t, driver coordinates, then per body angle, omega, alpha;
-/// per named point and centre of mass x, y, vx, vy, ax, ay; transmission angles. Rows where
-/// the mechanism does not exist are left out. The column `singular` flags the rows at a
-/// singular position: 1 where the rates are limits along the branch, 2 at a dead point (rates
-/// left empty).
-Table kinematics_table(const Mechanism& m, const TimeGrid& grid, SweepSummary* summary = nullptr,
-                       double singular_tolerance = default_singular_tolerance);
 
 /// Column name of a driver's coordinate: "<driver>.angle" or "<driver>.position".
 std::string driver_column(const Driver& d);

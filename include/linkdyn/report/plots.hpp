@@ -7,7 +7,9 @@
 #include "linkdyn/dynamics/machine_spec.hpp"
 #include "linkdyn/dynamics/reduced.hpp"
 #include "linkdyn/io/svg_plot.hpp"
+#include "linkdyn/planar/kinetostatics.hpp"
 #include "linkdyn/planar/mechanism.hpp"
+#include "linkdyn/planar/sweep.hpp"
 
 namespace linkdyn::report {
 
@@ -15,9 +17,9 @@ using io::Plot;
 
 /// Body angles, angular velocities and accelerations, point paths (coupler curves), point
 /// speeds and transmission angles, against the first driver's coordinate (or time).
-std::vector<Plot> kinematics_plots(const planar::Mechanism& m, const Table& kinematics);
+std::vector<Plot> kinematics_plots(const planar::Mechanism& m, const planar::KinematicsResult& kinematics);
 /// Driver efforts with and without friction, pair reactions, friction power, efficiency.
-std::vector<Plot> kinetostatics_plots(const planar::Mechanism& m, const Table& kinetostatics);
+std::vector<Plot> kinetostatics_plots(const planar::Mechanism& m, const planar::KinetostaticsResult& kinetostatics);
 
 /// The reduced inertia m(q) and dm/dq by both methods of [003], against the coordinate.
 std::vector<Plot> reduced_plots(const planar::Mechanism& m, const dynamics::ReducedTable& table);
