@@ -63,7 +63,7 @@ tidy: deps
 
 # The layout of .clang-format on every C++ file of the project; format-check changes nothing and
 # fails on the first file that differs.
-CXX_SOURCES = $(shell git ls-files '*.cpp' '*.hpp' 2>/dev/null || find src include apps tests bench -name '*.[ch]pp')
+CXX_SOURCES = $(shell git ls-files --cached --others --exclude-standard '*.cpp' '*.hpp' 2>/dev/null || find src include apps tests bench -name '*.[ch]pp')
 format: deps
 	@clang-format -i $(CXX_SOURCES)
 

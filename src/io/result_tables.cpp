@@ -24,7 +24,8 @@ Table kinematics_table(const Mechanism& m, const planar::KinematicsResult& r) {
   for (Eigen::Index row = 0; row < r.rows(); ++row) {
     v.push_back(r.t(row));
     for (Eigen::Index d = 0; d < r.q.cols(); ++d) v.push_back(r.q(row, d));
-    for (Eigen::Index b = 0; b < r.angle.cols(); ++b) v.insert(v.end(), {r.angle(row, b), r.omega(row, b), r.alpha(row, b)});
+    for (Eigen::Index b = 0; b < r.angle.cols(); ++b)
+      v.insert(v.end(), {r.angle(row, b), r.omega(row, b), r.alpha(row, b)});
     for (Eigen::Index k = 0; k < r.x.cols(); ++k)
       v.insert(v.end(), {r.x(row, k), r.y(row, k), r.vx(row, k), r.vy(row, k), r.ax(row, k), r.ay(row, k)});
     const planar::StepStatus s = r.status[static_cast<size_t>(row)];
@@ -59,7 +60,8 @@ Table kinetostatics_table(const Mechanism& m, const planar::KinetostaticsResult&
   for (Eigen::Index row = 0; row < r.rows(); ++row) {
     v.push_back(r.t(row));
     for (Eigen::Index d = 0; d < r.q.cols(); ++d) v.push_back(r.q(row, d));
-    for (Eigen::Index d = 0; d < r.effort.cols(); ++d) v.insert(v.end(), {r.effort(row, d), r.effort_frictionless(row, d)});
+    for (Eigen::Index d = 0; d < r.effort.cols(); ++d)
+      v.insert(v.end(), {r.effort(row, d), r.effort_frictionless(row, d)});
     for (size_t k = 0; k < m.joints().size(); ++k) {
       const planar::Joint& j = m.joints()[k];
       if (j.pin >= 0) continue;
