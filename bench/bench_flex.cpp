@@ -43,8 +43,8 @@ void eigen_cycle_360(benchmark::State& state) {
   planar::TimeGrid grid = m.default_grid();
   grid.steps = 360;
   for (auto _ : state) {
-    const Table t = flex::eigen_cycle_table(m, links, grid, flex::CycleOptions{4, true, {}});
-    benchmark::DoNotOptimize(t.values.data());
+    const flex::EigenCycleResult r = flex::eigen_cycle(m, links, grid, flex::CycleOptions{4, true, {}});
+    benchmark::DoNotOptimize(r.t.data());
   }
   state.SetItemsProcessed(state.iterations() * (grid.steps + 1));
 }
@@ -56,8 +56,8 @@ void periodic_response_cycle(benchmark::State& state) {
   planar::TimeGrid grid = m.default_grid();
   grid.steps = 360;
   for (auto _ : state) {
-    const Table t = flex::response_table(m, links.front(), grid, flex::ResponseOptions{});
-    benchmark::DoNotOptimize(t.values.data());
+    const flex::LinkResponse r = flex::link_response(m, links.front(), grid, flex::ResponseOptions{});
+    benchmark::DoNotOptimize(r.t.data());
   }
 }
 

@@ -10,6 +10,7 @@
 #include "linkdyn/flex/link.hpp"
 #include "linkdyn/flex/modal.hpp"
 #include "linkdyn/io/model_file.hpp"
+#include "linkdyn/io/result_tables.hpp"
 #include "linkdyn/io/table_writer.hpp"
 
 namespace linkdyn::cli {
@@ -163,16 +164,17 @@ void run_flex(const FlexOptions& o) {
   planar::KinetostaticsOptions kinetostatics;
   kinetostatics.friction = !o.no_friction;
   flex::CycleOptions cycle{o.modes, !o.no_gyroscopic, kinetostatics};
-  const Table eigen = flex::eigen_cycle_table(m, links, grid, cycle);
+  const Table eigen = io::eigen_cycle_table(m, links, flex::eigen_cycle(m, links, grid, cycle));
   std::vector<Table> responses;
   nlohmann::ordered_json periodicity;
   for (const flex::ElasticLink& link : links) {
     print_link(m, link);
     print_cycle(link, eigen, o.modes, flex::periodicity_problem(m, grid).empty() ? grid.t_end - grid.t0 : 0.0);
     if (o.no_response) continue;
-    double error = 0.0;
     flex::ResponseOptions ro{o.substeps, !o.from_rest, kinetostatics};
-    responses.push_back(flex::response_table(m, link, grid, ro, &error));
+    const flex::LinkResponse response = flex::link_response(m, link, grid, ro);
+    const double error = response.periodicity_error;
+    responses.push_back(io::response_table(m, link, response));
     const Table& r = responses.back();
     const auto [wlo, whi] = range_of(column_values(r, link.name + ".mid.w"));
     const auto [ulo, uhi] = range_of(column_values(r, link.name + ".mid.u"));

@@ -105,12 +105,14 @@ void RigidMotion::solve(double t) {
   planar::solve_kinetostatics(m_, ws_, t, options_);
 }
 
-Table eigen_cycle_table(const planar::Mechanism& m, const std::vector<ElasticLink>& links, const planar::TimeGrid& grid,
-                        const CycleOptions& options) {
-  Table table;
-  table.add_column("t", "s");
-  for (const planar::Driver& d : m.drivers())
-    table.add_column(planar::driver_column(d), d.type == planar::DriverType::rotational ? "rad" : "m");
+EigenCycleResult eigen_cycle(const planar::Mechanism& m, const std::vector<ElasticLink>& links,
+                             const planar::TimeGrid& grid, const CycleOptions& options) {
+  EigenCycleResult res;
+  res.modes = options.modes;
+  res.gyroscopic = options.gyroscopic;
+  const Eigen::Index rows = grid.steps + 1, modes = options.modes, gyro_modes = options.gyroscopic ? modes : 0;
+  res.t.resize(rows);
+  res.q.resize(rows, static_cast<Eigen::Index>(m.drivers().size()));
   std::vector<ModalWorkspace> modal;
   for (const ElasticLink& link : links) {
     if (options.modes > link.beam.size())
@@ -119,45 +121,38 @@ Table eigen_cycle_table(const planar::Mechanism& m, const std::vector<ElasticLin
           fmt::format("{} modes asked, the link has {} degrees of freedom", options.modes, link.beam.size()),
           "ask fewer modes or give more elements");
     modal.emplace_back(link.beam);
-    table.add_column(link.name + ".omega", "rad/s");
-    table.add_column(link.name + ".epsilon", "rad/s^2");
-    table.add_column(link.name + ".axial_force.mid", "N");
-    for (int k = 1; k <= options.modes; ++k) {
-      table.add_column(fmt::format("{}.lambda{}", link.name, k), "1/s^2");
-      table.add_column(fmt::format("{}.f{}", link.name, k), "Hz");
-      if (options.gyroscopic) {
-        table.add_column(fmt::format("{}.fg{}", link.name, k), "Hz");
-        table.add_column(fmt::format("{}.sigma{}", link.name, k), "1/s");
-      }
-    }
+    LinkModes& l = res.links.emplace_back();
+    for (Eigen::VectorXd* per_row : {&l.omega, &l.epsilon, &l.axial_force_mid}) per_row->resize(rows);
+    l.lambda.resize(rows, modes), l.frequency.resize(rows, modes);
+    l.gyroscopic_frequency.resize(rows, gyro_modes), l.gyroscopic_sigma.resize(rows, gyro_modes);
   }
-  table.values.reserve(static_cast<size_t>(grid.steps + 1) * table.width());
   RigidMotion rigid(m, options.kinetostatics);
   FrameMotion motion;
   for (int step = 0; step <= grid.steps; ++step) {
     const double t = grid.time(step);
     rigid.solve(t);
     const planar::Workspace& ws = rigid.workspace();
-    table.values.push_back(t);
-    for (double q : ws.q) table.values.push_back(q);
+    res.t(step) = t;
+    for (size_t d = 0; d < ws.q.size(); ++d) res.q(step, static_cast<Eigen::Index>(d)) = ws.q[d];
     for (size_t l = 0; l < links.size(); ++l) {
       frame_motion(m, ws, links[l], motion);
       analyze_modes(links[l].beam, motion, modal[l], options.gyroscopic);
       const ModalWorkspace& r = modal[l];
-      table.values.push_back(motion.omega);
-      table.values.push_back(motion.epsilon);
-      table.values.push_back(r.operators.axial.at(0.5 * links[l].beam.length));
+      LinkModes& out = res.links[l];
+      out.omega(step) = motion.omega;
+      out.epsilon(step) = motion.epsilon;
+      out.axial_force_mid(step) = r.operators.axial.at(0.5 * links[l].beam.length);
       for (int k = 0; k < options.modes; ++k) {
-        table.values.push_back(r.lambda(k));
-        table.values.push_back(frequency_hz(r.lambda(k)));
+        out.lambda(step, k) = r.lambda(k);
+        out.frequency(step, k) = frequency_hz(r.lambda(k));
         if (options.gyroscopic) {
-          table.values.push_back(r.gyroscopic(k).imag() / (2.0 * M_PI));
-          table.values.push_back(r.gyroscopic(k).real());
+          out.gyroscopic_frequency(step, k) = r.gyroscopic(k).imag() / (2.0 * M_PI);
+          out.gyroscopic_sigma(step, k) = r.gyroscopic(k).real();
         }
       }
     }
   }
-  return table;
+  return res;
 }
 
 std::string periodicity_problem(const planar::Mechanism& m, const planar::TimeGrid& grid) {
@@ -180,8 +175,8 @@ std::string periodicity_problem(const planar::Mechanism& m, const planar::TimeGr
   return {};
 }
 
-Table response_table(const planar::Mechanism& m, const ElasticLink& link, const planar::TimeGrid& grid,
-                     const ResponseOptions& options, double* periodicity_error) {
+LinkResponse link_response(const planar::Mechanism& m, const ElasticLink& link, const planar::TimeGrid& grid,
+                           const ResponseOptions& options) {
   if (options.periodic) {
     const std::string problem = periodicity_problem(m, grid);
     if (!problem.empty())
@@ -199,21 +194,13 @@ Table response_table(const planar::Mechanism& m, const ElasticLink& link, const 
   const int steps = grid.steps * options.substeps;
   const Response r = options.periodic ? periodic_response(link.beam, motion_at, grid.t0, duration, steps)
                                       : transient_response(link.beam, motion_at, grid.t0, duration, steps);
-  if (periodicity_error) *periodicity_error = r.periodicity_error;
-
-  Table table;
-  table.add_column("t", "s");
-  for (const planar::Driver& d : m.drivers())
-    table.add_column(planar::driver_column(d), d.type == planar::DriverType::rotational ? "rad" : "m");
-  table.add_column(link.name + ".mid.w", "m");
-  table.add_column(link.name + ".mid.u", "m");
-  table.add_column(link.name + ".end.w", "m");
-  table.add_column(link.name + ".axial_force.mid", "N");
-  // Every node's deflection: transverse w and axial u, nodes 0..n from the link's first end.
-  for (int node = 0; node <= link.beam.elements; ++node) {
-    table.add_column(fmt::format("{}.n{}.w", link.name, node), "m");
-    table.add_column(fmt::format("{}.n{}.u", link.name, node), "m");
-  }
+  LinkResponse res;
+  res.periodicity_error = r.periodicity_error;
+  const Eigen::Index rows = grid.steps + 1, nodes = link.beam.elements + 1;
+  res.t.resize(rows);
+  res.q.resize(rows, static_cast<Eigen::Index>(m.drivers().size()));
+  for (Eigen::VectorXd* per_row : {&res.mid_w, &res.mid_u, &res.end_w, &res.axial_force_mid}) per_row->resize(rows);
+  res.node_w.resize(rows, nodes), res.node_u.resize(rows, nodes);
   const double length = link.beam.length;
   FrameMotion motion;
   for (int step = 0; step <= grid.steps; ++step) {
@@ -221,19 +208,17 @@ Table response_table(const planar::Mechanism& m, const ElasticLink& link, const 
     const Eigen::VectorXd d = r.displacement.col(k);
     motion_at(r.t[k], motion);
     const Vec2 mid = displacement_at(link.beam, d, 0.5 * length), end = displacement_at(link.beam, d, length);
-    table.values.push_back(r.t[k]);
-    for (double q : rigid.workspace().q) table.values.push_back(q);
-    table.values.push_back(mid.y());
-    table.values.push_back(mid.x());
-    table.values.push_back(end.y());
-    table.values.push_back(axial_force(link.beam, motion).at(0.5 * length));
-    for (int node = 0; node <= link.beam.elements; ++node) {
+    res.t(step) = r.t[k];
+    for (size_t i = 0; i < rigid.workspace().q.size(); ++i)
+      res.q(step, static_cast<Eigen::Index>(i)) = rigid.workspace().q[i];
+    res.mid_w(step) = mid.y(), res.mid_u(step) = mid.x(), res.end_w(step) = end.y();
+    res.axial_force_mid(step) = axial_force(link.beam, motion).at(0.5 * length);
+    for (int node = 0; node < nodes; ++node) {
       const Vec2 at = displacement_at(link.beam, d, length * node / link.beam.elements);
-      table.values.push_back(at.y());
-      table.values.push_back(at.x());
+      res.node_w(step, node) = at.y(), res.node_u(step, node) = at.x();
     }
   }
-  return table;
+  return res;
 }
 
 }  // namespace linkdyn::flex

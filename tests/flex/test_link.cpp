@@ -9,6 +9,7 @@
 #include "linkdyn/flex/link.hpp"
 #include "linkdyn/flex/modal.hpp"
 #include "linkdyn/io/model_file.hpp"
+#include "linkdyn/io/result_tables.hpp"
 
 namespace linkdyn::flex {
 namespace {
@@ -206,7 +207,7 @@ TEST(ElasticLinkCoupling, SpinningCrankReproducesTheRotatingCantileverThroughKin
     const Linked model = compile_text(spinning_crank(gamma));
     const planar::Mechanism& m = model.m;
     const std::vector<ElasticLink> links = model.links();
-    const Table t = eigen_cycle_table(m, links, m.default_grid(), CycleOptions{2, true, {}});
+    const Table t = io::eigen_cycle_table(m, links, eigen_cycle(m, links, m.default_grid(), CycleOptions{2, true, {}}));
     for (size_t r = 0; r < t.rows(); ++r) {
       EXPECT_NEAR(t.at(r, t.column("blade.f1")) * 2.0 * M_PI, w1, 2e-4 * w1) << "gamma " << gamma;
       EXPECT_NEAR(t.at(r, t.column("blade.f2")) * 2.0 * M_PI, w2, 2e-4 * w2) << "gamma " << gamma;

@@ -4,7 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "linkdyn/core/table.hpp"
+#include <Eigen/Core>
+
 #include "linkdyn/flex/beam.hpp"
 #include "linkdyn/flex/response.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
@@ -70,13 +71,24 @@ struct CycleOptions {
   planar::KinetostaticsOptions kinetostatics;
 };
 
-/// The eigen-analysis of every elastic link along the grid [004 Fig. 6]: t, driver
-/// coordinates, then per link <link>.omega, <link>.epsilon, <link>.axial_force.mid (N), and
-/// for k = 1..modes <link>.lambda<k> (omega^2, 1/s^2, undamped problem), <link>.f<k> (Hz,
-/// negative when lambda < 0), <link>.fg<k> (Hz, gyroscopic problem) and <link>.sigma<k> (its
-/// real part, 1/s).
-Table eigen_cycle_table(const planar::Mechanism& m, const std::vector<ElasticLink>& links, const planar::TimeGrid& grid,
-                        const CycleOptions& options);
+/// One link's eigen-analysis along the grid: per row its frame's omega (rad/s) and epsilon
+/// (rad/s^2) and the axial force at mid-span (N); per row and mode k the eigenvalue lambda
+/// (omega^2 of the undamped problem, 1/s^2), its frequency (Hz, negative when lambda < 0), and
+/// of the gyroscopic problem the frequency (Hz) and real part sigma (1/s; empty without it).
+struct LinkModes {
+  Eigen::VectorXd omega, epsilon, axial_force_mid;
+  Eigen::MatrixXd lambda, frequency, gyroscopic_frequency, gyroscopic_sigma;  ///< rows x modes
+};
+/// The eigen-analysis of every elastic link along the grid [004 Fig. 6], one row per grid time.
+struct EigenCycleResult {
+  Eigen::VectorXd t;
+  Eigen::MatrixXd q;             ///< per driver
+  std::vector<LinkModes> links;  ///< per elastic link
+  int modes = 0;
+  bool gyroscopic = true;
+};
+EigenCycleResult eigen_cycle(const planar::Mechanism& m, const std::vector<ElasticLink>& links,
+                             const planar::TimeGrid& grid, const CycleOptions& options);
 
 struct ResponseOptions {
   int substeps = 20;     ///< Newmark steps per grid step
@@ -88,10 +100,17 @@ struct ResponseOptions {
 /// whole turns, and their speeds), else which driver does not repeat and how.
 std::string periodicity_problem(const planar::Mechanism& m, const planar::TimeGrid& grid);
 
-/// The response of one link along the grid: t, driver coordinates, <link>.mid.w and
-/// <link>.mid.u (deflection of the mid-span in the beam frame, m), <link>.end.w (at the second
-/// end), <link>.axial_force.mid (N). `periodicity_error` as in Response.
-Table response_table(const planar::Mechanism& m, const ElasticLink& link, const planar::TimeGrid& grid,
-                     const ResponseOptions& options, double* periodicity_error = nullptr);
+/// The response of one link along the grid, one row per grid time: the deflection in the beam
+/// frame (transverse w, axial u, m) at mid-span, w at the second end, the axial force at
+/// mid-span (N), and w, u at every node 0..elements from the first end.
+struct LinkResponse {
+  Eigen::VectorXd t;
+  Eigen::MatrixXd q;  ///< per driver
+  Eigen::VectorXd mid_w, mid_u, end_w, axial_force_mid;
+  Eigen::MatrixXd node_w, node_u;  ///< rows x nodes
+  double periodicity_error = 0.0;  ///< as in Response
+};
+LinkResponse link_response(const planar::Mechanism& m, const ElasticLink& link, const planar::TimeGrid& grid,
+                           const ResponseOptions& options);
 
 }  // namespace linkdyn::flex

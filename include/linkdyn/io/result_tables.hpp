@@ -2,7 +2,10 @@
 // The analyses' typed results as tables of named columns with units: the one place where they
 // become rows for CSV, JSON and the command line's summaries (column names from the planar
 // naming functions: driver_column, KinematicsColumns, add_reaction_columns).
+#include <vector>
+
 #include "linkdyn/core/table.hpp"
+#include "linkdyn/flex/link.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
 #include "linkdyn/planar/sweep.hpp"
 
@@ -18,5 +21,15 @@ Table kinematics_table(const planar::Mechanism& m, const planar::KinematicsResul
 /// forces and friction power, friction.power, driver.power, efficiency, iterations,
 /// self_locking, singular (1 where the values are limits at a removable singular position).
 Table kinetostatics_table(const planar::Mechanism& m, const planar::KinetostaticsResult& r);
+
+/// t, driver coordinates, then per link <link>.omega, <link>.epsilon, <link>.axial_force.mid, and
+/// for k = 1..modes <link>.lambda<k>, <link>.f<k>, and with the gyroscopic problem <link>.fg<k>,
+/// <link>.sigma<k>.
+Table eigen_cycle_table(const planar::Mechanism& m, const std::vector<flex::ElasticLink>& links,
+                        const flex::EigenCycleResult& r);
+
+/// t, driver coordinates, <link>.mid.w, <link>.mid.u, <link>.end.w, <link>.axial_force.mid, then
+/// per node <link>.n<k>.w and <link>.n<k>.u.
+Table response_table(const planar::Mechanism& m, const flex::ElasticLink& link, const flex::LinkResponse& r);
 
 }  // namespace linkdyn::io
