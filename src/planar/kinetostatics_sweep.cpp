@@ -46,6 +46,8 @@ KinetostaticsResult kinetostatics(const Mechanism& m, const TimeGrid& grid, cons
   for (Eigen::VectorXd* per_row : {&res.total_friction_power, &res.driver_power, &res.efficiency})
     per_row->resize(capacity);
   res.iterations.resize(capacity);
+  res.self_locking.reserve(static_cast<size_t>(capacity));
+  res.limit.reserve(static_cast<size_t>(capacity));
   Eigen::Index row = 0;
 
   KinetostaticsSummary& sum = res.summary;

@@ -69,8 +69,8 @@ struct SimulationResult {
   /// (<pair>.friction_power, friction.power); energies (energy.kinetic, energy.potential,
   /// work.<actuator>, work.<load>, friction.loss, energy.residual); stuck (1 while a one-DOF
   /// machine is held at rest; with several DOF, how many Coulomb elements are); then, unless
-  /// kinematics is off, the kinematics columns (kinematics_table's); with `reactions`, every
-  /// pair's reaction (kinetostatics_table's columns).
+  /// kinematics is off, the kinematics columns (io::kinematics_table's); with `reactions`, every
+  /// pair's reaction (io::kinetostatics_table's columns).
   Table table;
   int events = 0;
   int rhs_evaluations = 0;

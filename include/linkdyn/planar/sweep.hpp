@@ -1,6 +1,7 @@
 #pragma once
 // Kinematics over the drivers' motion: a sweep of the time grid, with the intervals where the
-// mechanism exists, its assembly limits and dead points, and the table of results.
+// mechanism exists, its assembly limits and dead points, and the results as arrays
+// (KinematicsResult; io::kinematics_table makes the table).
 #include <functional>
 #include <string>
 #include <vector>
