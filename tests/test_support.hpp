@@ -1,5 +1,7 @@
 #pragma once
 // Shared helpers of the tests: example paths and a loader.
+#include <Eigen/Core>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -19,6 +21,15 @@ inline std::string read_text(const std::string& path) {
 }
 
 inline std::string example(const std::string& name) { return std::string(LINKDYN_EXAMPLES_DIR) + "/" + name + ".yaml"; }
+
+/// The largest |a - b| over two results' arrays of the same shape (a NaN in either counts as
+/// infinitely far).
+inline double largest_difference(const Eigen::Ref<const Eigen::MatrixXd>& a,
+                                 const Eigen::Ref<const Eigen::MatrixXd>& b) {
+  if (a.rows() != b.rows() || a.cols() != b.cols()) return INFINITY;
+  const Eigen::ArrayXXd d = (a - b).array().abs();
+  return d.isNaN().any() ? INFINITY : (d.size() > 0 ? d.maxCoeff() : 0.0);
+}
 
 /// Every shipped planar example with the structural sequence it must decompose into (a test in
 /// test_structure.cpp checks that none is missing).

@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "linkdyn/core/version.hpp"
 #include "linkdyn/io/chain_file.hpp"
+#include "linkdyn/io/result_tables.hpp"
 #include "linkdyn/io/table_reader.hpp"
 #include "linkdyn/io/table_writer.hpp"
 #include "linkdyn/spatial/derivatives.hpp"
@@ -137,16 +138,6 @@ class States {
 };
 
 /// Unit of DOF d's coordinate derivative of order `order` (0: q) and of its force (`force`).
-std::string unit_of(const Chain& chain, int d, int order, bool force = false) {
-  const int link = chain.dof_link[size_t(d)];
-  const bool turn = chain.joint(link).type == JointType::revolute ||
-                    (chain.joint(link).type == JointType::free_flyer && d - chain.v_index[size_t(link)] >= 3);
-  if (force) return std::string(turn ? "N m" : "N") + (order == 0 ? "" : order == 1 ? "/s" : "/s^2");
-  static const char* rot[] = {"rad", "rad/s", "rad/s^2", "rad/s^3", "rad/s^4"};
-  static const char* lin[] = {"m", "m/s", "m/s^2", "m/s^3", "m/s^4"};
-  return turn ? rot[order] : lin[order];
-}
-
 void emit(const Chain& chain, const RobotOptions& o, const std::string& analysis, const Table& table) {
   if (o.csv.empty() && o.json.empty()) {
     io::write_csv(std::cout, table);  // no output file: the table on stdout
@@ -319,7 +310,7 @@ void run_simulation(const Chain& chain, ChainData& data, const RobotOptions& o, 
              pd              ? ", PD control to the states' trajectory"
              : torque_series ? ", torques from " + o.torques
                              : "");
-  emit(chain, o, "simulate", res.table);
+  emit(chain, o, "simulate", io::chain_simulation_table(chain, res));
 }
 
 /// The largest relative difference between the analytic derivatives in `data` and central
@@ -404,8 +395,9 @@ void run_rows(const std::string& analysis, const RobotOptions& o, size_t& curren
   Terms terms;
   terms.friction = !o.no_friction;
   if (analysis == "id") {
-    for (int d = 0; d < n; ++d) table.add_column(chain.v_names[size_t(d)] + ".tau", unit_of(chain, d, 0, true));
-    for (int d = 0; d < n; ++d) table.add_column(chain.v_names[size_t(d)] + ".friction", unit_of(chain, d, 0, true));
+    for (int d = 0; d < n; ++d) table.add_column(chain.v_names[size_t(d)] + ".tau", io::dof_unit(chain, d, 0, true));
+    for (int d = 0; d < n; ++d)
+      table.add_column(chain.v_names[size_t(d)] + ".friction", io::dof_unit(chain, d, 0, true));
     for (size_t r = 0; r < states.rows(); ++r) {
       load_row(r);
       inverse_dynamics(chain, data, q, V.col(0), V.col(1), terms);
@@ -419,7 +411,7 @@ void run_rows(const std::string& analysis, const RobotOptions& o, size_t& curren
   } else if (analysis == "fd") {
     const ForwardMethod method =
         o.method == "crba" ? ForwardMethod::mass_matrix_cholesky : ForwardMethod::articulated_body;
-    for (int d = 0; d < n; ++d) table.add_column(chain.v_names[size_t(d)] + ".qdd", unit_of(chain, d, 2));
+    for (int d = 0; d < n; ++d) table.add_column(chain.v_names[size_t(d)] + ".qdd", io::dof_unit(chain, d, 2));
     for (size_t r = 0; r < states.rows(); ++r) {
       load_row(r);
       states.read(r, "tau", tau);
@@ -496,7 +488,7 @@ void run_rows(const std::string& analysis, const RobotOptions& o, size_t& curren
         table.add_column(chain.v_names[size_t(d)] + (order == 0   ? ".tau"
                                                      : order == 1 ? ".dtau"
                                                                   : ".ddtau"),
-                         unit_of(chain, d, order, true));
+                         io::dof_unit(chain, d, order, true));
     for (size_t r = 0; r < states.rows(); ++r) {
       load_row(r);
       torque_derivatives(chain, data, dd, q, V, terms);

@@ -13,6 +13,7 @@
 #include "commands.hpp"
 #include "linkdyn/dynamics/direct.hpp"
 #include "linkdyn/io/model_file.hpp"
+#include "linkdyn/io/result_tables.hpp"
 #include "linkdyn/report/report.hpp"
 
 namespace linkdyn::cli {
@@ -119,40 +120,37 @@ std::function<void(double)> progress_reporter(double t0, double t_end) {
 
 void print_summary(const planar::Mechanism& m, const dynamics::DynamicSystem& system, const SimulateOptions& o,
                    const dynamics::SimulationResult& r, double seconds) {
-  const Table& t = r.table;
-  const size_t dof = m.drivers().size();  // columns t, q (dof), qd (dof), ...
+  const Eigen::Index rows = r.rows(), dof = r.q.cols();
   fmt::print(
       "{}: {} method ({}), t = [{:g}, {:g}] s, {} rows; {} steps, {} events, {} right-hand sides, {:.3g} s of "
       "computing ({:.0f}x real time)\n",
-      m.spec().name, o.method, o.integrator, o.sim.t0, r.t_final, t.rows(), r.steps, r.events, r.rhs_evaluations,
-      seconds, (r.t_final - o.sim.t0) / std::max(seconds, 1e-9));
+      m.spec().name, o.method, o.integrator, o.sim.t0, r.t_final, rows, r.steps, r.events, r.rhs_evaluations, seconds,
+      (r.t_final - o.sim.t0) / std::max(seconds, 1e-9));
   if (o.method == "reduced")
     fmt::print("reduced model: {} intervals per {}, estimated relative interpolation error {:.2g}\n", r.table_points,
                m.drivers()[0].type == planar::DriverType::rotational ? "turn (or range)" : "range", r.table_error);
   const bool bearings = !system.mechanism->bearings().empty();
   fmt::print("pair friction: {}\n", r.friction ? "on" : bearings ? "off (--no-friction)" : "none in the model");
-  if (t.rows() > 0) {
+  if (rows > 0) {
     double lo = INFINITY, hi = -INFINITY, sum = 0.0;
-    for (size_t k = 0; k < t.rows(); ++k) {
-      const double qd = t.at(k, 1 + dof);
-      lo = std::min(lo, qd), hi = std::max(hi, qd), sum += qd;
+    for (Eigen::Index k = 0; k < rows; ++k)
+      lo = std::min(lo, r.qd(k, 0)), hi = std::max(hi, r.qd(k, 0)), sum += r.qd(k, 0);
+    const planar::Driver& first = m.drivers()[0];
+    fmt::print("{} from {:.6g} to {:.6g}, mean {:.6g}; {} at the end {:.9g}\n", planar::driver_column(first, 1), lo, hi,
+               sum / static_cast<double>(rows), planar::driver_column(first), r.q(rows - 1, 0));
+    for (Eigen::Index i = 1; i < dof; ++i) {
+      const planar::Driver& d = m.drivers()[static_cast<size_t>(i)];
+      fmt::print("{} at the end {:.9g}, {} {:.9g}\n", planar::driver_column(d), r.q(rows - 1, i),
+                 planar::driver_column(d, 1), r.qd(rows - 1, i));
     }
-    fmt::print("{} from {:.6g} to {:.6g}, mean {:.6g}; {} at the end {:.9g}\n", t.columns[1 + dof], lo, hi,
-               sum / t.rows(), t.columns[1], t.at(t.rows() - 1, 1));
-    for (size_t i = 1; i < dof; ++i)
-      fmt::print("{} at the end {:.9g}, {} {:.9g}\n", t.columns[1 + i], t.at(t.rows() - 1, 1 + i),
-                 t.columns[1 + dof + i], t.at(t.rows() - 1, 1 + dof + i));
-    const int stuck = t.column("stuck");
     double stuck_time = 0.0;
-    for (size_t k = 1; k < t.rows(); ++k)
-      if (t.at(k, stuck) > 0.5 && t.at(k - 1, stuck) > 0.5) stuck_time += t.at(k, 0) - t.at(k - 1, 0);
-    bool always = true;
-    for (size_t k = 0; k < t.rows(); ++k) always = always && t.at(k, stuck) > 0.5;
-    if (always)
+    for (Eigen::Index k = 1; k < rows; ++k)
+      if (r.stuck(k) > 0 && r.stuck(k - 1) > 0) stuck_time += r.t(k) - r.t(k - 1);
+    if ((r.stuck.array() > 0).all())
       fmt::print(
           "the machine stays at rest: static friction holds it throughout (its actuators and loads never "
           "exceed the static limit); raise the drive or lower the static friction to start it\n");
-    else if (t.at(t.rows() - 1, stuck) > 0.5)
+    else if (r.stuck(rows - 1) > 0)
       fmt::print("the machine is at rest at the end, held by static friction (the drive does not exceed it)\n");
     else if (stuck_time > 0.0)
       fmt::print("the machine stood still, held by static friction, for {:.6g} s\n", stuck_time);
@@ -211,8 +209,8 @@ void run_simulate(SimulateOptions o) {
                      {"residual", r.energy_residual}};
   if (r.stopped) extra["stopped"] = {{"t", r.t_final}, {"message", r.stop_message}};
   // Whatever was computed is written, also when the run stopped early.
-  write_outputs(m, o.model, "simulate", r.table, planar::SweepSummary{}, o.csv, o.json, extra);
-  write_plots(o.plot_dir, report::simulation_plots(*system->mechanism, system->machine, r.table));
+  write_outputs(m, o.model, "simulate", io::simulation_table(*system, r), planar::SweepSummary{}, o.csv, o.json, extra);
+  write_plots(o.plot_dir, report::simulation_plots(*system, r));
   if (r.stopped) {
     // The message names the model line, the entity and the fix of the input that stopped it.
     if (r.stop_exit_code == InputError::exit_code) throw InputError({}, "", r.stop_message, "");

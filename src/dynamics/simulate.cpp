@@ -32,105 +32,101 @@ struct Layout {
   size_t size() const { return loss() + elements; }
 };
 
-/// The rows of results: columns built once, each row from the state and its evaluation.
+/// The rows of results: the arrays sized once, each row from the state and its evaluation.
 class RowWriter {
  public:
-  RowWriter(const DynamicSystem& s, const SimulationOptions& o, Table& table)
-      : sys_(s), m_(*s.mechanism), o_(o), table_(table), ws_(m_), limits_(m_), kinematics_(m_) {
-    Table& t = table_;
-    t.add_column("t", "s");
-    const char* const rot_units[] = {"rad", "rad/s", "rad/s^2"};
-    const char* const lin_units[] = {"m", "m/s", "m/s^2"};
-    for (int order = 0; order < 3; ++order)
-      for (const planar::Driver& d : m_.drivers())
-        t.add_column(order == 0 ? planar::driver_column(d) : driver_rate_column(d, order),
-                     (d.type == planar::DriverType::rotational ? rot_units : lin_units)[order]);
-    for (int k : s.motors) t.add_column(sys_.machine.actuators[k].name + ".current", "A");
-    for (const Actuator& a : sys_.machine.actuators)
-      t.add_column(a.name + (a.joint() >= 0 ? ".force" : ".torque"), a.joint() >= 0 ? "N" : "N m");
-    for (const auto& a : sys_.machine.constraint_actions)
-      t.add_column(a.name, a.kind == ConstraintAction::pair_moment ? "N m" : "N");
-    for (const CoulombElement& e : s.coulomb)
-      if (e.kind == CoulombElement::pair_friction) t.add_column(e.name + ".friction_power", "W");
-    t.add_column("friction.power", "W");
-    t.add_column("energy.kinetic", "J");
-    t.add_column("energy.potential", "J");
-    for (const Actuator& a : sys_.machine.actuators) t.add_column("work." + a.name, "J");
-    for (const planar::Load& l : m_.spec().loads) t.add_column("work." + l.name, "J");
-    t.add_column("friction.loss", "J");
-    t.add_column("energy.residual", "J");
-    t.add_column("stuck", "1");
-    if (o.kinematics) {
-      kinematics_.add_motion_columns(m_, t);
-      kinematics_.add_transmission_columns(m_, t);
-    }
+  RowWriter(const DynamicSystem& s, const SimulationOptions& o, SimulationResult& result)
+      : sys_(s), m_(*s.mechanism), o_(o), r_(result), ws_(m_), limits_(m_) {
+    // The rows: one per output time, and one more for a stop at an output time.
+    const Eigen::Index rows = o.steps + 2, n = static_cast<Eigen::Index>(m_.drivers().size());
+    const auto actuators = static_cast<Eigen::Index>(sys_.machine.actuators.size());
+    const auto loads = static_cast<Eigen::Index>(m_.spec().loads.size());
+    r_.t.resize(rows);
+    for (Eigen::MatrixXd* per_driver : {&r_.q, &r_.qd, &r_.qdd}) per_driver->resize(rows, n);
+    r_.current.resize(rows, static_cast<Eigen::Index>(sys_.motors.size()));
+    r_.effort.resize(rows, actuators);
+    r_.constraint_action.resize(rows, static_cast<Eigen::Index>(sys_.machine.constraint_actions.size()));
+    r_.coulomb_power.resize(rows, static_cast<Eigen::Index>(sys_.coulomb.size()));
+    EnergyRows& energy = r_.energy;
+    for (Eigen::VectorXd* per_row :
+         {&r_.pair_friction_power, &energy.kinetic, &energy.potential, &energy.friction_loss, &energy.residual})
+      per_row->resize(rows);
+    energy.actuator_work.resize(rows, actuators);
+    energy.load_work.resize(rows, loads);
+    r_.stuck.resize(rows);
+    if (o.kinematics) planar::allocate_rows(m_, rows, r_.kinematics);
     need_reactions_ = o.reactions || !sys_.machine.constraint_actions.empty();
-    if (o.reactions) {
-      for (size_t k = 0; k < m_.spec().joints.size(); ++k) planar::add_reaction_columns(m_.joints()[k], t);
-      for (const planar::CompoundPin& pin : m_.pins()) planar::add_pin_reaction_columns(m_, pin, t);
-    }
-    row_.resize(t.width());
+    if (o.reactions) planar::allocate_rows(m_, rows, r_.reactions);
     constant_potential0_.assign(m_.spec().loads.size(), 0.0);
   }
 
   /// The row at (t, y) with its evaluation; the first row sets the energies' origin.
   void write(double t, const State& y, const Evaluation& e, const Layout& L, const Branches& branches) {
-    const bool stuck = branches.stuck;
     std::copy(branches.segment.begin(), branches.segment.end(), ws_.load_segment.begin());
-    place(t, y, e);
+    const bool limit = place(t, y, e);
     const auto& loads = m_.spec().loads;
-    if (first_) {
+    if (row_ == 0) {
       energy0_ = kinetic() + planar::potential_energy(m_, ws_);
       for (size_t l = 0; l < loads.size(); ++l)
         constant_potential0_[l] = planar::constant_load_potential(m_, ws_, loads[l]);
-      first_ = false;
     }
-    double* out = row_.data();
-    *out++ = t;
-    for (size_t i = 0; i < 2 * L.n; ++i) *out++ = y[i];
-    for (double a : e.qdd) *out++ = a;
-    for (size_t k = 0; k < L.motors; ++k) *out++ = y[L.current() + k];
-    for (double a : e.actuator) *out++ = a;
-    for (const auto& a : sys_.machine.constraint_actions) *out++ = constraint_action(m_, ws_, a);
-    double friction = 0.0;
+    const Eigen::Index row = row_++;
+    const auto n = static_cast<Eigen::Index>(L.n);
+    r_.t(row) = t;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      r_.q(row, i) = y[static_cast<size_t>(i)], r_.qd(row, i) = y[L.n + static_cast<size_t>(i)];
+      r_.qdd(row, i) = e.qdd[static_cast<size_t>(i)];
+    }
+    for (size_t k = 0; k < L.motors; ++k) r_.current(row, static_cast<Eigen::Index>(k)) = y[L.current() + k];
+    for (size_t k = 0; k < L.actuators; ++k) r_.effort(row, static_cast<Eigen::Index>(k)) = e.actuator[k];
+    const auto& actions = sys_.machine.constraint_actions;
+    for (size_t k = 0; k < actions.size(); ++k)
+      r_.constraint_action(row, static_cast<Eigen::Index>(k)) = constraint_action(m_, ws_, actions[k]);
+    double friction = 0.0, loss = 0.0;
     for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
+      const double power = -e.coulomb[k] * e.coulomb_speed[k];
+      r_.coulomb_power(row, static_cast<Eigen::Index>(k)) = power;
       if (sys_.coulomb[k].kind != CoulombElement::pair_friction) continue;
-      const double loss = -e.coulomb[k] * e.coulomb_speed[k];
-      *out++ = loss;
-      friction += loss;
+      friction += power;
+      loss += y[L.loss() + k];
     }
-    *out++ = friction;
+    r_.pair_friction_power(row) = friction;
+    EnergyRows& energy = r_.energy;
     const double kinetic_energy = kinetic(), potential = planar::potential_energy(m_, ws_);
-    *out++ = kinetic_energy;
-    *out++ = potential;
+    energy.kinetic(row) = kinetic_energy, energy.potential(row) = potential;
     double input = 0.0;
     for (size_t k = 0; k < L.actuators; ++k) {
-      *out++ = y[L.actuator_work() + k];
+      energy.actuator_work(row, static_cast<Eigen::Index>(k)) = y[L.actuator_work() + k];
       input += y[L.actuator_work() + k];
     }
     for (size_t l = 0; l < loads.size(); ++l) {
       const double work = load_work(y, L, l);
-      *out++ = work;
+      energy.load_work(row, static_cast<Eigen::Index>(l)) = work;
       if (!planar::conservative(loads[l])) input += work;
     }
-    double loss = 0.0;
-    for (size_t k = 0; k < sys_.coulomb.size(); ++k)
-      if (sys_.coulomb[k].kind == CoulombElement::pair_friction) loss += y[L.loss() + k];
-    *out++ = loss;
-    residual_ = input - loss - (kinetic_energy + potential - energy0_);
+    energy.friction_loss(row) = loss;
     energy_change_ = kinetic_energy + potential - energy0_;
-    *out++ = residual_;
-    *out++ = stuck ? 1.0 : static_cast<double>(std::count(branches.held.begin(), branches.held.end(), 1));
-    if (o_.kinematics) {
-      out = kinematics_.write_motion(m_, ws_, true, out);
-      out = kinematics_.write_transmission(m_, ws_, out);
-    }
-    if (o_.reactions) {
-      auto put = [&](double v) { *out++ = v; };
-      for (size_t k = 0; k < m_.spec().joints.size(); ++k) planar::put_reaction(m_.joints()[k], ws_.reaction[k], put);
-      for (size_t p = 0; p < m_.pins().size(); ++p) planar::put_pin_reaction(m_, ws_, static_cast<int>(p), put);
-    }
-    table_.values.insert(table_.values.end(), row_.begin(), row_.end());
+    residual_ = input - loss - energy_change_;
+    energy.residual(row) = residual_;
+    r_.stuck(row) = branches.stuck ? 1 : static_cast<int>(std::count(branches.held.begin(), branches.held.end(), 1));
+    if (o_.kinematics)
+      planar::record_row(m_, ws_, t, limit ? planar::StepStatus::limit : planar::StepStatus::ok, row, r_.kinematics);
+    if (o_.reactions) planar::record_row(m_, ws_, row, true, r_.reactions);
+  }
+
+  /// Keeps the rows written.
+  void finish() {
+    const Eigen::Index rows = row_;
+    r_.t.conservativeResize(rows);
+    for (Eigen::MatrixXd* matrix : {&r_.q, &r_.qd, &r_.qdd, &r_.current, &r_.effort, &r_.constraint_action,
+                                    &r_.coulomb_power, &r_.energy.actuator_work, &r_.energy.load_work})
+      matrix->conservativeResize(rows, Eigen::NoChange);
+    for (Eigen::VectorXd* vector : {&r_.pair_friction_power, &r_.energy.kinetic, &r_.energy.potential,
+                                    &r_.energy.friction_loss, &r_.energy.residual})
+      vector->conservativeResize(rows);
+    r_.stuck.conservativeResize(rows);
+    if (o_.kinematics) planar::keep_rows(rows, r_.kinematics);
+    if (o_.reactions) planar::keep_rows(rows, r_.reactions);
   }
 
   /// A load's work: its variable parts' integrated power and its constant parts' change of
@@ -155,14 +151,15 @@ class RowWriter {
   }
 
   /// The mechanism at the row's state: positions tracked from the last row, rates (limits at a
-  /// singular position), accelerations from the evaluation, and the reactions of the loads,
-  /// actuators and friction of the evaluation when asked.
-  void place(double t, const State& y, const Evaluation& e) {
+  /// singular position: true), accelerations from the evaluation, and the reactions of the
+  /// loads, actuators and friction of the evaluation when asked.
+  bool place(double t, const State& y, const Evaluation& e) {
     const size_t n = m_.drivers().size();
     for (size_t i = 0; i < n; ++i) ws_.q[i] = y[i], ws_.qd[i] = y[n + i], ws_.qdd[i] = e.qdd[i];
     const planar::KinematicStatus st = planar::solve_positions(m_, ws_);
     if (!st.ok()) throw AnalysisError(planar::describe(m_, ws_, st));
-    if (planar::near_singular(m_, ws_)) {
+    const bool limit = planar::near_singular(m_, ws_);
+    if (limit) {
       if (!planar::solve_rates_as_limits(m_, ws_, limits_))
         throw AnalysisError(planar::describe(m_, ws_, planar::solve_velocities(m_, ws_)));
     } else {
@@ -171,7 +168,7 @@ class RowWriter {
       planar::solve_accelerations(m_, ws_);
       limits_.anchor.save(ws_);
     }
-    if (!need_reactions_) return;
+    if (!need_reactions_) return limit;
     // The kinetostatic walk with everything the dynamics applied: its reactions are the
     // motion's (and the drivers' efforts vanish, up to the integrator's accuracy).
     planar::evaluate_loads(m_, ws_, t);
@@ -188,17 +185,18 @@ class RowWriter {
     ws_.applied[0].setZero();
     ws_.friction_load[0].setZero();
     planar::solve_reactions(m_, ws_);
+    return limit;
   }
 
   const DynamicSystem& sys_;
   const Mechanism& m_;
   const SimulationOptions& o_;
-  Table& table_;
+  SimulationResult& r_;
   Workspace ws_;
   planar::SingularLimit limits_;
-  planar::KinematicsColumns kinematics_;
-  std::vector<double> row_, constant_potential0_;
-  bool need_reactions_ = false, first_ = true;
+  std::vector<double> constant_potential0_;
+  Eigen::Index row_ = 0;
+  bool need_reactions_ = false;
   double energy0_ = 0.0, residual_ = 0.0, energy_change_ = 0.0;
 };
 
@@ -490,11 +488,6 @@ std::string where_text(const Mechanism& m, double t, const State& y) {
 
 }  // namespace
 
-std::string driver_rate_column(const planar::Driver& d, int order) {
-  const bool rot = d.type == planar::DriverType::rotational;
-  return d.name + (order == 1 ? (rot ? ".omega" : ".velocity") : (rot ? ".alpha" : ".acceleration"));
-}
-
 SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& o) {
   const Mechanism& m = *system.mechanism;
   Layout L;
@@ -520,7 +513,7 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
                                                                 : make_kane_evaluator(system, o, y.data());
   eval->report(result);
   result.friction = o.friction && !m.bearings().empty();
-  RowWriter rows(system, o, result.table);
+  RowWriter rows(system, o, result);
   Switches switches(system, o, *eval, L);
 
   Evaluation e;
@@ -563,6 +556,19 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
   // Steps no longer than the rows' spacing: a switching function that changes sign twice within
   // a step would go unseen.
   std::unique_ptr<Stepper> stepper = Stepper::make(o.integrator, o.abs_tol, o.rel_tol, span / o.steps);
+  // The functions whose sign changes are located, made once: function `located`, its locked
+  // sign taken as positive, and the distance to the stop at q.
+  size_t located = 0;
+  double located_sign = 1.0;
+  const std::function<double(double)> switching_function = [&](double s) {
+    stepper->state_at(f, s, row_state);
+    switches.values(s, row_state, g_probe);
+    return g_probe[located] * located_sign;
+  };
+  const std::function<double(double)> distance_to_stop = [&](double s) {
+    stepper->state_at(f, s, row_state);
+    return row_state[0] - o.stop_q;
+  };
   double t = o.t0;
   int next = 0;
   result.qd_min = result.qd_max = y[L.n];
@@ -603,20 +609,14 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
       for (size_t k = 0; k < g_end.size(); ++k) {
         const double locked = switches.locked(k);
         if (locked == 0.0 || sign(g_end[k]) == 0.0 || sign(g_end[k]) == locked) continue;
-        const double tk = locate_sign_change(ta, tb, [&](double s) {
-          stepper->state_at(f, s, row_state);
-          switches.values(s, row_state, g_probe);
-          return g_probe[k] * locked;
-        });
+        located = k, located_sign = locked;
+        const double tk = locate_sign_change(ta, tb, switching_function);
         if (tk <= t_event) t_event = tk, which = static_cast<int>(k);
       }
       // The stop at q, on the same footing.
       bool stop_here = false;
       if (stop_at_q && stop_dir * (stepper->state()[0] - o.stop_q) >= 0.0) {
-        const double ts = locate_sign_change(ta, tb, [&](double s) {
-          stepper->state_at(f, s, row_state);
-          return row_state[0] - o.stop_q;
-        });
+        const double ts = locate_sign_change(ta, tb, distance_to_stop);
         if (ts <= t_event) t_event = ts, which = -1, stop_here = true;
       }
       while (next <= o.steps && out_time(next) <= t_event + 1e-14 * (1.0 + std::abs(t_event))) {
@@ -676,6 +676,7 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
         fmt::format("the simulation stops at {}: {}", where_text(m, t, stepper->state()), error.what());
     finish(t, stepper->state());
   }
+  rows.finish();
   result.rhs_evaluations = static_cast<int>(eval->evaluations);
   return result;
 }

@@ -30,18 +30,58 @@ void add_pin_reaction_columns(const Mechanism& m, const CompoundPin& pin, Table&
   }
 }
 
+JointReaction PairReactions::reaction(Eigen::Index row, size_t pair) const {
+  const auto c = static_cast<Eigen::Index>(pair);
+  JointReaction r;
+  r.force = Vec2(force_x(row, c), force_y(row, c));
+  r.moment = moment(row, c), r.normal = normal(row, c);
+  return r;
+}
+
+Vec2 PairReactions::pin_force(Eigen::Index row, size_t pin, Eigen::Index member) const {
+  return {pin_force_x[pin](row, member), pin_force_y[pin](row, member)};
+}
+
+void allocate_rows(const Mechanism& m, Eigen::Index rows, PairReactions& r) {
+  for (Eigen::MatrixXd* per_pair : {&r.force_x, &r.force_y, &r.moment, &r.normal})
+    per_pair->resize(rows, static_cast<Eigen::Index>(m.joints().size()));
+  r.pin_force_x.clear(), r.pin_force_y.clear();
+  for (const CompoundPin& pin : m.pins()) {
+    r.pin_force_x.emplace_back(rows, static_cast<Eigen::Index>(pin.bodies.size()));
+    r.pin_force_y.emplace_back(rows, static_cast<Eigen::Index>(pin.bodies.size()));
+  }
+}
+
+void record_row(const Mechanism& m, const Workspace& ws, Eigen::Index row, bool valid, PairReactions& r) {
+  const auto kept = [valid](double value) { return valid ? value : Table::missing; };
+  for (size_t k = 0; k < m.joints().size(); ++k) {
+    const JointReaction& reaction = ws.reaction[k];
+    const auto c = static_cast<Eigen::Index>(k);
+    r.force_x(row, c) = kept(reaction.force.x()), r.force_y(row, c) = kept(reaction.force.y());
+    r.moment(row, c) = kept(reaction.moment), r.normal(row, c) = kept(reaction.normal);
+  }
+  for (size_t p = 0; p < m.pins().size(); ++p)
+    for (Eigen::Index k = 0; k < r.pin_force_x[p].cols(); ++k) {
+      const Vec2 F = planar::pin_force(m, ws, static_cast<int>(p), static_cast<int>(k));
+      r.pin_force_x[p](row, k) = kept(F.x()), r.pin_force_y[p](row, k) = kept(F.y());
+    }
+}
+
+void keep_rows(Eigen::Index rows, PairReactions& r) {
+  for (Eigen::MatrixXd* per_pair : {&r.force_x, &r.force_y, &r.moment, &r.normal})
+    per_pair->conservativeResize(rows, Eigen::NoChange);
+  for (auto* per_pin : {&r.pin_force_x, &r.pin_force_y})
+    for (Eigen::MatrixXd& matrix : *per_pin) matrix.conservativeResize(rows, Eigen::NoChange);
+}
+
 KinetostaticsResult kinetostatics(const Mechanism& m, const TimeGrid& grid, const KinetostaticsOptions& options) {
   KinetostaticsResult res;
   const Eigen::Index capacity = grid.steps + 1, nd = static_cast<Eigen::Index>(m.drivers().size());
   const auto nj = static_cast<Eigen::Index>(m.joints().size()), npins = static_cast<Eigen::Index>(m.pins().size());
   res.t.resize(capacity);
   for (Eigen::MatrixXd* per_driver : {&res.q, &res.effort, &res.effort_frictionless}) per_driver->resize(capacity, nd);
-  for (Eigen::MatrixXd* per_pair : {&res.force_x, &res.force_y, &res.moment, &res.normal, &res.friction_power})
-    per_pair->resize(capacity, nj);
-  for (const CompoundPin& pin : m.pins()) {
-    res.pin_force_x.emplace_back(capacity, static_cast<Eigen::Index>(pin.bodies.size()));
-    res.pin_force_y.emplace_back(capacity, static_cast<Eigen::Index>(pin.bodies.size()));
-  }
+  allocate_rows(m, capacity, res.reactions);
+  res.friction_power.resize(capacity, nj);
   res.pin_friction_power.resize(capacity, npins);
   for (Eigen::VectorXd* per_row : {&res.total_friction_power, &res.driver_power, &res.efficiency})
     per_row->resize(capacity);
@@ -92,13 +132,12 @@ KinetostaticsResult kinetostatics(const Mechanism& m, const TimeGrid& grid, cons
           res.effort(row, d) = kept(ws.effort[static_cast<size_t>(d)]);
           res.effort_frictionless(row, d) = ws.effort_frictionless[static_cast<size_t>(d)];
         }
+        record_row(m, ws, row, valid, res.reactions);
         double p_friction = 0.0;
         for (size_t k = 0; k < n_joints; ++k) {
           const Joint& j = m.joints()[k];
           const JointReaction& r = ws.reaction[k];
           const auto c = static_cast<Eigen::Index>(k);
-          res.force_x(row, c) = kept(r.force.x()), res.force_y(row, c) = kept(r.force.y());
-          res.moment(row, c) = kept(r.moment), res.normal(row, c) = kept(r.normal);
           friction[k] = j.type == JointType::gear ? 0.0 : friction_power(m, ws, static_cast<int>(k));
           res.friction_power(row, c) = kept(friction[k]);
           if (j.type == JointType::gear) continue;
@@ -108,10 +147,8 @@ KinetostaticsResult kinetostatics(const Mechanism& m, const TimeGrid& grid, cons
         }
         for (size_t p = 0; p < n_pins; ++p) {
           for (size_t k = 0; k < m.pins()[p].bodies.size(); ++k) {
-            const Vec2 F = pin_force(m, ws, static_cast<int>(p), static_cast<int>(k));
-            res.pin_force_x[p](row, static_cast<Eigen::Index>(k)) = kept(F.x());
-            res.pin_force_y[p](row, static_cast<Eigen::Index>(k)) = kept(F.y());
-            if (valid && F.norm() > sum.pin_max_force[p]) sum.pin_max_force[p] = F.norm(), sum.pin_max_force_t[p] = t;
+            const double F = pin_force(m, ws, static_cast<int>(p), static_cast<int>(k)).norm();
+            if (valid && F > sum.pin_max_force[p]) sum.pin_max_force[p] = F, sum.pin_max_force_t[p] = t;
           }
           pin_friction[p] = pin_friction_power(m, ws, static_cast<int>(p));
           res.pin_friction_power(row, static_cast<Eigen::Index>(p)) = kept(pin_friction[p]);
@@ -160,11 +197,10 @@ KinetostaticsResult kinetostatics(const Mechanism& m, const TimeGrid& grid, cons
   sum.mean_driver_power = sum.duration > 0.0 ? sum.driver_work / sum.duration : 0.0;
   sum.mean_iterations = sum.rows > 0 ? static_cast<double>(total_iterations) / sum.rows : 0.0;
   res.t.conservativeResize(row);
-  for (Eigen::MatrixXd* matrix : {&res.q, &res.effort, &res.effort_frictionless, &res.force_x, &res.force_y,
-                                  &res.moment, &res.normal, &res.friction_power, &res.pin_friction_power})
+  for (Eigen::MatrixXd* matrix :
+       {&res.q, &res.effort, &res.effort_frictionless, &res.friction_power, &res.pin_friction_power})
     matrix->conservativeResize(row, Eigen::NoChange);
-  for (auto* per_pin : {&res.pin_force_x, &res.pin_force_y})
-    for (Eigen::MatrixXd& matrix : *per_pin) matrix.conservativeResize(row, Eigen::NoChange);
+  keep_rows(row, res.reactions);
   for (Eigen::VectorXd* vector : {&res.total_friction_power, &res.driver_power, &res.efficiency})
     vector->conservativeResize(row);
   res.iterations.conservativeResize(row);

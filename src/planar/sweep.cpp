@@ -113,8 +113,10 @@ SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid&
   return summary;
 }
 
-std::string driver_column(const Driver& d) {
-  return d.name + (d.type == DriverType::rotational ? ".angle" : ".position");
+std::string driver_column(const Driver& d, int order) {
+  static const char* const rotational[] = {".angle", ".omega", ".alpha"};
+  static const char* const linear[] = {".position", ".velocity", ".acceleration"};
+  return d.name + (d.type == DriverType::rotational ? rotational : linear)[order];
 }
 
 std::vector<TrackedPoint> tracked_points(const Mechanism& m) {
@@ -153,77 +155,64 @@ void KinematicsColumns::add_transmission_columns(const Mechanism& m, Table& tabl
     table.add_column(m.joints()[m.groups()[g]->label_joint()].name + ".transmission_angle", "rad");
 }
 
-double* KinematicsColumns::write_motion(const Mechanism& m, const Workspace& ws, bool rates, double* out) const {
+void allocate_rows(const Mechanism& m, Eigen::Index rows, KinematicsResult& r) {
+  r.points = tracked_points(m);
+  r.transmission_groups = transmission_groups(m);
+  const auto nb = static_cast<Eigen::Index>(m.bodies().size()) - 1, np = static_cast<Eigen::Index>(r.points.size());
+  r.t.resize(rows);
+  r.q.resize(rows, static_cast<Eigen::Index>(m.drivers().size()));
+  for (Eigen::MatrixXd* per_body : {&r.x0, &r.y0, &r.angle, &r.omega, &r.alpha}) per_body->resize(rows, nb);
+  for (Eigen::MatrixXd* per_point : {&r.x, &r.y, &r.vx, &r.vy, &r.ax, &r.ay}) per_point->resize(rows, np);
+  r.transmission_angle.resize(rows, static_cast<Eigen::Index>(r.transmission_groups.size()));
+  r.status.assign(static_cast<size_t>(rows), StepStatus::ok);
+}
+
+void record_row(const Mechanism& m, const Workspace& ws, double t, StepStatus status, Eigen::Index row,
+                KinematicsResult& r) {
+  const bool rates = status != StepStatus::singular;
   const double none = Table::missing;
-  for (size_t b = 1; b < m.bodies().size(); ++b) {
-    const BodyState& s = ws.body[b];
-    *out++ = s.theta;
-    *out++ = rates ? s.omega : none;
-    *out++ = rates ? s.alpha : none;
+  r.t(row) = t;
+  for (size_t d = 0; d < m.drivers().size(); ++d) r.q(row, static_cast<Eigen::Index>(d)) = ws.q[d];
+  for (Eigen::Index b = 0; b < r.angle.cols(); ++b) {
+    const BodyState& s = ws.body[static_cast<size_t>(b + 1)];
+    r.x0(row, b) = s.r.x(), r.y0(row, b) = s.r.y();
+    r.angle(row, b) = s.theta;
+    r.omega(row, b) = rates ? s.omega : none;
+    r.alpha(row, b) = rates ? s.alpha : none;
   }
-  for (const TrackedPoint& p : points_) {
-    const BodyState& s = ws.body[p.body];
+  for (Eigen::Index k = 0; k < r.x.cols(); ++k) {
+    const TrackedPoint& p = r.points[static_cast<size_t>(k)];
+    const BodyState& s = ws.body[static_cast<size_t>(p.body)];
     const Vec2 x = s.position(p.local);
     const Vec2 v = rates ? s.velocity(p.local) : Vec2(none, none);
     const Vec2 a = rates ? s.acceleration(p.local) : Vec2(none, none);
-    for (double value : {x.x(), x.y(), v.x(), v.y(), a.x(), a.y()}) *out++ = value;
+    r.x(row, k) = x.x(), r.y(row, k) = x.y(), r.vx(row, k) = v.x(), r.vy(row, k) = v.y();
+    r.ax(row, k) = a.x(), r.ay(row, k) = a.y();
   }
-  return out;
+  for (size_t g = 0; g < r.transmission_groups.size(); ++g)
+    r.transmission_angle(row, static_cast<Eigen::Index>(g)) =
+        *m.groups()[r.transmission_groups[g]]->transmission_angle(m, ws);
+  r.status[static_cast<size_t>(row)] = status;
 }
 
-double* KinematicsColumns::write_transmission(const Mechanism& m, const Workspace& ws, double* out) const {
-  for (int g : transmission_groups_) *out++ = *m.groups()[g]->transmission_angle(m, ws);
-  return out;
+void keep_rows(Eigen::Index rows, KinematicsResult& r) {
+  r.t.conservativeResize(rows);
+  for (Eigen::MatrixXd* matrix : {&r.q, &r.x0, &r.y0, &r.angle, &r.omega, &r.alpha, &r.x, &r.y, &r.vx, &r.vy, &r.ax,
+                                  &r.ay, &r.transmission_angle})
+    matrix->conservativeResize(rows, Eigen::NoChange);
+  r.status.resize(static_cast<size_t>(rows));
 }
 
 KinematicsResult kinematics(const Mechanism& m, const TimeGrid& grid, double singular_tolerance) {
   KinematicsResult r;
-  r.points = tracked_points(m);
-  r.transmission_groups = transmission_groups(m);
-  const Eigen::Index capacity = grid.steps + 1, nb = static_cast<Eigen::Index>(m.bodies().size()) - 1;
-  const auto np = static_cast<Eigen::Index>(r.points.size());
-  r.t.resize(capacity);
-  r.q.resize(capacity, static_cast<Eigen::Index>(m.drivers().size()));
-  for (Eigen::MatrixXd* per_body : {&r.x0, &r.y0, &r.angle, &r.omega, &r.alpha}) per_body->resize(capacity, nb);
-  for (Eigen::MatrixXd* per_point : {&r.x, &r.y, &r.vx, &r.vy, &r.ax, &r.ay}) per_point->resize(capacity, np);
-  r.transmission_angle.resize(capacity, static_cast<Eigen::Index>(r.transmission_groups.size()));
-  r.status.reserve(static_cast<size_t>(capacity));
-
+  allocate_rows(m, grid.steps + 1, r);
   Workspace ws(m);
   ws.singular_tolerance = singular_tolerance;
   Eigen::Index row = 0;
   r.summary = sweep_kinematics(m, ws, grid, [&](int, double t, StepStatus status) {
-    if (status == StepStatus::absent) return;
-    const bool rates = status != StepStatus::singular;
-    const double none = Table::missing;
-    r.t(row) = t;
-    for (size_t d = 0; d < m.drivers().size(); ++d) r.q(row, static_cast<Eigen::Index>(d)) = ws.q[d];
-    for (Eigen::Index b = 0; b < nb; ++b) {
-      const BodyState& s = ws.body[static_cast<size_t>(b + 1)];
-      r.x0(row, b) = s.r.x(), r.y0(row, b) = s.r.y();
-      r.angle(row, b) = s.theta;
-      r.omega(row, b) = rates ? s.omega : none;
-      r.alpha(row, b) = rates ? s.alpha : none;
-    }
-    for (Eigen::Index k = 0; k < np; ++k) {
-      const TrackedPoint& p = r.points[static_cast<size_t>(k)];
-      const BodyState& s = ws.body[static_cast<size_t>(p.body)];
-      const Vec2 x = s.position(p.local);
-      const Vec2 v = rates ? s.velocity(p.local) : Vec2(none, none);
-      const Vec2 a = rates ? s.acceleration(p.local) : Vec2(none, none);
-      r.x(row, k) = x.x(), r.y(row, k) = x.y(), r.vx(row, k) = v.x(), r.vy(row, k) = v.y();
-      r.ax(row, k) = a.x(), r.ay(row, k) = a.y();
-    }
-    for (size_t g = 0; g < r.transmission_groups.size(); ++g)
-      r.transmission_angle(row, static_cast<Eigen::Index>(g)) =
-          *m.groups()[r.transmission_groups[g]]->transmission_angle(m, ws);
-    r.status.push_back(status);
-    ++row;
+    if (status != StepStatus::absent) record_row(m, ws, t, status, row++, r);
   });
-  r.t.conservativeResize(row);
-  for (Eigen::MatrixXd* matrix : {&r.q, &r.x0, &r.y0, &r.angle, &r.omega, &r.alpha, &r.x, &r.y, &r.vx, &r.vy, &r.ax,
-                                  &r.ay, &r.transmission_angle})
-    matrix->conservativeResize(row, Eigen::NoChange);
+  keep_rows(row, r);
   return r;
 }
 

@@ -12,23 +12,6 @@ namespace {
 
 using planar::Mechanism;
 
-std::vector<double> column(const Table& table, int c, double scale = 1.0) {
-  std::vector<double> out(table.rows());
-  for (size_t r = 0; r < table.rows(); ++r) out[r] = table.at(r, static_cast<size_t>(c)) * scale;
-  return out;
-}
-
-/// A plot of the named columns (those that exist) against the x axis.
-Plot columns_plot(const Table& table, const XAxis& x, std::string id, std::string title, std::string y_label,
-                  const std::vector<std::pair<std::string, std::string>>& columns, double scale = 1.0) {
-  Plot p{std::move(id), std::move(title), x.label, std::move(y_label), {}, false};
-  for (const auto& [name, label] : columns) {
-    const int c = table.column(name);
-    if (c >= 0) p.series.push_back({label, x.values, column(table, c, scale), ""});
-  }
-  return p;
-}
-
 /// A result's column as plotted (times `scale`).
 std::vector<double> values(const Eigen::Ref<const Eigen::VectorXd>& v, double scale = 1.0) {
   std::vector<double> out(static_cast<size_t>(v.size()));
@@ -113,7 +96,8 @@ std::vector<Plot> kinetostatics_plots(const Mechanism& m, const planar::Kinetost
     const planar::Joint& j = m.spec().joints[k];
     if (j.type == planar::JointType::gear) continue;
     const auto c = static_cast<Eigen::Index>(k);
-    reactions.series.push_back({j.name, x.values, magnitudes(r.force_x.col(c), r.force_y.col(c)), ""});
+    reactions.series.push_back(
+        {j.name, x.values, magnitudes(r.reactions.force_x.col(c), r.reactions.force_y.col(c)), ""});
     if (j.friction > 0.0) friction.series.push_back({j.name, x.values, values(r.friction_power.col(c)), ""});
   }
   for (size_t p = 0; p < m.pins().size(); ++p) {  // the force on each member
@@ -121,7 +105,8 @@ std::vector<Plot> kinetostatics_plots(const Mechanism& m, const planar::Kinetost
     for (size_t k = 0; k < pin.bodies.size(); ++k) {
       const auto c = static_cast<Eigen::Index>(k);
       reactions.series.push_back({pin.name + " on " + m.bodies()[pin.bodies[k]].name, x.values,
-                                  magnitudes(r.pin_force_x[p].col(c), r.pin_force_y[p].col(c)), ""});
+                                  magnitudes(r.reactions.pin_force_x[p].col(c), r.reactions.pin_force_y[p].col(c)),
+                                  ""});
     }
     if (pin.friction > 0.0)
       friction.series.push_back(
@@ -141,45 +126,62 @@ std::vector<Plot> kinetostatics_plots(const Mechanism& m, const planar::Kinetost
   return plots;
 }
 
-std::vector<Plot> simulation_plots(const Mechanism& m, const dynamics::MachineSpec& machine, const Table& table) {
-  XAxis x{"t (s)", column(table, 0)};
+std::vector<Plot> simulation_plots(const dynamics::DynamicSystem& system, const dynamics::SimulationResult& r) {
+  const Mechanism& m = *system.mechanism;
+  const dynamics::MachineSpec& machine = system.machine;
+  const XAxis x{"t (s)", values(r.t)};
+  auto plot = [&](std::string id, std::string title, std::string y_label) {
+    return Plot{std::move(id), std::move(title), x.label, std::move(y_label), {}, false};
+  };
   std::vector<Plot> plots;
-  // The columns of a simulation (dynamics::SimulationResult), by their names.
-  auto series = [&](const std::vector<std::string>& names, size_t strip) {
-    std::vector<std::pair<std::string, std::string>> out;
-    for (const std::string& n : names)
-      if (table.column(n) >= 0) out.emplace_back(n, n.substr(0, n.size() - strip));
-    return out;
-  };
-  for (const planar::Driver& d : m.drivers()) {
-    const std::string n = dynamics::driver_rate_column(d, 1);
-    const bool rot = d.type == planar::DriverType::rotational;
-    plots.push_back(columns_plot(table, x, "simulation-speed-" + d.name, "Speed of " + d.name,
-                                 n + (rot ? " (rad/s)" : " (m/s)"), {{n, d.name}}));
+  for (size_t d = 0; d < m.drivers().size(); ++d) {
+    const planar::Driver& driver = m.drivers()[d];
+    const std::string rate = planar::driver_column(driver, 1);
+    const bool rot = driver.type == planar::DriverType::rotational;
+    plots.push_back(
+        plot("simulation-speed-" + driver.name, "Speed of " + driver.name, rate + (rot ? " (rad/s)" : " (m/s)")));
+    plots.back().series.push_back({driver.name, x.values, values(r.qd.col(static_cast<Eigen::Index>(d))), ""});
   }
-  std::vector<std::string> currents, torques, forces, actions, reactions;
-  for (const dynamics::Actuator& a : machine.actuators) {
-    if (a.is<dynamics::DcMotor>()) currents.push_back(a.name + ".current");
-    (a.joint() >= 0 ? forces : torques).push_back(a.name + (a.joint() >= 0 ? ".force" : ".torque"));
+  Plot currents = plot("simulation-current", "Motor current", "current (A)");
+  for (size_t k = 0; k < system.motors.size(); ++k)
+    currents.series.push_back({machine.actuators[static_cast<size_t>(system.motors[k])].name, x.values,
+                               values(r.current.col(static_cast<Eigen::Index>(k))), ""});
+  Plot torques = plot("simulation-torques", "Actuator torques", "torque (N m)");
+  Plot forces = plot("simulation-forces", "Actuator forces in pairs", "force (N)");
+  for (size_t k = 0; k < machine.actuators.size(); ++k) {
+    const dynamics::Actuator& a = machine.actuators[k];
+    (a.joint() >= 0 ? forces : torques)
+        .series.push_back({a.name, x.values, values(r.effort.col(static_cast<Eigen::Index>(k))), ""});
   }
-  for (const auto& a : machine.constraint_actions) actions.push_back(a.name);
-  for (size_t k = 0; k < m.spec().joints.size(); ++k)
-    if (m.joints()[k].type != planar::JointType::gear) reactions.push_back(m.joints()[k].name + ".F");
-  for (const planar::CompoundPin& pin : m.pins())
-    for (int b : pin.bodies) reactions.push_back(pin.name + "." + m.bodies()[b].name + ".F");
-  auto add = [&](const char* id, const char* title, const char* axis,
-                 const std::vector<std::pair<std::string, std::string>>& s) {
-    if (!s.empty()) plots.push_back(columns_plot(table, x, id, title, axis, s));
-  };
-  add("simulation-current", "Motor current", "current (A)", series(currents, 8));
-  add("simulation-torques", "Actuator torques", "torque (N m)", series(torques, 7));
-  add("simulation-forces", "Actuator forces in pairs", "force (N)", series(forces, 6));
-  add("simulation-constraint-actions", "Constraint actions", "force (N)", series(actions, 0));
-  add("simulation-reactions", "Pair reactions |F|", "force (N)", series(reactions, 2));
-  if (!m.bearings().empty())
-    add("simulation-friction", "Friction power in the pairs", "power (W)", series({"friction.power"}, 0));
-  add("simulation-energy", "Kinetic and potential energy", "energy (J)",
-      series({"energy.kinetic", "energy.potential"}, 0));
+  Plot actions = plot("simulation-constraint-actions", "Constraint actions", "force (N)");
+  for (size_t k = 0; k < machine.constraint_actions.size(); ++k)
+    actions.series.push_back({machine.constraint_actions[k].name, x.values,
+                              values(r.constraint_action.col(static_cast<Eigen::Index>(k))), ""});
+  Plot reactions = plot("simulation-reactions", "Pair reactions |F|", "force (N)");
+  if (r.reactions.force_x.cols() > 0) {  // recorded (SimulationOptions::reactions)
+    for (size_t k = 0; k < m.spec().joints.size(); ++k) {
+      if (m.joints()[k].type == planar::JointType::gear) continue;
+      const auto c = static_cast<Eigen::Index>(k);
+      reactions.series.push_back(
+          {m.joints()[k].name, x.values, magnitudes(r.reactions.force_x.col(c), r.reactions.force_y.col(c)), ""});
+    }
+    for (size_t p = 0; p < m.pins().size(); ++p)
+      for (size_t k = 0; k < m.pins()[p].bodies.size(); ++k) {
+        const auto c = static_cast<Eigen::Index>(k);
+        reactions.series.push_back({m.pins()[p].name + "." + m.bodies()[m.pins()[p].bodies[k]].name, x.values,
+                                    magnitudes(r.reactions.pin_force_x[p].col(c), r.reactions.pin_force_y[p].col(c)),
+                                    ""});
+      }
+  }
+  for (Plot* p : {&currents, &torques, &forces, &actions, &reactions})
+    if (!p->series.empty()) plots.push_back(std::move(*p));
+  if (!m.bearings().empty()) {
+    plots.push_back(plot("simulation-friction", "Friction power in the pairs", "power (W)"));
+    plots.back().series.push_back({"friction.power", x.values, values(r.pair_friction_power), ""});
+  }
+  plots.push_back(plot("simulation-energy", "Kinetic and potential energy", "energy (J)"));
+  plots.back().series.push_back({"energy.kinetic", x.values, values(r.energy.kinetic), ""});
+  plots.back().series.push_back({"energy.potential", x.values, values(r.energy.potential), ""});
   for (Plot& p : plots) p.linked = false;  // against time, not the animation's coordinate
   return plots;
 }

@@ -124,8 +124,9 @@ void add_dynamics(const Mechanism& m, const dynamics::MachineSpec& machine, cons
     so.t_end = grid.t_end;
     so.steps = 600;
     so.rel_tol = so.abs_tol = 1e-9;
+    so.kinematics = false;  // the plots are against time: no poses needed
     const dynamics::DynamicSystem system(m, machine);
-    std::vector<Plot> simulation = simulation_plots(*system.mechanism, machine, dynamics::simulate(system, so).table);
+    std::vector<Plot> simulation = simulation_plots(system, dynamics::simulate(system, so));
     if (!simulation.empty())
       data.sections.push_back({"Direct dynamics (against time: not linked to the slider)", std::move(simulation)});
     data.summary +=

@@ -1,6 +1,7 @@
 #include "linkdyn/spatial/simulate.hpp"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -36,48 +37,25 @@ ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, Vector
     ++result.rhs_evaluations;
   };
 
-  Table& table = result.table;
-  table.add_column("t", "s");
-  auto unit = [&](int dof, int order) {
-    const bool rot = chain.joint(chain.dof_link[size_t(dof)]).type == JointType::revolute ||
-                     (chain.joint(chain.dof_link[size_t(dof)]).type == JointType::free_flyer &&
-                      dof - chain.v_index[size_t(chain.dof_link[size_t(dof)])] >= 3);
-    static const char* r[] = {"rad", "rad/s", "rad/s^2"};
-    static const char* l[] = {"m", "m/s", "m/s^2"};
-    return std::string(rot ? r[order] : l[order]);
-  };
-  for (int i = 0; i < nq; ++i) {
-    const int link = [&] {
-      int k = 0;
-      while (k + 1 < chain.links && chain.q_index[size_t(k) + 1] <= i) ++k;
-      return k;
-    }();
-    const bool ff = chain.joint(link).type == JointType::free_flyer;
-    const int local = i - chain.q_index[size_t(link)];
-    table.add_column(
-        chain.q_names[size_t(i)] + ".q",
-        ff ? (local < 3 ? "m"
-                        : (nq > 0 && chain.spec.rotation_coordinates == RotationCoordinates::quaternion ? "" : "rad"))
-           : unit(chain.v_index[size_t(link)], 0));
-  }
-  for (const char* what : {"qd", "qdd"})
-    for (int d = 0; d < nv; ++d)
-      table.add_column(chain.v_names[size_t(d)] + "." + what, unit(d, what[2] == 'd' ? 2 : 1));
-  for (int d = 0; d < nv; ++d) table.add_column(chain.v_names[size_t(d)] + ".tau", unit(d, 0) == "rad" ? "N m" : "N");
-  table.add_column("kinetic_energy", "J");
-  table.add_column("potential_energy", "J");
-  table.values.reserve(size_t(o.steps + 1) * table.width());
-
-  State row(y.size()), slope(y.size());
+  const Eigen::Index rows = std::max(o.steps, 0) + 1;
+  result.t.resize(rows);
+  result.q.resize(rows, nq);
+  for (Eigen::MatrixXd* per_dof : {&result.qd, &result.qdd, &result.tau}) per_dof->resize(rows, nv);
+  result.kinetic_energy.resize(rows);
+  result.potential_energy.resize(rows);
+  State row_state(y.size()), slope(y.size());
+  Eigen::Index row = 0;
   auto emit = [&](double t, const State& x) {
     rhs(x, slope, t);
-    table.values.push_back(t);
-    table.values.insert(table.values.end(), x.begin(), x.end());
-    table.values.insert(table.values.end(), slope.begin() + nq, slope.end());
-    table.values.insert(table.values.end(), tau.begin(), tau.end());  // the driving forces applied
     const ConstMap q(x.data(), nq), qd(x.data() + nq, nv);
-    table.values.push_back(kinetic_energy(chain, data, q, qd));
-    table.values.push_back(o.terms.gravity ? potential_energy(chain, data, q) : 0.0);
+    result.t(row) = t;
+    result.q.row(row) = q;
+    result.qd.row(row) = qd;
+    result.qdd.row(row) = ConstMap(slope.data() + nq, nv);
+    result.tau.row(row) = tau;  // the driving forces applied
+    result.kinetic_energy(row) = kinetic_energy(chain, data, q, qd);
+    result.potential_energy(row) = o.terms.gravity ? potential_energy(chain, data, q) : 0.0;
+    ++row;
   };
   const std::unique_ptr<Stepper> stepper = Stepper::make(o.integrator, o.abs_tol, o.rel_tol);
   const Stepper::System system = rhs;
@@ -94,8 +72,8 @@ ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, Vector
     stepper->step(system);
     while (next <= o.steps && o.t_end * next / o.steps <= stepper->time()) {
       const double t = o.t_end * next / o.steps;
-      stepper->state_at(system, t, row);
-      emit(t, row);
+      stepper->state_at(system, t, row_state);
+      emit(t, row_state);
       ++next;
     }
   }

@@ -20,10 +20,7 @@ double reduced_vs_full(const DynamicSystem& system, SimulationOptions o, double 
   const SimulationResult red = simulate(system, o);
   o.method = Method::full;
   const SimulationResult full = simulate(system, o);
-  double worst = 0.0;
-  for (size_t r = 0; r < red.table.rows(); ++r)
-    worst = std::max(worst, std::abs(red.table.at(r, 1) - full.table.at(r, 1)));
-  return worst;
+  return test::largest_difference(red.q, full.q);
 }
 SimulationOptions tight() {
   SimulationOptions o;

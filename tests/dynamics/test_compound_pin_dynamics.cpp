@@ -24,13 +24,6 @@ SimulationOptions tight(Method method, double t_end, int steps) {
   return o;
 }
 
-/// Largest difference of column `c` of two tables of the same shape.
-double largest_difference(const Table& a, const Table& b, size_t c) {
-  double worst = 0.0;
-  for (size_t r = 0; r < a.rows(); ++r) worst = std::max(worst, std::abs(a.at(r, c) - b.at(r, c)));
-  return worst;
-}
-
 }  // namespace
 
 TEST(CompoundPinDynamics, TogglePressReducedInertiaFromEnergyAndFromKinetostaticsAgree) {
@@ -61,19 +54,16 @@ TEST(CompoundPinDynamics, TogglePressSimulatedByReducedFullAndKaneAgree) {
     SimulationOptions reduced_options = tight(Method::reduced, 0.9, 90);
     reduced_options.table_points = 2880;
     const SimulationResult reduced = simulate(system, reduced_options);
-    ASSERT_EQ(kane.table.rows(), 91u);
-    ASSERT_EQ(full.table.rows(), 91u);
-    ASSERT_EQ(reduced.table.rows(), 91u);
-    const Table& t = kane.table;
-    EXPECT_GT(t.at(t.rows() - 1, 1), M_PI);  // through the bottom dead centre
-    double slowest = INFINITY;
-    for (size_t r = 0; r < t.rows(); ++r) slowest = std::min(slowest, t.at(r, 2));
+    ASSERT_EQ(kane.rows(), 91);
+    ASSERT_EQ(full.rows(), 91);
+    ASSERT_EQ(reduced.rows(), 91);
+    EXPECT_GT(kane.q(kane.rows() - 1, 0), M_PI);  // through the bottom dead centre
+    const double slowest = kane.qd.col(0).minCoeff();
     if (forming) {
-      EXPECT_LT(slowest, 0.95 * t.at(0, 2)) << "the forming load slows the crank";
+      EXPECT_LT(slowest, 0.95 * kane.qd(0, 0)) << "the forming load slows the crank";
     }
-    const double dq = largest_difference(kane.table, full.table, 1),
-                 dqd = largest_difference(kane.table, full.table, 2);
-    const double dq_reduced = largest_difference(kane.table, reduced.table, 1);
+    const double dq = test::largest_difference(kane.q, full.q), dqd = test::largest_difference(kane.qd, full.qd);
+    const double dq_reduced = test::largest_difference(kane.q, reduced.q);
     std::printf(
         "toggle press %s over 0.9 s, |dq|: Kane vs full %.1e rad (|dqd| %.1e rad/s), Kane vs reduced %.1e rad\n",
         forming ? "forming" : "without forming", dq, dqd, dq_reduced);
@@ -94,7 +84,7 @@ TEST(CompoundPinDynamics, KanePinReactionsAreTheKinetostaticPinForcesAtTheSameMo
   o.reactions = true;
   o.friction = false;  // the walk below applies the loads and the motor, not the pins' friction
   const SimulationResult r = simulate(system, o);
-  const Table& t = r.table;
+  const Table t = io::simulation_table(system, r);  // the pin's reactions by their column names
   const planar::Mechanism& mm = *system.mechanism;  // with the rotor's inertia on the crank
   const int motor = t.column("motor.torque"), crank = mm.spec().find_body("crank");
   const std::vector<std::string> columns{"K.upper.Fx", "K.upper.Fy", "K.lower.Fx",

@@ -33,11 +33,11 @@ TEST(DirectDynamics, ConservativeFourBarKeepsItsEnergyOverTenCycles) {
   // Full model: the mechanism's kinetic energy.
   o.method = Method::full;
   const SimulationResult full = simulate(system, o);
-  ASSERT_GT(full.table.at(full.table.rows() - 1, 1), 10 * 2 * M_PI);
+  ASSERT_GT(full.q(full.rows() - 1, 0), 10 * 2 * M_PI);
   const double e0 = kinetic_energy(system, 0.0, 10.0);
   double worst = 0.0;
-  for (size_t r = 0; r < full.table.rows(); ++r)
-    worst = std::max(worst, std::abs(kinetic_energy(system, full.table.at(r, 1), full.table.at(r, 2)) - e0) / e0);
+  for (Eigen::Index r = 0; r < full.rows(); ++r)
+    worst = std::max(worst, std::abs(kinetic_energy(system, full.q(r, 0), full.qd(r, 0)) - e0) / e0);
   EXPECT_LT(worst, 1e-8);
   // Reduced model: its own energy 1/2 m(q) qd^2 with the interpolated m.
   o.method = Method::reduced;
@@ -48,9 +48,8 @@ TEST(DirectDynamics, ConservativeFourBarKeepsItsEnergyOverTenCycles) {
   auto m_of = [&](double q) { return model.curves.value(model.curves.locate(q), 0); };
   const double r0 = 0.5 * m_of(0.0) * 100.0;
   double worst_reduced = 0.0;
-  for (size_t r = 0; r < red.table.rows(); ++r)
-    worst_reduced =
-        std::max(worst_reduced, std::abs(0.5 * m_of(red.table.at(r, 1)) * std::pow(red.table.at(r, 2), 2) - r0) / r0);
+  for (Eigen::Index r = 0; r < red.rows(); ++r)
+    worst_reduced = std::max(worst_reduced, std::abs(0.5 * m_of(red.q(r, 0)) * std::pow(red.qd(r, 0), 2) - r0) / r0);
   EXPECT_LT(worst_reduced, 1e-8);
   std::printf("energy drift over ten turns: full %.1e, reduced %.1e\n", worst, worst_reduced);
 }
@@ -69,12 +68,12 @@ TEST(DirectDynamics, DcMotorOnAPureInertiaFollowsItsAnalyticStepResponse) {
   Eigen::Matrix2d A;
   A << 0.0, K / J, -K / L, -R / L;
   const Eigen::Vector2d steady(U / K, 0.0);
-  for (size_t row = 0; row < r.table.rows(); ++row) {
-    const double t = r.table.at(row, 0);
+  for (Eigen::Index row = 0; row < r.rows(); ++row) {
+    const double t = r.t(row);
     const Eigen::Matrix2d E = (A * t).exp();
     const Eigen::Vector2d x = steady + E * (Eigen::Vector2d::Zero() - steady);
-    EXPECT_NEAR(r.table.at(row, 2), x(0), 1e-8 * steady(0)) << "t = " << t;
-    EXPECT_NEAR(r.table.at(row, 4), x(1), 1e-8 * U / R) << "t = " << t;  // current
+    EXPECT_NEAR(r.qd(row, 0), x(0), 1e-8 * steady(0)) << "t = " << t;
+    EXPECT_NEAR(r.current(row, 0), x(1), 1e-8 * U / R) << "t = " << t;
   }
 }
 
@@ -90,12 +89,10 @@ TEST(DirectDynamics, ReducedMethodAgreesWithTheFullModel) {
   const SimulationResult red = simulate(system, o);
   o.method = Method::full;
   const SimulationResult full = simulate(system, o);
-  ASSERT_EQ(red.table.rows(), full.table.rows());
-  EXPECT_GT(full.table.at(full.table.rows() - 1, 1), 4 * M_PI);
+  ASSERT_EQ(red.rows(), full.rows());
+  EXPECT_GT(full.q(full.rows() - 1, 0), 4 * M_PI);
   EXPECT_EQ(red.events, full.events);
-  double worst = 0.0;
-  for (size_t r = 0; r < red.table.rows(); ++r)
-    worst = std::max(worst, std::abs(red.table.at(r, 1) - full.table.at(r, 1)));
+  const double worst = (red.q - full.q).cwiseAbs().maxCoeff();
   std::printf("reduced vs full over %.3g s: largest |q difference| %.2e rad\n", o.t_end, worst);
   EXPECT_LT(worst, 1e-6);
 }
@@ -121,22 +118,23 @@ TEST(DirectDynamics, ConstraintActionsAgreeWithKinetostaticsAtTheSameMotion) {
   o.method = Method::reduced;
   o.table_points = 2880;
   const SimulationResult red = simulate(system, o);
-  const Table& t = full.table;
-  const int action = t.column("D_along"), motor = t.column("motor.torque"), brake = t.column("brake.torque");
+  const auto& acts = system.machine.actuators;
+  ASSERT_EQ(acts.size(), 2u);
+  ASSERT_EQ(acts[0].name, "motor");
+  ASSERT_EQ(acts[1].name, "brake");
   planar::Workspace ws(*system.mechanism);
-  for (size_t r = 1; r < t.rows(); ++r) {
-    ws.q[0] = t.at(r, 1), ws.qd[0] = t.at(r, 2), ws.qdd[0] = t.at(r, 3);
+  for (Eigen::Index r = 1; r < full.rows(); ++r) {
+    ws.q[0] = full.q(r, 0), ws.qd[0] = full.qd(r, 0), ws.qdd[0] = full.qdd(r, 0);
     ASSERT_TRUE(planar::solve_kinematics(*system.mechanism, ws).ok());
-    planar::evaluate_loads(*system.mechanism, ws, t.at(r, 0));
-    ws.applied[1](2) += t.at(r, motor);
-    ws.applied[3](2) += t.at(r, brake);
+    planar::evaluate_loads(*system.mechanism, ws, full.t(r));
+    ws.applied[1](2) += full.effort(r, 0);
+    ws.applied[3](2) += full.effort(r, 1);
     for (auto& w : ws.friction_load) w.setZero();
     planar::solve_reactions(*system.mechanism, ws);
-    const double scale = std::abs(t.at(r, action)) + 1.0;
-    EXPECT_NEAR(ws.effort[0], 0.0, 1e-8 * (std::abs(t.at(r, motor)) + 1.0));
-    EXPECT_NEAR(constraint_action(*system.mechanism, ws, system.machine.constraint_actions[0]), t.at(r, action),
-                1e-8 * scale);
-    EXPECT_NEAR(red.table.at(r, action), t.at(r, action), 1e-4 * scale);
+    const double action = full.constraint_action(r, 0), scale = std::abs(action) + 1.0;
+    EXPECT_NEAR(ws.effort[0], 0.0, 1e-8 * (std::abs(full.effort(r, 0)) + 1.0));
+    EXPECT_NEAR(constraint_action(*system.mechanism, ws, system.machine.constraint_actions[0]), action, 1e-8 * scale);
+    EXPECT_NEAR(red.constraint_action(r, 0), action, 1e-4 * scale);
   }
 }
 
@@ -218,9 +216,9 @@ TEST(DirectDynamics, FinalStateIsTheStateAtTheEndTime) {
     const SimulationResult r = simulate(system, o);
     ASSERT_FALSE(r.stopped);
     EXPECT_EQ(r.t_final, o.t_end);
-    const size_t last = r.table.rows() - 1;
-    EXPECT_EQ(r.table.at(last, 0), o.t_end);
-    EXPECT_EQ(r.final_state[0], r.table.at(last, 1));  // crank angle
-    EXPECT_EQ(r.final_state[1], r.table.at(last, 2));  // crank speed
+    const Eigen::Index last = r.rows() - 1;
+    EXPECT_EQ(r.t(last), o.t_end);
+    EXPECT_EQ(r.final_state[0], r.q(last, 0));   // crank angle
+    EXPECT_EQ(r.final_state[1], r.qd(last, 0));  // crank speed
   }
 }

@@ -119,19 +119,18 @@ TEST(FrictionDynamics, BlockOnAnInclineSticksAndSlipsAsItsClosedForm) {
   for (const Method method : {Method::reduced, Method::full, Method::kane}) {
     const SimulationResult r = simulate(system, accurate(method, 6.0, 600, 0.0, 0.0));
     ASSERT_FALSE(r.stopped) << r.stop_message;
-    std::vector<double> times;
-    for (size_t row = 0; row < r.table.rows(); ++row) times.push_back(r.table.at(row, 0));
+    const std::vector<double> times(r.t.data(), r.t.data() + r.rows());
     const std::vector<double> x = block.positions(times);
     ASSERT_EQ(x.size(), times.size());
     double worst = 0.0;
     int stuck_rows = 0;
-    for (size_t row = 0; row < times.size(); ++row) {
-      worst = std::max(worst, std::abs(r.table.at(row, 1) - x[row]));
-      stuck_rows += r.table.at(row, r.table.column("stuck")) > 0.5;
+    for (Eigen::Index row = 0; row < r.rows(); ++row) {
+      worst = std::max(worst, std::abs(r.q(row, 0) - x[static_cast<size_t>(row)]));
+      stuck_rows += r.stuck(row) > 0;
     }
     std::printf(
         "incline block, method %d: |s - closed form| %.2e m over 6 s, %d events, %d rows stuck, s(6) = %.9f m\n",
-        static_cast<int>(method), worst, r.events, stuck_rows, r.table.at(r.table.rows() - 1, 1));
+        static_cast<int>(method), worst, r.events, stuck_rows, r.q(r.rows() - 1, 0));
     EXPECT_LT(worst, 1e-9);
     EXPECT_GT(stuck_rows, 40);  // held at the start (0.43 s) and again later
     EXPECT_LT(std::abs(r.energy_residual), 1e-9);
@@ -165,19 +164,19 @@ TEST(FrictionDynamics, SpinningBarWithPinFrictionFollowsAnIndependentOde) {
     ASSERT_FALSE(r.stopped) << r.stop_message;
     State y{0.0, 20.0};
     double t = 0.0, worst = 0.0;
-    for (size_t row = 1; row < r.table.rows(); ++row) {
+    for (Eigen::Index row = 1; row < r.rows(); ++row) {
       auto stepper = odeint::make_controlled(1e-14, 1e-14, odeint::runge_kutta_fehlberg78<State>());
       odeint::integrate_adaptive(
           stepper, [&](const State& x, State& dx, double) { dx[0] = x[1], dx[1] = theta_dd(x[0], x[1]); }, y, t,
-          r.table.at(row, 0), 1e-4);
-      t = r.table.at(row, 0);
-      worst = std::max(worst, std::abs(y[0] - r.table.at(row, 1)));
+          r.t(row), 1e-4);
+      t = r.t(row);
+      worst = std::max(worst, std::abs(y[0] - r.q(row, 0)));
     }
     std::printf(
         "spinning bar with pin friction, method %d: |theta - ODE| %.2e rad over 2 s (speed %.4g -> %.4g rad/s)\n",
-        static_cast<int>(method), worst, 20.0, r.table.at(r.table.rows() - 1, 2));
+        static_cast<int>(method), worst, 20.0, r.qd(r.rows() - 1, 0));
     EXPECT_LT(worst, 1e-9);
-    EXPECT_LT(r.table.at(r.table.rows() - 1, 2), 19.0);  // friction slows it
+    EXPECT_LT(r.qd(r.rows() - 1, 0), 19.0);  // friction slows it
   }
 }
 
@@ -191,7 +190,7 @@ TEST(FrictionDynamics, SimulatedMotionFedBackToKinetostaticsGivesTheSameTorquesR
   o.reactions = true;
   const SimulationResult sim = simulate(system, o);
   ASSERT_FALSE(sim.stopped) << sim.stop_message;
-  const Table& s = sim.table;
+  const Table s = io::simulation_table(system, sim);     // matched with kinetostatics' table by column name
   planar::MechanismSpec fed = system.mechanism->spec();  // with the rotor's inertia, without the motor
   planar::TableLaw law;
   for (size_t r = 0; r < s.rows(); ++r) {
@@ -242,11 +241,7 @@ TEST(FrictionDynamics, ReducedFullAndKaneAgreeWithFriction) {
       ASSERT_FALSE(r[static_cast<int>(method)].stopped) << r[static_cast<int>(method)].stop_message;
       EXPECT_GT(r[static_cast<int>(method)].friction_loss[0], 0.0);
     }
-    double reduced = 0.0, full = 0.0;
-    for (size_t row = 0; row < r[0].table.rows(); ++row) {
-      reduced = std::max(reduced, std::abs(r[0].table.at(row, 1) - r[2].table.at(row, 1)));
-      full = std::max(full, std::abs(r[1].table.at(row, 1) - r[2].table.at(row, 1)));
-    }
+    const double reduced = test::largest_difference(r[0].q, r[2].q), full = test::largest_difference(r[1].q, r[2].q);
     std::printf("%s with friction: |q| reduced - Kane %.1e rad, full - Kane %.1e rad\n", name.c_str(), reduced, full);
     EXPECT_LT(reduced, 1e-8);
     EXPECT_LT(full, 1e-8);
@@ -276,8 +271,7 @@ TEST(FrictionDynamics, EnergyBalanceOfEveryExampleCloses) {
       for (double w : r.actuator_work) flow += std::abs(w);
       for (double w : r.load_work) flow += std::abs(w);
       for (double w : r.friction_loss) flow += w;
-      const size_t kinetic = r.table.column("energy.kinetic");
-      for (size_t row = 0; row < r.table.rows(); ++row) flow = std::max(flow, r.table.at(row, kinetic));
+      if (r.rows() > 0) flow = std::max(flow, r.energy.kinetic.maxCoeff());
       if (r.stopped) std::printf("%s stopped: %s\n", c.name.c_str(), r.stop_message.c_str());
       std::printf("%-24s %s: energy residual %.1e J of %.3g J flowing\n", c.name.c_str(),
                   method == Method::reduced ? "reduced" : "kane   ", r.energy_residual, flow);
@@ -345,9 +339,7 @@ TEST(FrictionDynamics, LoadAgainstSliderPositionEqualsTheSameLoadAgainstTimeAlon
   const SimulationResult reduced = simulate(system, accurate(Method::reduced, 0.1, 50, Table::missing, 150.0));
   const SimulationResult kane = simulate(system, accurate(Method::kane, 0.1, 50, Table::missing, 150.0));
   ASSERT_FALSE(reduced.stopped || kane.stopped) << reduced.stop_message << kane.stop_message;
-  double q = 0.0;
-  for (size_t r = 0; r < reduced.table.rows(); ++r)
-    q = std::max(q, std::abs(reduced.table.at(r, 1) - kane.table.at(r, 1)));
+  const double q = test::largest_difference(reduced.q, kane.q);
   std::printf("gas force against piston x, 0.1 s: |q| reduced - Kane %.1e rad (%d events)\n", q, kane.events);
   EXPECT_LT(q, 1e-8);
 }
@@ -364,11 +356,8 @@ TEST(FrictionDynamics, PeriodicTableAgainstATurningBodyAngleEqualsTheSameAgainst
     const SimulationResult a = simulate(by_driver, accurate(method, 0.3, 60, Table::missing, 150.0));
     const SimulationResult b = simulate(by_angle, accurate(method, 0.3, 60, Table::missing, 150.0));
     ASSERT_FALSE(a.stopped || b.stopped) << a.stop_message << b.stop_message;
-    double q = 0.0, q_min = 0.0, q_max = 0.0;
-    for (size_t r = 0; r < a.table.rows(); ++r) {
-      q = std::max(q, std::abs(a.table.at(r, 1) - b.table.at(r, 1)));
-      q_min = std::min(q_min, a.table.at(r, 1)), q_max = std::max(q_max, a.table.at(r, 1));
-    }
+    const double q = test::largest_difference(a.q, b.q);
+    const double q_min = std::min(0.0, a.q.col(0).minCoeff()), q_max = std::max(0.0, a.q.col(0).maxCoeff());
     std::printf("gas table against crank.angle vs the driver, method %d: |q| %.1e rad over q in [%.1f, %.1f] rad\n",
                 static_cast<int>(method), q, q_min, q_max);
     EXPECT_LT(q, 1e-9);
@@ -491,17 +480,16 @@ TEST(FrictionDynamics, ElementOfATwoDofMachineSticksAndSlipsAsAnIndependentModel
   for (const Method method : {Method::full, Method::kane}) {
     const SimulationResult r = simulate(system, accurate(method, 2.0, 200, 0.0, 20.0));
     ASSERT_FALSE(r.stopped) << r.stop_message;
-    std::vector<double> times;
-    for (size_t row = 0; row < r.table.rows(); ++row) times.push_back(r.table.at(row, 0));
+    const std::vector<double> times(r.t.data(), r.t.data() + r.rows());
     const auto reference = model.states(times, 0.0, 20.0, 0.05);
     double theta = 0.0, x = 0.0, v_held = 0.0;
     int held_rows = 0;
-    const size_t stuck = r.table.column("stuck"), x_col = r.table.column("x.position"),
-                 v_col = r.table.column("x.velocity");
-    for (size_t row = 0; row < times.size(); ++row) {
-      theta = std::max(theta, std::abs(r.table.at(row, 1) - reference[row][0]));
-      x = std::max(x, std::abs(r.table.at(row, x_col) - reference[row][2]));
-      if (r.table.at(row, stuck) > 0.5) ++held_rows, v_held = std::max(v_held, std::abs(r.table.at(row, v_col)));
+    ASSERT_EQ(system.mechanism->drivers()[1].name, "x");
+    for (Eigen::Index row = 0; row < r.rows(); ++row) {
+      const auto k = static_cast<size_t>(row);
+      theta = std::max(theta, std::abs(r.q(row, 0) - reference[k][0]));
+      x = std::max(x, std::abs(r.q(row, 1) - reference[k][2]));
+      if (r.stuck(row) > 0) ++held_rows, v_held = std::max(v_held, std::abs(r.qd(row, 1)));
     }
     std::printf(
         "crank, spring and block, method %d: |theta - model| %.1e rad, |x - model| %.1e m over 2 s; %d events, %d rows "
@@ -510,7 +498,7 @@ TEST(FrictionDynamics, ElementOfATwoDofMachineSticksAndSlipsAsAnIndependentModel
     EXPECT_LT(theta, 1e-9);
     EXPECT_LT(x, 1e-10);
     EXPECT_GT(held_rows, 50);
-    EXPECT_EQ(r.table.at(0, stuck), 1.0) << "held from the start";
+    EXPECT_EQ(r.stuck(0), 1) << "held from the start";
     EXPECT_LT(v_held, 1e-12);
     EXPECT_LT(std::abs(r.energy_residual), 1e-10);
   }
@@ -524,12 +512,8 @@ TEST(FrictionDynamics, TwoDofPumpWithHeldElementsAgreesByKaneAndTheFullModel) {
   const SimulationResult kane = simulate(system, accurate(Method::kane, 3.0, 300, Table::missing, Table::missing));
   const SimulationResult full = simulate(system, accurate(Method::full, 3.0, 300, Table::missing, Table::missing));
   ASSERT_FALSE(kane.stopped || full.stopped) << kane.stop_message << full.stop_message;
-  double q = 0.0;
-  int held_rows = 0;
-  for (size_t row = 0; row < kane.table.rows(); ++row) {
-    for (int c = 1; c <= 2; ++c) q = std::max(q, std::abs(kane.table.at(row, c) - full.table.at(row, c)));
-    held_rows += kane.table.at(row, kane.table.column("stuck")) > 0.5;
-  }
+  const double q = test::largest_difference(kane.q, full.q);
+  const int held_rows = static_cast<int>((kane.stuck.array() > 0).count());
   std::printf(
       "pump-2dof coasting 3 s: |q| Kane - full %.1e, %d events, %d rows with an element held, energy residual %.1e J\n",
       q, kane.events, held_rows, kane.energy_residual);

@@ -39,12 +39,12 @@ double mechanical_energy(const DynamicSystem& system, const double* q, const dou
   return kinetic_energy(system, ws.q, std::vector<double>(qd, qd + n)) + gravity_and_spring_energy(m, ws);
 }
 
-/// Largest difference of the columns [first, last) of two tables of the same shape.
-double largest_difference(const Table& a, const Table& b, size_t first, size_t last) {
-  double worst = 0.0;
-  for (size_t r = 0; r < a.rows(); ++r)
-    for (size_t c = first; c < last; ++c) worst = std::max(worst, std::abs(a.at(r, c) - b.at(r, c)));
-  return worst;
+/// The index of the actuator named `name`.
+Eigen::Index actuator(const DynamicSystem& system, const std::string& name) {
+  const auto& acts = system.machine.actuators;
+  for (size_t k = 0; k < acts.size(); ++k)
+    if (acts[k].name == name) return static_cast<Eigen::Index>(k);
+  throw std::runtime_error("no actuator " + name);
 }
 
 SimulationOptions tight(double t_end, int steps) {
@@ -73,14 +73,14 @@ TEST(Kane, PumpAgreesWithTheFullModelOverTwoSeconds) {
   const SimulationResult kane = simulate(system, o);
   o.method = Method::full;
   const SimulationResult full = simulate(system, o);
-  ASSERT_EQ(kane.table.rows(), full.table.rows());
-  EXPECT_GT(kane.table.at(kane.table.rows() - 1, 1), 8 * M_PI);
+  ASSERT_EQ(kane.rows(), full.rows());
+  EXPECT_GT(kane.q(kane.rows() - 1, 0), 8 * M_PI);
   EXPECT_GT(kane.events, 10);  // the Coulomb friction F_r changes sign many times
   EXPECT_EQ(kane.events, full.events);
-  // Columns t, alpha, x_D, their rates and accelerations.
-  const double dq = largest_difference(kane.table, full.table, 1, 3);
-  const double dqd = largest_difference(kane.table, full.table, 3, 5);
-  const double dqdd = largest_difference(kane.table, full.table, 5, 7);
+  // alpha and x_D, their rates and accelerations.
+  const double dq = test::largest_difference(kane.q, full.q);
+  const double dqd = test::largest_difference(kane.qd, full.qd);
+  const double dqdd = test::largest_difference(kane.qdd, full.qdd);
   std::printf("pump, Kane vs full over 2 s: |dq| %.1e, |dqd| %.1e, |dqdd| %.1e\n", dq, dqd, dqdd);
   EXPECT_LT(dq, 1e-10);
   EXPECT_LT(dqd, 1e-9);
@@ -99,10 +99,10 @@ TEST(Kane, OneDofMachineAgreesWithTheFullModelAndTheReducedMethod) {
   o.method = Method::reduced;
   o.table_points = 2880;
   const SimulationResult red = simulate(system, o);
-  ASSERT_EQ(kane.table.rows(), full.table.rows());
-  EXPECT_GT(kane.table.at(kane.table.rows() - 1, 1), 4 * M_PI);
-  const double vs_full = largest_difference(kane.table, full.table, 1, 2);
-  const double vs_reduced = largest_difference(kane.table, red.table, 1, 2);
+  ASSERT_EQ(kane.rows(), full.rows());
+  EXPECT_GT(kane.q(kane.rows() - 1, 0), 4 * M_PI);
+  const double vs_full = test::largest_difference(kane.q, full.q);
+  const double vs_reduced = test::largest_difference(kane.q, red.q);
   std::printf("four-bar with motor, |q difference|: Kane vs full %.1e rad, Kane vs reduced %.1e rad\n", vs_full,
               vs_reduced);
   EXPECT_LT(vs_full, 1e-10);
@@ -115,13 +115,13 @@ TEST(Kane, ConservativePumpKeepsItsEnergy) {
   const planar::Mechanism m = planar::compile(spec);
   const DynamicSystem system(m, {});  // without the model's actuators
   const SimulationResult r = simulate_kane(system, 2.0, 100);
-  const Table& t = r.table;
-  const double e0 = mechanical_energy(system, &t.values[1], &t.values[3], 2);
+  auto energy = [&](Eigen::Index row) {
+    const Eigen::Vector2d q = r.q.row(row), qd = r.qd.row(row);
+    return mechanical_energy(system, q.data(), qd.data(), 2);
+  };
+  const double e0 = energy(0);
   double worst = 0.0;
-  for (size_t row = 0; row < t.rows(); ++row) {
-    const double* x = &t.values[row * t.width()];
-    worst = std::max(worst, std::abs(mechanical_energy(system, x + 1, x + 3, 2) - e0) / e0);
-  }
+  for (Eigen::Index row = 0; row < r.rows(); ++row) worst = std::max(worst, std::abs(energy(row) - e0) / e0);
   std::printf("conservative pump over 2 s: energy drift %.1e relative (E = %.4g J)\n", worst, e0);
   EXPECT_LT(worst, 1e-9);
 }
@@ -133,8 +133,8 @@ TEST(Kane, PumpEnergyChangeEqualsTheActuatorsWork) {
   const planar::Mechanism m = planar::compile(model.mechanism);
   const DynamicSystem system(m, model.machine);
   const SimulationResult r = simulate_kane(system, 2.0, 10);
-  const Table& t = r.table;
-  const double e0 = mechanical_energy(system, &t.values[1], &t.values[3], 2);
+  const Eigen::Vector2d q0 = r.q.row(0), qd0 = r.qd.row(0);
+  const double e0 = mechanical_energy(system, q0.data(), qd0.data(), 2);
   const double e1 = mechanical_energy(system, &r.final_state[0], &r.final_state[2], 2);
   double work = 0.0, scale = 0.0;
   for (double w : r.actuator_work) work += w, scale += std::abs(w);
@@ -156,24 +156,25 @@ TEST(Kane, LiaisonForcesAgreeWithKinetostaticsAtTheSameMotion) {
   o.method = Method::kane;
   o.reactions = true;
   const SimulationResult r = simulate(system, o);
-  const Table& t = r.table;
-  const int rotor = t.column("rotor.torque"), slip = t.column("rotor_slip.torque"),
-            friction = t.column("slider_friction.force");
-  const int first_reaction = t.column("A.Fx");
-  ASSERT_GE(first_reaction, 0);
+  const Eigen::Index rotor = actuator(system, "rotor"), slip = actuator(system, "rotor_slip"),
+                     friction = actuator(system, "slider_friction");
   const planar::Mechanism& mm = *system.mechanism;
+  ASSERT_EQ(r.reactions.force_x.cols(), static_cast<Eigen::Index>(mm.joints().size()));
   planar::Workspace ws(mm);
   KaneWorkspace kw(mm);
   double worst = 0.0, worst_effort = 0.0;
-  for (size_t row = 1; row < t.rows(); ++row) {
-    for (int i = 0; i < 2; ++i) ws.q[i] = t.at(row, 1 + i), ws.qd[i] = t.at(row, 3 + i), ws.qdd[i] = t.at(row, 5 + i);
+  for (Eigen::Index row = 1; row < r.rows(); ++row) {
+    for (Eigen::Index i = 0; i < 2; ++i) {
+      const auto k = static_cast<size_t>(i);
+      ws.q[k] = r.q(row, i), ws.qd[k] = r.qd(row, i), ws.qdd[k] = r.qdd(row, i);
+    }
     ASSERT_TRUE(planar::solve_kinematics(mm, ws).ok());
-    planar::evaluate_loads(mm, ws, t.at(row, 0));
-    ws.applied[1](2) += t.at(row, rotor) + t.at(row, slip);
+    planar::evaluate_loads(mm, ws, r.t(row));
+    ws.applied[1](2) += r.effort(row, rotor) + r.effort(row, slip);
     Vec2 point;
     const planar::Joint& guide = mm.joints()[mm.spec().find_joint("guide")];
     planar::sliding_speed(guide, ws, point);
-    planar::add_guide_force(guide, ws, point, t.at(row, friction), ws.applied);
+    planar::add_guide_force(guide, ws, point, r.effort(row, friction), ws.applied);
     for (auto& w : ws.friction_load) w.setZero();
     planar::solve_reactions(mm, ws);
     double scale = 1.0;
@@ -183,11 +184,13 @@ TEST(Kane, LiaisonForcesAgreeWithKinetostaticsAtTheSameMotion) {
     solve_kane(mm, ws, kw);
     liaison_forces(mm, ws, kw);
     EXPECT_LT(kw.liaison_residual, 1e-10 * scale);
-    EXPECT_NEAR(kw.qdd(0), t.at(row, 5), 1e-9 * (1.0 + std::abs(t.at(row, 5))));
-    int c = first_reaction;
-    for (size_t k = 0; k < mm.joints().size(); ++k)
-      planar::put_reaction(mm.joints()[k], ws.reaction[k],
-                           [&](double v) { worst = std::max(worst, std::abs(v - t.at(row, c++)) / scale); });
+    EXPECT_NEAR(kw.qdd(0), r.qdd(row, 0), 1e-9 * (1.0 + std::abs(r.qdd(row, 0))));
+    for (size_t k = 0; k < mm.joints().size(); ++k) {
+      std::vector<double> simulated, walked;
+      planar::put_reaction(mm.joints()[k], r.reactions.reaction(row, k), [&](double v) { simulated.push_back(v); });
+      planar::put_reaction(mm.joints()[k], ws.reaction[k], [&](double v) { walked.push_back(v); });
+      for (size_t i = 0; i < walked.size(); ++i) worst = std::max(worst, std::abs(walked[i] - simulated[i]) / scale);
+    }
   }
   std::printf("pump: liaison forces vs kinetostatics %.1e, driver efforts %.1e (relative to the largest reaction)\n",
               worst, worst_effort);

@@ -19,21 +19,21 @@ using namespace linkdyn::dynamics;
 
 namespace {
 
-/// The chain's closed form integrated to 1e-15, compared with column q of a simulation's rows.
-double deviation_from_closed_form(const Table& t, int n) {
+/// The chain's closed form integrated to 1e-15, compared with q of a simulation's rows.
+double deviation_from_closed_form(const SimulationResult& r, int n) {
   const double L = 0.5, g = 9.81;
   const double k = (g / L) * ((n + 1) / 2.0 + n) / ((n + 1) / 3.0 + n);
   using State = std::vector<double>;
   namespace odeint = boost::numeric::odeint;
-  State y{t.at(0, 1), t.at(0, 2)};
-  double time = t.at(0, 0), worst = 0.0;
-  for (size_t row = 1; row < t.rows(); ++row) {
+  State y{r.q(0, 0), r.qd(0, 0)};
+  double time = r.t(0), worst = 0.0;
+  for (Eigen::Index row = 1; row < r.rows(); ++row) {
     auto stepper = odeint::make_controlled(1e-15, 1e-15, odeint::runge_kutta_fehlberg78<State>());
     odeint::integrate_adaptive(
-        stepper, [&](const State& x, State& d, double) { d[0] = x[1], d[1] = -k * std::cos(x[0]); }, y, time,
-        t.at(row, 0), 1e-4);
-    time = t.at(row, 0);
-    worst = std::max(worst, std::abs(y[0] - t.at(row, 1)));
+        stepper, [&](const State& x, State& d, double) { d[0] = x[1], d[1] = -k * std::cos(x[0]); }, y, time, r.t(row),
+        1e-4);
+    time = r.t(row);
+    worst = std::max(worst, std::abs(y[0] - r.q(row, 0)));
   }
   return worst;
 }
@@ -61,8 +61,8 @@ TEST(SingularDynamics, ParallelogramChainReleasedOnItsSingularPositionFollowsThe
   for (const Method method : {Method::reduced, Method::full, Method::kane}) {
     const SimulationResult r = simulate(system, chain_options(method, 0.0));
     ASSERT_FALSE(r.stopped) << r.stop_message;
-    ASSERT_EQ(r.table.rows(), 201u);
-    const double d = deviation_from_closed_form(r.table, 3);
+    ASSERT_EQ(r.rows(), 201);
+    const double d = deviation_from_closed_form(r, 3);
     std::printf("chain released at its singular position, 20 s, method %d: |theta - closed form| %.2e rad\n",
                 static_cast<int>(method), d);
     EXPECT_LT(d, 1e-8);
@@ -79,8 +79,8 @@ TEST(SingularDynamics, ParallelogramChainRevolvesThroughItsSingularPositionsByEv
   for (const Method method : {Method::reduced, Method::full, Method::kane}) {
     const SimulationResult r = simulate(system, chain_options(method, 10.0));
     ASSERT_FALSE(r.stopped) << r.stop_message;
-    const double turns = r.table.at(r.table.rows() - 1, 1) / (2 * M_PI);
-    const double d = deviation_from_closed_form(r.table, 3);
+    const double turns = r.q(r.rows() - 1, 0) / (2 * M_PI);
+    const double d = deviation_from_closed_form(r, 3);
     std::printf(
         "chain revolving, 20 s (%.1f turns), method %d: |theta - closed form| %.2e rad, energy residual %.1e J\n",
         turns, static_cast<int>(method), d, r.energy_residual);
@@ -108,11 +108,11 @@ TEST(Accuracy, ReducedMethodAtItsToleranceMatchesTheFullModelOnAFastCrank) {
   o.rel_tol = o.abs_tol = 1e-13;
   const SimulationResult full = simulate(system, o);
   ASSERT_FALSE(reduced.stopped || full.stopped);
+  ASSERT_EQ(reduced.rows(), full.rows());
   double worst = 0.0;
-  for (size_t r = 0; r < full.table.rows(); ++r)
-    worst = std::max(worst,
-                     std::abs(reduced.table.at(r, 1) - full.table.at(r, 1)) / std::abs(full.table.at(r, 1) + 1e-300));
-  const double turns = full.table.at(full.table.rows() - 1, 1) / (2 * M_PI);
+  for (Eigen::Index r = 0; r < full.rows(); ++r)
+    worst = std::max(worst, std::abs(reduced.q(r, 0) - full.q(r, 0)) / std::abs(full.q(r, 0) + 1e-300));
+  const double turns = full.q(full.rows() - 1, 0) / (2 * M_PI);
   std::printf(
       "fast crank, %.2f turns in 30 ms: reduced (rtol 1e-12, %d table intervals) vs full (1e-13): %.2e relative\n",
       turns, reduced.table_points, worst);

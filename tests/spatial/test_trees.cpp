@@ -368,11 +368,9 @@ struct BodyState {
   Pose pose;
   Vec3 v, w;  // body axes
 };
-BodyState body_state(const Chain& c, const Table& t, size_t r) {
-  Eigen::VectorXd q(c.nq);
-  for (int i = 0; i < c.nq; ++i) q(i) = t.at(r, size_t(t.column(c.q_names[size_t(i)] + ".q")));
-  Vec6 v;
-  for (int i = 0; i < 6; ++i) v(i) = t.at(r, size_t(t.column(c.v_names[size_t(i)] + ".qd")));
+BodyState body_state(const Chain& c, const ChainSimulationResult& s, Eigen::Index r) {
+  const Eigen::VectorXd q = s.q.row(r);
+  const Vec6 v = s.qd.row(r);
   return {free_flyer_motion(c, q, 0), v.head<3>(), v.tail<3>()};
 }
 }  // namespace
@@ -395,18 +393,18 @@ TEST_P(FreeBody, SpinningBodyFallsOnTheParabolaKeepingItsAngularMomentumAndEnerg
   o.t_end = 1.0;
   o.steps = 20;
   o.abs_tol = o.rel_tol = 1e-13;
-  const Table t = simulate_chain(c, d, q0, v0, Eigen::VectorXd::Zero(6), o).table;
+  const ChainSimulationResult t = simulate_chain(c, d, q0, v0, Eigen::VectorXd::Zero(6), o);
   const BodyState s0 = body_state(c, t, 0);
   const Vec3 x0 = s0.pose.p, u0 = s0.pose.R * s0.v, L0 = s0.pose.R * (I * s0.w);
-  const double E0 = t.at(0, size_t(t.column("kinetic_energy"))) + t.at(0, size_t(t.column("potential_energy")));
-  for (size_t r = 1; r < t.rows(); ++r) {
-    const double time = t.at(r, 0);
+  const double E0 = t.kinetic_energy(0) + t.potential_energy(0);
+  for (Eigen::Index r = 1; r < t.rows(); ++r) {
+    const double time = t.t(r);
     const BodyState s = body_state(c, t, r);
     // The centre of mass (the origin) falls on x0 + u0 t + g t^2 / 2 whatever the spin.
     EXPECT_LT((s.pose.p - (x0 + u0 * time + 0.5 * c.spec.gravity * time * time)).norm(), 1e-10) << "t = " << time;
     // Gravity has no moment about the centre of mass: R I w is constant.
     EXPECT_LT((s.pose.R * (I * s.w) - L0).norm(), 1e-10 * L0.norm()) << "t = " << time;
-    const double E = t.at(r, size_t(t.column("kinetic_energy"))) + t.at(r, size_t(t.column("potential_energy")));
+    const double E = t.kinetic_energy(r) + t.potential_energy(r);
     EXPECT_LT(std::abs(E - E0), 1e-10 * std::abs(E0)) << "t = " << time;
   }
 }
@@ -424,19 +422,19 @@ TEST_P(FreeBody, TorqueFreeSymmetricTopPrecessesAtTheClosedFormRate) {
   o.abs_tol = o.rel_tol = 1e-13;
   o.terms.gravity = false;
   const Eigen::VectorXd q0 = random_configuration(c, 3);
-  const Table t = simulate_chain(c, d, q0, v0, Eigen::VectorXd::Zero(6), o).table;
+  const ChainSimulationResult t = simulate_chain(c, d, q0, v0, Eigen::VectorXd::Zero(6), o);
   const double lambda = (I3 - I1) * v0(5) / I1;
   const Mat3 I = Vec3(I1, I1, I3).asDiagonal();
   const BodyState s0 = body_state(c, t, 0);
   const Vec3 L0 = s0.pose.R * (I * s0.w);
-  for (size_t r = 1; r < t.rows(); ++r) {
-    const double time = t.at(r, 0);
+  for (Eigen::Index r = 1; r < t.rows(); ++r) {
+    const double time = t.t(r);
     const BodyState s = body_state(c, t, r);
     const Vec3 expected(v0(3) * std::cos(lambda * time) - v0(4) * std::sin(lambda * time),
                         v0(3) * std::sin(lambda * time) + v0(4) * std::cos(lambda * time), v0(5));
     EXPECT_LT((s.w - expected).norm(), 1e-10 * expected.norm()) << "t = " << time;
     EXPECT_LT((s.pose.R * (I * s.w) - L0).norm(), 1e-10 * L0.norm()) << "t = " << time;
-    const double T = t.at(r, size_t(t.column("kinetic_energy")));
+    const double T = t.kinetic_energy(r);
     EXPECT_NEAR(T, 0.5 * expected.dot(I * expected), 1e-10 * T);
   }
 }

@@ -31,6 +31,8 @@
 #include "linkdyn/core/table.hpp"
 #include "linkdyn/dynamics/machine.hpp"
 #include "linkdyn/dynamics/reduced.hpp"
+#include "linkdyn/planar/kinetostatics.hpp"
+#include "linkdyn/planar/sweep.hpp"
 
 namespace linkdyn::dynamics {
 
@@ -62,16 +64,39 @@ struct SimulationOptions {
   std::function<void(double t)> progress;
 };
 
+/// The energies at each row of a simulation (J): kinetic and potential; the work done so far by
+/// each actuator and each load; the energy lost so far to the pairs' friction; and the balance's
+/// residual, input work - friction losses - change of kinetic + potential energy (input: the
+/// actuators and the non-conservative loads).
+struct EnergyRows {
+  Eigen::VectorXd kinetic, potential;
+  Eigen::MatrixXd actuator_work;  ///< per actuator
+  Eigen::MatrixXd load_work;      ///< per load
+  Eigen::VectorXd friction_loss, residual;
+};
+
+/// A simulation's results as arrays: one row per output time (uniform from t0; the last row is
+/// where the run ended: t_end, the stop at q, or a stop), one column per driver, DC motor,
+/// actuator, constraint action or Coulomb element. io::simulation_table makes the table.
 struct SimulationResult {
-  /// t; each driver's coordinate (<driver>.angle | .position), then each one's rate (.omega |
-  /// .velocity), then each one's acceleration (.alpha | .acceleration); motor currents;
-  /// actuator efforts (<actuator>.torque | .force); constraint actions; friction powers
-  /// (<pair>.friction_power, friction.power); energies (energy.kinetic, energy.potential,
-  /// work.<actuator>, work.<load>, friction.loss, energy.residual); stuck (1 while a one-DOF
-  /// machine is held at rest; with several DOF, how many Coulomb elements are); then, unless
-  /// kinematics is off, the kinematics columns (io::kinematics_table's); with `reactions`, every
-  /// pair's reaction (io::kinetostatics_table's columns).
-  Table table;
+  Eigen::VectorXd t;
+  Eigen::MatrixXd q, qd, qdd;           ///< per driver: angle (rad) or position (m), and its rates
+  Eigen::MatrixXd current;              ///< per DC motor, in the order of DynamicSystem::motors (A)
+  Eigen::MatrixXd effort;               ///< per actuator: torque (N m) or force (N)
+  Eigen::MatrixXd constraint_action;    ///< per constraint action: force (N) or moment (N m)
+  Eigen::MatrixXd coulomb_power;        ///< per DynamicSystem::coulomb element: power dissipated (W, >= 0)
+  Eigen::VectorXd pair_friction_power;  ///< the sum over the pairs' friction elements (W)
+  EnergyRows energy;
+  /// One DOF: 1 while the machine is held at rest by static friction, else 0; several DOF: how
+  /// many Coulomb elements are held.
+  Eigen::VectorXi stuck;
+  /// With SimulationOptions::kinematics: every body's pose and rates and every tracked point's
+  /// motion at each row (status limit where the rates are limits at a singular position; the
+  /// summary is not set).
+  planar::KinematicsResult kinematics;
+  planar::PairReactions reactions;  ///< with SimulationOptions::reactions: every pair's reaction at each row
+  Eigen::Index rows() const { return t.size(); }
+
   int events = 0;
   int rhs_evaluations = 0;
   int steps = 0;                                  ///< accepted integrator steps
@@ -128,9 +153,5 @@ double flywheel_for_fluctuation(const planar::Mechanism& m, const MachineSpec& m
 /// Kinetic energy of the mechanism (with rotors) at q, qd (one DOF, or one value per driver).
 double kinetic_energy(const DynamicSystem& system, double q, double qd);
 double kinetic_energy(const DynamicSystem& system, const std::vector<double>& q, const std::vector<double>& qd);
-
-/// Column name of a driver's rate and acceleration: <driver>.omega | .velocity and
-/// <driver>.alpha | .acceleration.
-std::string driver_rate_column(const planar::Driver& d, int order);
 
 }  // namespace linkdyn::dynamics

@@ -2,12 +2,15 @@
 // The analyses' typed results as tables of named columns with units: the one place where they
 // become rows for CSV, JSON and the command line's summaries (column names from the planar
 // naming functions: driver_column, KinematicsColumns, add_reaction_columns).
+#include <string>
 #include <vector>
 
 #include "linkdyn/core/table.hpp"
+#include "linkdyn/dynamics/direct.hpp"
 #include "linkdyn/flex/link.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
 #include "linkdyn/planar/sweep.hpp"
+#include "linkdyn/spatial/simulate.hpp"
 
 namespace linkdyn::io {
 
@@ -31,5 +34,23 @@ Table eigen_cycle_table(const planar::Mechanism& m, const std::vector<flex::Elas
 /// t, driver coordinates, <link>.mid.w, <link>.mid.u, <link>.end.w, <link>.axial_force.mid, then
 /// per node <link>.n<k>.w and <link>.n<k>.u.
 Table response_table(const planar::Mechanism& m, const flex::ElasticLink& link, const flex::LinkResponse& r);
+
+/// t; each driver's coordinate (<driver>.angle | .position), then each one's rate (.omega |
+/// .velocity), then each one's acceleration (.alpha | .acceleration); motor currents
+/// (<actuator>.current); actuator efforts (<actuator>.torque | .force); constraint actions (by
+/// name); the pairs' friction powers (<element>.friction_power, friction.power); energies
+/// (energy.kinetic, energy.potential, work.<actuator>, work.<load>, friction.loss,
+/// energy.residual); stuck; then the kinematics columns of kinematics_table (without driver and
+/// singular columns) when the simulation recorded them, and every pair's reaction columns of
+/// kinetostatics_table (without friction powers) when it recorded the reactions.
+Table simulation_table(const dynamics::DynamicSystem& system, const dynamics::SimulationResult& r);
+
+/// t, <coordinate>.q (Chain::q_names), <dof>.qd, <dof>.qdd, <dof>.tau (Chain::v_names; tau the
+/// driving forces applied), kinetic_energy, potential_energy.
+Table chain_simulation_table(const spatial::Chain& chain, const spatial::ChainSimulationResult& r);
+
+/// The unit of a velocity coordinate's value of derivative order 0..4 (rad or m, then per s^k),
+/// or with `force` of its driving force (N m or N, then per s^k).
+std::string dof_unit(const spatial::Chain& chain, int dof, int order, bool force = false);
 
 }  // namespace linkdyn::io

@@ -111,33 +111,38 @@ void put_reaction(const Joint& j, const JointReaction& r, Put&& put) {
 /// A compound pin's reaction columns: per member, in the listed order, `<pin>.<body>.Fx`,
 /// `.Fy`, `.F` (the force the pin exerts on that body).
 void add_pin_reaction_columns(const Mechanism& m, const CompoundPin& pin, Table& table);
-/// The values of those columns, in the same order, through put(value).
-template <class Put>
-void put_pin_reaction(const Mechanism& m, const Workspace& ws, int pin, Put&& put) {
-  for (size_t k = 0; k < m.pins()[pin].bodies.size(); ++k) {
-    const Vec2 F = pin_force(m, ws, pin, static_cast<int>(k));
-    put(F.x());
-    put(F.y());
-    put(F.norm());
-  }
-}
+
+/// The reactions in the pairs as arrays, one row per position, one column per pair of
+/// Mechanism::joints() (the model's pairs, then the compound pins' member pairs): what the pair's
+/// first body exerts on its second (JointReaction); per compound pin, per member in the listed
+/// order, the force the pin exerts on that member.
+struct PairReactions {
+  Eigen::MatrixXd force_x, force_y;  ///< per pair: the force (revolute: pin; prismatic: normal) (N)
+  Eigen::MatrixXd moment, normal;    ///< per pair: JointReaction::moment, ::normal
+  std::vector<Eigen::MatrixXd> pin_force_x, pin_force_y;  ///< per compound pin: per member (N)
+  JointReaction reaction(Eigen::Index row, size_t pair) const;
+  Vec2 pin_force(Eigen::Index row, size_t pin, Eigen::Index member) const;
+};
+/// Room for `rows` rows of m's reactions.
+void allocate_rows(const Mechanism& m, Eigen::Index rows, PairReactions& r);
+/// Row `row` from the workspace's reactions (solve_reactions); NaN everywhere unless `valid`.
+void record_row(const Mechanism& m, const Workspace& ws, Eigen::Index row, bool valid, PairReactions& r);
+/// Keeps the first `rows` rows.
+void keep_rows(Eigen::Index rows, PairReactions& r);
 
 /// Kinetostatics over a sweep as arrays: one row per position where the mechanism is assembled
 /// and not at a dead point (the values at a removable singular position are limits, flagged),
-/// one column per driver, pair of Mechanism::joints() (the model's pairs, then the compound
-/// pins' member pairs) or compound pin. Reactions are what the pair's first body exerts on its
-/// second (JointReaction). On a row near self-locking the values that depend on friction are
+/// one column per driver, pair of Mechanism::joints() (as in PairReactions) or compound pin. On
+/// a row near self-locking the values that depend on friction are
 /// NaN (the friction iterations did not converge).
 struct KinetostaticsResult {
   Eigen::VectorXd t;
   Eigen::MatrixXd q;                            ///< per driver
   Eigen::MatrixXd effort, effort_frictionless;  ///< per driver: torque (N m) or force (N)
-  Eigen::MatrixXd force_x, force_y;             ///< per pair: the force (revolute: pin; prismatic: normal) (N)
-  Eigen::MatrixXd moment, normal;               ///< per pair: JointReaction::moment, ::normal
-  Eigen::MatrixXd friction_power;               ///< per pair: power lost to friction (W, >= 0; 0 in a gear)
-  std::vector<Eigen::MatrixXd> pin_force_x, pin_force_y;  ///< per compound pin: per member (N)
-  Eigen::MatrixXd pin_friction_power;                     ///< per compound pin (W)
-  Eigen::VectorXd total_friction_power, driver_power;     ///< W
+  PairReactions reactions;
+  Eigen::MatrixXd friction_power;                      ///< per pair: power lost to friction (W, >= 0; 0 in a gear)
+  Eigen::MatrixXd pin_friction_power;                  ///< per compound pin (W)
+  Eigen::VectorXd total_friction_power, driver_power;  ///< W
   Eigen::VectorXd efficiency;  ///< 1 - friction / driver power while the drivers deliver power, else NaN
   Eigen::VectorXi iterations;  ///< friction iterations
   std::vector<bool> self_locking, limit;

@@ -82,26 +82,33 @@ struct KinematicsResult {
 KinematicsResult kinematics(const Mechanism& m, const TimeGrid& grid,
                             double singular_tolerance = default_singular_tolerance);
 
+/// Room for `rows` rows of m's kinematics in r (its points and transmission groups set): the
+/// sweeps and simulations that fill r row by row allocate nothing more.
+void allocate_rows(const Mechanism& m, Eigen::Index rows, KinematicsResult& r);
+/// Row `row` of r from the solved workspace: the drivers, every body's pose and rates, every
+/// tracked point's motion, the transmission angles (rates NaN when status is singular).
+void record_row(const Mechanism& m, const Workspace& ws, double t, StepStatus status, Eigen::Index row,
+                KinematicsResult& r);
+/// Keeps the first `rows` rows of r.
+void keep_rows(Eigen::Index rows, KinematicsResult& r);
+
 /// The names of the kinematics quantities as table columns (io::kinematics_table and the
-/// simulation's rows): per moving body `<body>.angle`, `.omega`, `.alpha`; per tracked point
+/// simulation's table): per moving body `<body>.angle`, `.omega`, `.alpha`; per tracked point
 /// `<label>.x`, `.y`, `.vx`, `.vy`, `.ax`, `.ay`; per transmission group
-/// `<joint>.transmission_angle`. Writes the values from a workspace (a simulation's rows).
+/// `<joint>.transmission_angle`.
 class KinematicsColumns {
  public:
   explicit KinematicsColumns(const Mechanism& m);
   void add_motion_columns(const Mechanism& m, Table& table) const;
   void add_transmission_columns(const Mechanism& m, Table& table) const;
-  /// Writes the columns' values from `out` on; returns the end. Without rates the rates are
-  /// missing (a dead point).
-  double* write_motion(const Mechanism& m, const Workspace& ws, bool rates, double* out) const;
-  double* write_transmission(const Mechanism& m, const Workspace& ws, double* out) const;
 
  private:
   std::vector<TrackedPoint> points_;
   std::vector<int> transmission_groups_;
 };
 
-/// Column name of a driver's coordinate: "<driver>.angle" or "<driver>.position".
-std::string driver_column(const Driver& d);
+/// Column name of a driver's coordinate (order 0: "<driver>.angle" | ".position"), rate (1:
+/// ".omega" | ".velocity") or acceleration (2: ".alpha" | ".acceleration").
+std::string driver_column(const Driver& d, int order = 0);
 
 }  // namespace linkdyn::planar

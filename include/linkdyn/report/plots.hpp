@@ -3,8 +3,7 @@
 // and the command line's (--plot).
 #include <vector>
 
-#include "linkdyn/core/table.hpp"
-#include "linkdyn/dynamics/machine_spec.hpp"
+#include "linkdyn/dynamics/direct.hpp"
 #include "linkdyn/dynamics/reduced.hpp"
 #include "linkdyn/io/svg_plot.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
@@ -25,7 +24,6 @@ std::vector<Plot> kinetostatics_plots(const planar::Mechanism& m, const planar::
 std::vector<Plot> reduced_plots(const planar::Mechanism& m, const dynamics::ReducedTable& table);
 /// Speed of each coordinate against time, and the motors' currents, actuator torques and
 /// forces, constraint actions and (Kane) the pairs' reactions |F|.
-std::vector<Plot> simulation_plots(const planar::Mechanism& m, const dynamics::MachineSpec& machine,
-                                   const Table& simulation);
+std::vector<Plot> simulation_plots(const dynamics::DynamicSystem& system, const dynamics::SimulationResult& simulation);
 
 }  // namespace linkdyn::report
