@@ -8,6 +8,7 @@
 #include <boost/math/tools/toms748_solve.hpp>
 #include <boost/numeric/odeint.hpp>
 #include <cmath>
+#include <functional>
 
 namespace linkdyn {
 namespace {
@@ -21,8 +22,9 @@ class DenseDopri5 final : public Stepper {
   DenseDopri5(double abs_tol, double rel_tol, double max_step)
       : stepper_(odeint::make_dense_output(abs_tol, rel_tol, max_step, odeint::runge_kutta_dopri5<State>())) {}
   void initialize(const State& y, double t, double dt) override { stepper_.initialize(y, t, dt); }
+  // The system by reference: odeint takes it by value, and a copied std::function allocates.
   std::pair<double, double> step(const System& f) override {
-    const auto interval = stepper_.do_step(f);
+    const auto interval = stepper_.do_step(std::cref(f));
     check(interval.first, interval.second);
     return interval;
   }
@@ -57,7 +59,7 @@ class ExactRkf78 final : public Stepper {
     for (int attempt = 0; attempt < 500; ++attempt) {
       // try_step keeps y_ and t_ on failure and shrinks dt_; on success it advances them and
       // proposes the next dt_.
-      if (controlled_.try_step(f, y_, t_, dt_) == odeint::success) return {t_start_, t_};
+      if (controlled_.try_step(std::cref(f), y_, t_, dt_) == odeint::success) return {t_start_, t_};
       if (!(t_ + dt_ > t_)) break;
     }
     throw AnalysisError(fmt::format(
@@ -72,7 +74,7 @@ class ExactRkf78 final : public Stepper {
       std::copy(start_.begin(), start_.end(), y.begin());
       return;
     }
-    controlled_.stepper().do_step(f, start_, t_start_, y, t - t_start_);
+    controlled_.stepper().do_step(std::cref(f), start_, t_start_, y, t - t_start_);
   }
   const State& state() const override { return y_; }
   double time() const override { return t_; }
@@ -103,8 +105,9 @@ double locate_sign_change(double a, double b, const std::function<double(double)
   if (ga == 0.0 || ga * gb > 0.0) return a;
   if (gb == 0.0) return b;
   std::uintmax_t iterations = 100;
-  const auto bracket =
-      boost::math::tools::toms748_solve(g, a, b, ga, gb, boost::math::tools::eps_tolerance<double>(50), iterations);
+  // g by reference: TOMS 748 copies its function at each bracketing, and a copied std::function allocates.
+  const auto bracket = boost::math::tools::toms748_solve(std::cref(g), a, b, ga, gb,
+                                                         boost::math::tools::eps_tolerance<double>(50), iterations);
   return bracket.second;
 }
 

@@ -34,6 +34,10 @@ PlacedEvaluator::PlacedEvaluator(const DynamicSystem& s, const SimulationOptions
   held_effort_.assign(ne, 0.0);
   held_previous_.assign(ne, 0.0);
   held_.reserve(ne);
+  const auto max_held = static_cast<Eigen::Index>(ne);
+  hold_a0_.setZero(max_held), hold_a1_.setZero(max_held), hold_step_.setZero(max_held);
+  hold_response_.setZero(max_held, max_held);
+  for (Eigen::Index h = 0; h <= max_held; ++h) hold_cod_.emplace_back(h, h);
   loads_.assign(ne, 0.0);
   rest_effort_.assign(ne, 0.0);
   rest_applied_.assign(m_.bodies().size(), planar::Wrench::Zero());
@@ -100,10 +104,10 @@ void PlacedEvaluator::hold(Workspace& ws, const Branches& b) {
   // The held elements' accelerations are affine in their efforts: one Newton step, on the
   // response of each to a unit effort of each, makes them zero.
   const Eigen::Index h = static_cast<Eigen::Index>(held_.size());
-  Eigen::VectorXd a0(h), a1(h);
+  auto a0 = hold_a0_.head(h), a1 = hold_a1_.head(h), step = hold_step_.head(h);
+  auto response = hold_response_.topLeftCorner(h, h);
   for (Eigen::Index i = 0; i < h; ++i)
     a0(i) = element_acceleration(m_, ws, sys_.coulomb[held_[static_cast<size_t>(i)]]);
-  Eigen::MatrixXd response(h, h);
   for (Eigen::Index j = 0; j < h; ++j) {
     friction_loads(ws, b, held_[static_cast<size_t>(j)]);
     solve(ws, false);
@@ -111,7 +115,19 @@ void PlacedEvaluator::hold(Workspace& ws, const Branches& b) {
       a1(i) = element_acceleration(m_, ws, sys_.coulomb[held_[static_cast<size_t>(i)]]);
     response.col(j) = a1 - a0;
   }
-  const Eigen::VectorXd step = response.completeOrthogonalDecomposition().solve(-a0);
+  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>& cod = hold_cod_[static_cast<size_t>(h)];
+  cod.compute(response);
+  // The least-norm step (the held elements may be dependent); up to 16 held elements the
+  // solve's temporaries live on the stack.
+  using SmallVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 16, 1>;
+  if (h <= 16) {
+    const SmallVector rhs = -a0;
+    SmallVector x(h);
+    x = cod.solve(rhs);
+    step = x;
+  } else {
+    step = cod.solve(-a0);
+  }
   for (Eigen::Index i = 0; i < h; ++i) held_effort_[held_[static_cast<size_t>(i)]] += step(i);
   friction_loads(ws, b);
   solve(ws, true);

@@ -4,6 +4,8 @@
 // actuators applied as wrenches on the bodies, the pairs' friction solved with the reactions
 // the accelerations produce, and, at or near a singular position, every result taken from
 // regular states on both sides (SingularLimit).
+#include <Eigen/QR>
+
 #include "dynamics/evaluator.hpp"
 #include "linkdyn/planar/singular.hpp"
 
@@ -51,8 +53,13 @@ class PlacedEvaluator : public Evaluator {
   std::vector<double> held_effort_;     ///< per element: the effort that holds it at rest (a warm start)
   std::vector<double> held_previous_;   ///< the same at the previous friction iteration
   std::vector<size_t> held_;            ///< the elements held at this evaluation
-  std::vector<double> loads_;           ///< at rest: each element's load (holding)
-  std::vector<double> rest_effort_;     ///< at rest: the static efforts
+  /// hold()'s buffers, sized for every element held: the held elements' accelerations, their
+  /// response to unit efforts, its decomposition per count held, and the Newton step.
+  Eigen::VectorXd hold_a0_, hold_a1_, hold_step_;
+  Eigen::MatrixXd hold_response_;
+  std::vector<Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>> hold_cod_;
+  std::vector<double> loads_;        ///< at rest: each element's load (holding)
+  std::vector<double> rest_effort_;  ///< at rest: the static efforts
   std::vector<planar::Wrench> rest_applied_;
 };
 

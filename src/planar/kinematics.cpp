@@ -79,7 +79,11 @@ KinematicStatus solve_groups(const Mechanism& m, Workspace& ws) {
 /// coordinates in n steps, each predicted from the rates of the last (continuation); the
 /// intermediate rates are per step of that line. False where a step fails.
 bool walk_in_steps(const Mechanism& m, Workspace& ws, int n) {
-  const std::vector<double> target = ws.q, qd = ws.qd, qdd = ws.qdd, start = ws.solved.q;
+  SolvedState& goal = ws.walk_target;  // the drivers' state, kept while ws.q walks to it
+  std::copy(ws.q.begin(), ws.q.end(), goal.q.begin());
+  std::copy(ws.qd.begin(), ws.qd.end(), goal.qd.begin());
+  std::copy(ws.qdd.begin(), ws.qdd.end(), goal.qdd.begin());
+  const std::vector<double>&target = goal.q, &start = ws.start_solved.q;
   bool ok = true;
   for (int i = 1; i < n && ok; ++i) {
     for (size_t d = 0; d < target.size(); ++d) {
@@ -89,7 +93,9 @@ bool walk_in_steps(const Mechanism& m, Workspace& ws, int n) {
     ok = solve_groups(m, ws).ok() && solve_velocities(m, ws).ok();
     if (ok) solve_accelerations(m, ws);
   }
-  ws.q = target, ws.qd = qd, ws.qdd = qdd;
+  std::copy(goal.q.begin(), goal.q.end(), ws.q.begin());
+  std::copy(goal.qd.begin(), goal.qd.end(), ws.qd.begin());
+  std::copy(goal.qdd.begin(), goal.qdd.end(), ws.qdd.begin());
   return ok;
 }
 

@@ -1,5 +1,5 @@
-// The recursive algorithms of a serial chain allocate nothing once the workspace exists (malloc
-// counted in this test program only).
+// The recursive algorithms of a serial chain allocate nothing once the workspace exists, and a
+// simulation allocates nothing per step or row (malloc counted in this test program only).
 #include <gtest/gtest.h>
 
 #include "allocation_counter.hpp"
@@ -7,6 +7,7 @@
 #include "linkdyn/spatial/dynamics.hpp"
 #include "linkdyn/spatial/higher_order.hpp"
 #include "linkdyn/spatial/kinematics.hpp"
+#include "linkdyn/spatial/simulate.hpp"
 #include "spatial/spatial_test_support.hpp"
 
 using namespace linkdyn;
@@ -71,4 +72,27 @@ TEST(TreeDynamics, TreeAndFloatingBaseAlgorithmsDoNotAllocate) {
     coriolis_matrix(c, d, q, qd);
     EXPECT_EQ(test::heap_allocations() - before, 0) << file;
   }
+}
+
+TEST(ChainSimulation, AllocatesItsResultArraysOnlyNotPerStepOrRow) {
+  // The same set-up and result arrays whatever the number of integrator steps and rows: a run
+  // four times as long with forty times the rows allocates as often as a short one.
+  const Chain c = build_chain(io::read_chain_file(std::string(LINKDYN_EXAMPLES_DIR) + "/robots/iiwa14.urdf"));
+  ChainData d(c);
+  const Eigen::VectorXd q0 = random_vector(c.dof, 1.0, 5), qd0 = random_vector(c.dof, 1.0, 6);
+  const Eigen::VectorXd tau = Eigen::VectorXd::Zero(c.dof);
+  auto allocations = [&](double t_end, int steps) {
+    ChainSimulationOptions o;
+    o.t_end = t_end;
+    o.steps = steps;
+    const long before = test::heap_allocations();
+    const ChainSimulationResult r = simulate_chain(c, d, q0, qd0, tau, o);
+    const long count = test::heap_allocations() - before;
+    EXPECT_EQ(r.rows(), steps + 1);
+    EXPECT_GT(r.rhs_evaluations, 10 * steps / 40);
+    return count;
+  };
+  const long short_run = allocations(0.25, 10), long_run = allocations(1.0, 400);
+  EXPECT_GT(short_run, 0);
+  EXPECT_EQ(long_run, short_run);
 }

@@ -106,6 +106,7 @@ class Workspace {
   /// The state a position solve starts from, kept to walk it again in smaller steps.
   std::vector<BodyState> start_body;
   SolvedState start_solved;
+  SolvedState walk_target;    ///< the drivers' state a walk in smaller steps goes to
   PosePrediction prediction;  ///< set by solve_positions for the groups
 
   // Kinetostatics (see kinetostatics.hpp).

@@ -38,6 +38,7 @@ Workspace::Workspace(const Mechanism& mechanism)
   solved.qd.assign(q.size(), 0.0);
   solved.qdd.assign(q.size(), 0.0);
   start_solved = solved;
+  walk_target = solved;
   start_body = body;
   for (size_t g = 0; g < mechanism.groups().size(); ++g) {
     const auto n = static_cast<Eigen::Index>(mechanism.groups()[g]->newton_unknowns());
@@ -57,10 +58,10 @@ bool check(const Mechanism& m, const Workspace& ws) {
   const auto sized = [](const auto& v, size_t n) { return v.size() == n; };
   bool ok = sized(ws.q, nd) && sized(ws.qd, nd) && sized(ws.qdd, nd) && sized(ws.effort, nd) &&
             sized(ws.effort_frictionless, nd) && sized(ws.solved.q, nd) && sized(ws.start_solved.q, nd) &&
-            sized(ws.body, nb) && sized(ws.start_body, nb) && sized(ws.applied, nb) && sized(ws.friction_load, nb) &&
-            sized(ws.load, nb) && sized(ws.group, ng) && sized(ws.scratch, ng) && sized(ws.reaction, nj) &&
-            sized(ws.reaction_previous, nj) && sized(ws.bearing_effort, m.bearings().size()) &&
-            sized(ws.load_segment, m.spec().loads.size());
+            sized(ws.walk_target.q, nd) && sized(ws.body, nb) && sized(ws.start_body, nb) && sized(ws.applied, nb) &&
+            sized(ws.friction_load, nb) && sized(ws.load, nb) && sized(ws.group, ng) && sized(ws.scratch, ng) &&
+            sized(ws.reaction, nj) && sized(ws.reaction_previous, nj) &&
+            sized(ws.bearing_effort, m.bearings().size()) && sized(ws.load_segment, m.spec().loads.size());
   for (size_t g = 0; ok && g < ng; ++g)
     ok = ws.scratch[g].residual.size() == static_cast<Eigen::Index>(m.groups()[g]->newton_unknowns());
   return ok;
