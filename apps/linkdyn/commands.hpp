@@ -40,10 +40,7 @@ void write_outputs(const planar::Mechanism& m, const std::string& model_file, co
                    const std::string& json, const nlohmann::ordered_json& extra);
 /// Writes one SVG per plot into `dir` (when given).
 void write_plots(const std::string& dir, const std::vector<io::Plot>& plots);
-/// Throws AnalysisError when the sweep could not assemble at its start.
-void require_start_assembly(const planar::Mechanism& m, const planar::TimeGrid& grid);
-/// The grid of an analysis: the model's, with `steps` (if > 0) instead of its step count;
-/// checked to assemble at its start.
-planar::TimeGrid analysis_grid(const planar::Mechanism& m, int steps);
+using planar::analysis_grid;
+using planar::require_start_assembly;
 
 }  // namespace linkdyn::cli

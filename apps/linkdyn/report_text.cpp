@@ -37,23 +37,6 @@ void print_sweep_events(const planar::Mechanism& m, const planar::SweepSummary& 
   }
 }
 
-void require_start_assembly(const planar::Mechanism& m, const planar::TimeGrid& grid) {
-  planar::Workspace ws(m);
-  planar::set_drivers(m, ws, grid.t0);
-  const planar::KinematicStatus status = planar::solve_positions(m, ws);
-  if (!status.ok()) {
-    throw AnalysisError(m.spec().where.file + ": " + planar::describe(m, ws, status) +
-                        "; change the dimensions, the drivers' start values or the assembly hints");
-  }
-}
-
-planar::TimeGrid analysis_grid(const planar::Mechanism& m, int steps) {
-  planar::TimeGrid grid = m.default_grid();
-  if (steps > 0) grid.steps = steps;
-  require_start_assembly(m, grid);
-  return grid;
-}
-
 int csv_digits = 0;
 
 void add_digits_option(CLI::App* command) {

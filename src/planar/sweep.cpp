@@ -113,6 +113,22 @@ SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid&
   return summary;
 }
 
+void require_start_assembly(const Mechanism& m, const TimeGrid& grid) {
+  Workspace ws(m);
+  set_drivers(m, ws, grid.t0);
+  const KinematicStatus status = solve_positions(m, ws);
+  if (!status.ok())
+    throw AnalysisError(m.spec().where.file + ": " + describe(m, ws, status) +
+                        "; change the dimensions, the drivers' start values or the assembly hints");
+}
+
+TimeGrid analysis_grid(const Mechanism& m, int steps) {
+  TimeGrid grid = m.default_grid();
+  if (steps > 0) grid.steps = steps;
+  require_start_assembly(m, grid);
+  return grid;
+}
+
 std::string driver_column(const Driver& d, int order) {
   static const char* const rotational[] = {".angle", ".omega", ".alpha"};
   static const char* const linear[] = {".position", ".velocity", ".acceleration"};

@@ -36,6 +36,13 @@ struct SweepSummary {
 /// Sets the drivers' state in ws from their motion laws at time t.
 void set_drivers(const Mechanism& m, Workspace& ws, double t);
 
+/// Throws AnalysisError (naming the model file, the group and the driver values) when the
+/// mechanism does not assemble at the grid's start.
+void require_start_assembly(const Mechanism& m, const TimeGrid& grid);
+/// The grid of an analysis: the model's (Mechanism::default_grid), with `steps` (if > 0)
+/// instead of its step count; checked to assemble at its start.
+TimeGrid analysis_grid(const Mechanism& m, int steps);
+
 /// Walks the grid: drivers, positions, velocities, accelerations at each time; calls `on_step`
 /// with the step index, time and status. Assembly modes are tracked from step to step (through
 /// bifurcations, by predicting each pose from the last step's rates); where the mechanism
