@@ -4,10 +4,12 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 SANITIZE_DIR ?= build-sanitize
 # Debian packages the build, tests, benchmarks and checks need (chromium: the browser test of
-# the report; clang-tidy: `make tidy`). Tests never install anything themselves.
+# the report; clang-tidy: `make tidy`; pybind11, numpy, pytest, matplotlib: the Python package,
+# its tests and examples). Tests never install anything themselves.
 DEB_PACKAGES = build-essential cmake pkg-config libeigen3-dev libyaml-cpp-dev libcli11-dev \
                libfmt-dev nlohmann-json3-dev libboost-dev libgtest-dev libgmock-dev libbenchmark-dev \
-               liburdfdom-dev libtinyxml-dev libconsole-bridge-dev python3 chromium clang-tidy clang-format
+               liburdfdom-dev libtinyxml-dev libconsole-bridge-dev python3 chromium clang-tidy clang-format \
+               pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib
 # AddressSanitizer and UndefinedBehaviorSanitizer (CMake's LINKDYN_SANITIZE): any finding stops
 # the program and fails its test.
 SANITIZE_ENV = ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:detect_stack_use_after_return=1:strict_init_order=1 \

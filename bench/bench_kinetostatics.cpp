@@ -7,6 +7,7 @@
 #include <string>
 
 #include "linkdyn/io/model_file.hpp"
+#include "linkdyn/io/result_tables.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
 
 using namespace linkdyn;
@@ -33,6 +34,18 @@ void kinetostatics_per_position(benchmark::State& state, const std::string& exam
   state.counters["friction_iterations"] = static_cast<double>(iterations) / static_cast<double>(state.iterations());
 }
 
+/// The whole sweep as the command line and the Python package run it: the model's grid at
+/// `steps` positions, kinetostatics with friction, and its table (what linkdyn.kinetostatics
+/// returns; bench/python_bench.py compares with it).
+void kinetostatics_sweep(benchmark::State& state, const std::string& example, int steps) {
+  const planar::Mechanism m = io::load_mechanism(std::string(LINKDYN_EXAMPLES_DIR) + "/" + example + ".yaml");
+  const planar::TimeGrid grid = planar::analysis_grid(m, steps);
+  for (auto _ : state) {
+    const Table table = io::kinetostatics_table(m, planar::kinetostatics(m, grid, {}));
+    benchmark::DoNotOptimize(table.values.data());
+  }
+}
+
 }  // namespace
 
 BENCHMARK_CAPTURE(kinetostatics_per_position, seed_fourbar_frictionless, "seed001-fourbar", false, false);
@@ -41,3 +54,4 @@ BENCHMARK_CAPTURE(kinetostatics_per_position, seed_fourbar_friction_generic, "se
 BENCHMARK_CAPTURE(kinetostatics_per_position, watt_sixbar_frictionless, "watt-sixbar", false, false);
 BENCHMARK_CAPTURE(kinetostatics_per_position, watt_sixbar_friction, "watt-sixbar", true, false);
 BENCHMARK_CAPTURE(kinetostatics_per_position, watt_sixbar_friction_generic, "watt-sixbar", true, true);
+BENCHMARK_CAPTURE(kinetostatics_sweep, seed_fourbar_360, "seed001-fourbar", 360)->Unit(benchmark::kMicrosecond);

@@ -76,19 +76,7 @@ void run_kinetostatics(KinetostaticsCliOptions o) {
              grid.steps, grid.t0, grid.t_end,
              o.solver.friction ? fmt::format("on (tolerance {:g} N)", o.solver.tolerance) : std::string("off"));
   print_sweep_events(m, summary.sweep);
-  if (summary.rows == 0 && summary.flagged > 0)
-    throw AnalysisError(
-        fmt::format("{}: the friction iterations converge at no position: the mechanism is self-locking "
-                    "over the whole sweep (first at t = {:g} s); check the friction data",
-                    o.model, summary.flagged_t.front()));
-  double all_activity = 0.0;
-  for (double a : summary.load_activity) all_activity += a;
-  for (size_t k = 0; k < m.spec().loads.size(); ++k) {
-    const planar::Load& load = m.spec().loads[k];
-    if (load.useful && summary.load_activity[k] <= 1e-12 * (1.0 + all_activity))
-      throw InputError(load.where, "load '" + load.name + "'", "is marked useful but does no work over the analysis",
-                       "mark as useful the loads that the machine works against");
-  }
+  planar::check_kinetostatics(m, result);
   print_summary(m, summary, o.solver.friction);
   nlohmann::ordered_json extra;
   extra["settings"] = {{"t0", grid.t0},

@@ -1,5 +1,7 @@
 // Kinetostatics over a sweep: the efforts, reactions, friction power and efficiency at every
 // position, and the cycle summary; the names of the reaction columns.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -205,6 +207,23 @@ KinetostaticsResult kinetostatics(const Mechanism& m, const TimeGrid& grid, cons
     vector->conservativeResize(row);
   res.iterations.conservativeResize(row);
   return res;
+}
+
+void check_kinetostatics(const Mechanism& m, const KinetostaticsResult& result) {
+  const KinetostaticsSummary& summary = result.summary;
+  if (summary.rows == 0 && summary.flagged > 0)
+    throw AnalysisError(
+        fmt::format("{}: the friction iterations converge at no position: the mechanism is self-locking "
+                    "over the whole sweep (first at t = {:g} s); check the friction data",
+                    m.spec().where.file, summary.flagged_t.front()));
+  double all_activity = 0.0;
+  for (double a : summary.load_activity) all_activity += a;
+  for (size_t k = 0; k < m.spec().loads.size(); ++k) {
+    const Load& load = m.spec().loads[k];
+    if (load.useful && summary.load_activity[k] <= 1e-12 * (1.0 + all_activity))
+      throw InputError(load.where, "load '" + load.name + "'", "is marked useful but does no work over the analysis",
+                       "mark as useful the loads that the machine works against");
+  }
 }
 
 }  // namespace linkdyn::planar

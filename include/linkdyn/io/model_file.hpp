@@ -23,6 +23,11 @@ struct Model {
 Model read_model(const std::string& path);
 /// Reads from text; `path` names it in errors and anchors relative file names (tables).
 Model parse_model(const std::string& text, const std::string& path);
+/// A model file's text as JSON, scalars typed (plain numbers as numbers, true/false, null;
+/// quoted scalars and text such as "30 deg" stay strings): for scripts that change a model's
+/// entries and parse it again (parse_model reads JSON, YAML being its superset). Throws
+/// InputError when the file cannot be read or is not valid YAML.
+std::string model_file_as_json(const std::string& path);
 /// The mechanism alone (read_model(path).mechanism).
 planar::MechanismSpec read_planar_model(const std::string& path);
 planar::MechanismSpec parse_planar_model(const std::string& text, const std::string& path);

@@ -153,5 +153,9 @@ struct KinetostaticsResult {
 /// Kinetostatics at every position of the grid (sweep_kinematics, then solve_kinetostatics), with
 /// the cycle's integrals in the summary.
 KinetostaticsResult kinetostatics(const Mechanism& m, const TimeGrid& grid, const KinetostaticsOptions& options);
+/// A sweep with something to show, else: AnalysisError when the friction iterations converged
+/// at no position (self-locking over the whole sweep), InputError when a load marked useful
+/// does no work over it.
+void check_kinetostatics(const Mechanism& m, const KinetostaticsResult& result);
 
 }  // namespace linkdyn::planar

@@ -1,0 +1,167 @@
+"""The planar API: every analysis equals the command line's CSV on every shipped example (to the
+last digit written), models from dicts and changed copies, results as numpy without copies."""
+import json
+import math
+import os
+
+import numpy as np
+import pytest
+
+import linkdyn
+from conftest import assert_same_as_csv, example, planar_examples, run_cli
+
+# Each analysis: the command line's arguments and the same call from Python.
+ANALYSES = {
+    "kinematics": (["kinematics"], lambda m: linkdyn.kinematics(m)),
+    "kinetostatics": (["kinetostatics"], lambda m: linkdyn.kinetostatics(m)),
+    "kinetostatics-frictionless": (["kinetostatics", "--no-friction"],
+                                   lambda m: linkdyn.kinetostatics(m, friction=False)),
+    "reduce": (["reduce", "--points", "90"], lambda m: linkdyn.reduce(m, points=90)),
+    "simulate": (["simulate", "--t-end", "0.3", "--steps", "60"], lambda m: linkdyn.simulate(m, t_end=0.3, steps=60)),
+    "simulate-kane": (["simulate", "--method", "kane", "--t-end", "0.2", "--steps", "20", "--reactions"],
+                      lambda m: linkdyn.simulate(m, method="kane", t_end=0.2, steps=20, reactions=True)),
+    "flex": (["flex", "--steps", "24", "--no-response"], lambda m: linkdyn.flex(m, steps=24)),
+}
+
+
+@pytest.mark.parametrize("analysis", sorted(ANALYSES))
+@pytest.mark.parametrize("name", planar_examples())
+def test_every_analysis_equals_the_command_lines_csv(name, analysis, tmp_path):
+    cli_args, call = ANALYSES[analysis]
+    path = example(name + ".yaml")
+    code, output = run_cli(cli_args + [path, "--csv", "out.csv"], tmp_path)
+    model = linkdyn.load(path)
+    if code == 0:
+        assert_same_as_csv(call(model), tmp_path / "out.csv")
+        return
+    # The command line refused (exit 2: bad input, 3: the analysis cannot proceed): Python raises
+    # the matching exception, with the same message.
+    expected = linkdyn.InputError if code == 2 else linkdyn.AnalysisError
+    assert code in (2, 3), output
+    with pytest.raises(expected) as raised:
+        call(model)
+    assert str(raised.value) in output
+
+
+def test_result_columns_are_views_of_the_table_with_units(fourbar):
+    kin = linkdyn.kinematics(fourbar, steps=36)
+    assert len(kin) == 37 and kin.columns[0] == "t" and kin.units["t"] == "s"
+    assert kin.units["coupler.angle"] == "rad" and kin.units["B.vx"] == "m/s"
+    angle = kin["coupler.angle"]
+    assert angle.dtype == np.float64 and angle.shape == (37,)
+    assert np.shares_memory(angle, kin.values), "a column is a view, not a copy"
+    assert not angle.flags.writeable
+    np.testing.assert_array_equal(angle, kin.values[:, kin.columns.index("coupler.angle")])
+    assert "coupler.angle" in kin and "nothing" not in kin
+    with pytest.raises(KeyError):
+        kin["nothing"]
+    del kin  # the column keeps the table alive
+    assert angle.sum() == angle.sum()
+
+
+def test_to_pandas_when_pandas_is_installed(fourbar):
+    pandas = pytest.importorskip("pandas")
+    frame = linkdyn.kinematics(fourbar, steps=12).to_pandas()
+    assert isinstance(frame, pandas.DataFrame) and frame.shape[0] == 13
+
+
+def test_a_model_from_its_dict_gives_the_same_results(fourbar):
+    description = fourbar.to_dict()
+    assert list(description["bodies"]) == ["crank", "coupler", "rocker"]  # the file's order
+    again = linkdyn.Model.from_dict(json.loads(json.dumps(description)))
+    a, b = linkdyn.kinetostatics(fourbar, steps=36), linkdyn.kinetostatics(again, steps=36)
+    assert a.columns == b.columns
+    np.testing.assert_array_equal(a.values, b.values)
+
+
+def test_with_changes_returns_a_changed_copy(fourbar):
+    heavier = fourbar.with_changes({"bodies.coupler.mass": 40.0})
+    assert heavier.to_dict()["bodies"]["coupler"]["mass"] == 40.0
+    assert fourbar.to_dict()["bodies"]["coupler"]["mass"] == 30.0, "the original is unchanged"
+    # No gravity in this model: the added mass changes the coupler's inertial forces only. Their
+    # work over a turn at constant speed is the change of kinetic energy, zero: the driver's
+    # frictionless work over the cycle stays while its torque changes.
+    a = linkdyn.kinetostatics(fourbar, friction=False)
+    b = linkdyn.kinetostatics(heavier, friction=False)
+    change = np.abs(b["crank_drive.torque"] - a["crank_drive.torque"])
+    assert change.max() > 1.0
+    scale = np.trapz(change * 10.0, a["t"])  # the work of |torque change| at 10 rad/s
+    assert abs(b.info["driver_work"] - a.info["driver_work"]) < 1e-9 * scale
+
+
+def test_with_changes_names_a_missing_entry(fourbar):
+    with pytest.raises(KeyError, match="bodies.wheel"):
+        fourbar.with_changes({"bodies.wheel.mass": 1.0})
+
+
+def test_a_bad_value_is_an_input_error_naming_the_entity(fourbar):
+    with pytest.raises(linkdyn.InputError) as raised:
+        fourbar.with_changes({"bodies.crank.mass": -1.0})
+    assert "crank" in str(raised.value)
+    assert raised.value.entity and raised.value.line > 0
+    assert isinstance(raised.value, linkdyn.Error)
+
+
+def test_a_model_that_does_not_assemble_is_an_analysis_error(fourbar):
+    # A coupler too short to close the loop anywhere.
+    short = fourbar.with_changes({"bodies.coupler.points.C": [0.2, 0.0]})
+    with pytest.raises(linkdyn.AnalysisError) as raised:
+        linkdyn.kinematics(short)
+    assert "assemble" in str(raised.value) or "close" in str(raised.value)
+
+
+def test_model_file_errors_are_input_errors_with_file_and_line(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: bad\nbodies:\n  crank: {mass: 1, inertia: 1, points: {A: [0, 0]}}\njoints: [\n")
+    with pytest.raises(linkdyn.InputError) as raised:
+        linkdyn.load(bad)
+    assert raised.value.file == str(bad) and raised.value.line > 0
+
+
+def test_steady_regime_repeats_and_simulating_from_it_closes_the_cycle():
+    model = linkdyn.load(example("seed001-fourbar-motor.yaml"))
+    s = linkdyn.steady_regime(model)
+    assert s["period"] > 0 and s["qd_min"] <= s["mean_speed"] <= s["qd_max"]
+    run = linkdyn.simulate(model, qd0=s["qd0"], current0=s["current0"], t_end=s["period"], steps=50)
+    speed = run["crank_drive.omega"]
+    assert abs(speed[-1] - speed[0]) < 1e-6 * abs(speed[0])
+
+
+def test_simulation_energy_balance_closes():
+    run = linkdyn.simulate(example("seed001-fourbar-motor.yaml"), t_end=0.5, steps=50, rtol=1e-11)
+    assert abs(run.info["energy_residual"]) < 1e-7 * sum(abs(w) for w in run.info["actuator_work"])
+    np.testing.assert_allclose(run["energy.residual"][-1], run.info["energy_residual"], rtol=0, atol=1e-12)
+
+
+def test_flex_response_of_the_pump(tmp_path):
+    model = linkdyn.load(example("seed004-pump.yaml"))
+    response = linkdyn.flex_response(model, steps=36)
+    link = response.info["link"]
+    assert f"{link}.mid.w" in response and response.units[f"{link}.mid.w"] == "m"
+    assert np.all(np.isfinite(response[f"{link}.mid.w"]))
+    with pytest.raises(ValueError, match="no elastic link"):
+        linkdyn.flex_response(model, link="nothing", steps=12)
+
+
+def test_report_writes_the_html(fourbar, tmp_path):
+    path = tmp_path / "fourbar.html"
+    linkdyn.report(fourbar, path, steps=36)
+    text = path.read_text()
+    assert text.startswith("<!DOCTYPE html>") and "seed001-fourbar" in text
+
+
+def test_bad_arguments_are_value_errors(fourbar):
+    with pytest.raises(ValueError, match="method"):
+        linkdyn.simulate(fourbar, method="euler")
+    with pytest.raises(ValueError, match="points"):
+        linkdyn.reduce(fourbar, points=2)
+    with pytest.raises(TypeError):
+        linkdyn.kinematics(42)
+    with pytest.raises(ValueError, match="not finite"):
+        linkdyn.simulate(example("seed001-fourbar-motor.yaml"), qd0=math.inf)
+
+
+def test_a_path_works_where_a_model_does():
+    a = linkdyn.kinematics(example("seed001-fourbar.yaml"), steps=12)
+    b = linkdyn.kinematics(linkdyn.load(os.path.join(os.path.dirname(example("x")), "seed001-fourbar.yaml")), steps=12)
+    np.testing.assert_array_equal(a.values, b.values)
