@@ -77,35 +77,20 @@ States states(std::initializer_list<Input> inputs) {
   return s;
 }
 
-/// out[r] = f(data, r) for every row, over `threads` threads (each its own workspace; the first
-/// uses `data`), the GIL released for a batch. `shape` is the shape of one result.
-template <class F>
-py::array batched(const Robot& robot, ChainData& data, const States& s, std::vector<py::ssize_t> shape, int threads,
-                  const F& f) {
-  if (threads < 1) throw py::value_error("threads: at least 1");
-  py::ssize_t size = 1;
-  for (py::ssize_t e : shape) size *= e;
-  if (s.batch) shape.insert(shape.begin(), s.rows);
-  py::array_t<double> out(shape);
-  double* o = out.mutable_data();
-  if (!s.batch) {  // one state: too short to be worth releasing the GIL
-    f(data, 0, o);
-    return out;
-  }
+/// body(worker, row) for every row, over `workers` threads (worker 0 is the calling thread),
+/// the GIL released; the first exception of any worker is rethrown.
+template <class Body>
+void for_each_row(py::ssize_t rows, py::ssize_t workers, const Body& body) {
   const py::gil_scoped_release release;
-  const py::ssize_t workers = std::min<py::ssize_t>(threads, s.rows);
   if (workers <= 1) {
-    for (py::ssize_t r = 0; r < s.rows; ++r) f(data, r, o + r * size);
-    return out;
+    for (py::ssize_t r = 0; r < rows; ++r) body(0, r);
+    return;
   }
-  std::vector<std::unique_ptr<ChainData>> extra;
   std::vector<std::thread> pool;
   std::vector<std::exception_ptr> errors(static_cast<size_t>(workers));
-  for (py::ssize_t w = 1; w < workers; ++w) extra.push_back(std::make_unique<ChainData>(*robot.chain));
   auto work = [&](py::ssize_t w) {
-    ChainData& d = w == 0 ? data : *extra[static_cast<size_t>(w - 1)];
     try {
-      for (py::ssize_t r = w; r < s.rows; r += workers) f(d, r, o + r * size);
+      for (py::ssize_t r = w; r < rows; r += workers) body(w, r);
     } catch (...) {
       errors[static_cast<size_t>(w)] = std::current_exception();
     }
@@ -115,7 +100,74 @@ py::array batched(const Robot& robot, ChainData& data, const States& s, std::vec
   for (std::thread& t : pool) t.join();
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
+}
+
+/// The workers of a batch: at most `threads`, at most one per row.
+py::ssize_t workers_for(py::ssize_t rows, int threads) {
+  if (threads < 1) throw py::value_error("threads: at least 1");
+  return std::max<py::ssize_t>(1, std::min<py::ssize_t>(threads, rows));
+}
+
+/// A workspace per worker: the caller's for worker 0, new ones for the others.
+class Workspaces {
+ public:
+  Workspaces(const Chain& chain, ChainData& data, py::ssize_t workers) : first_(data) {
+    for (py::ssize_t w = 1; w < workers; ++w) extra_.push_back(std::make_unique<ChainData>(chain));
+  }
+  ChainData& operator[](py::ssize_t w) { return w == 0 ? first_ : *extra_[static_cast<size_t>(w - 1)]; }
+
+ private:
+  ChainData& first_;
+  std::vector<std::unique_ptr<ChainData>> extra_;
+};
+
+/// out[r] = f(data, r) for every row of the states (one state: no thread, the GIL kept);
+/// `shape` is the shape of one result.
+template <class F>
+py::array batched(const Robot& robot, ChainData& data, const States& s, std::vector<py::ssize_t> shape, int threads,
+                  const F& f) {
+  const py::ssize_t workers = workers_for(s.rows, threads);
+  py::ssize_t size = 1;
+  for (py::ssize_t e : shape) size *= e;
+  if (s.batch) shape.insert(shape.begin(), s.rows);
+  py::array_t<double> out(shape);
+  double* o = out.mutable_data();
+  if (!s.batch) {  // one state: too short to be worth releasing the GIL
+    f(data, 0, o);
+    return out;
+  }
+  Workspaces workspaces(*robot.chain, data, workers);
+  for_each_row(s.rows, workers, [&](py::ssize_t w, py::ssize_t r) { f(workspaces[w], r, o + r * size); });
   return out;
+}
+
+/// The time derivatives of the velocity for each state: (rows, n) for one state, (N, rows, n)
+/// for N states.
+struct Derivatives {
+  Array array;
+  py::ssize_t rows = 0;
+  /// Columns v, v', ... (n x rows) of state r.
+  Eigen::MatrixXd of(py::ssize_t r, int n) const {
+    return Eigen::Map<const RowMajor>(array.data() + r * rows * n, rows, n).transpose();
+  }
+};
+Derivatives derivatives_of(const py::object& value, const States& s, int n, py::ssize_t min_rows, py::ssize_t max_rows,
+                           const char* rows_text) {
+  Derivatives d;
+  try {
+    d.array = Array::ensure(value);
+  } catch (const py::error_already_set&) {
+    d.array = Array();
+  }
+  const int dims = s.batch ? 3 : 2;
+  const bool ok = d.array && d.array.ndim() == dims && d.array.shape(dims - 1) == n &&
+                  d.array.shape(dims - 2) >= min_rows && d.array.shape(dims - 2) <= max_rows &&
+                  (!s.batch || d.array.shape(0) == s.rows);
+  if (!ok)
+    throw py::value_error(fmt::format("derivatives: expected shape ({}{} rows, {}): {}",
+                                      s.batch ? std::to_string(s.rows) + ", " : "", min_rows, n, rows_text));
+  d.rows = d.array.shape(dims - 2);
+  return d;
 }
 
 void check_data(const Robot& robot, const ChainData& data) {
@@ -205,35 +257,44 @@ py::array jacobian(const Robot& robot, ChainData& data, const py::object& q, con
   });
 }
 
-/// The derivatives' columns: q and V (n x (p + 1): v, v', ...) as numpy (nq,) and (p + 1, n).
-double acceleration_energy(const Robot& robot, const py::object& q, const py::object& derivatives, int order) {
+py::object acceleration_energy(const Robot& robot, const py::object& q, const py::object& derivatives, int order,
+                               int threads) {
   const Chain& c = *robot.chain;
   if (order < 0) throw py::value_error("order: 0 or more");
-  const Array qa = require_shape(q, "q", c.nq, false);
-  const Array va = Array::ensure(derivatives);
-  if (!va || va.ndim() != 2 || va.shape(1) != c.dof || va.shape(0) < order + 1)
-    throw py::value_error(fmt::format("derivatives: expected shape ({}, {}) or more rows (v, v', ..., v^({}) as rows)",
-                                      order + 1, c.dof, order));
-  const Eigen::MatrixXd V = Eigen::Map<const RowMajor>(va.data(), va.shape(0), c.dof).transpose();
-  const py::gil_scoped_release release;
-  return spatial::acceleration_energy(c, ConstMap(qa.data(), c.nq), V, order);
+  const States s = states({{q, "q", c.nq}});
+  const Derivatives V = derivatives_of(derivatives, s, c.dof, order + 1, order + 1, "v and its time derivatives");
+  py::array_t<double> out(s.batch ? std::vector<py::ssize_t>{s.rows} : std::vector<py::ssize_t>{});
+  double* o = out.mutable_data();
+  for_each_row(s.rows, workers_for(s.rows, threads), [&](py::ssize_t, py::ssize_t r) {
+    o[r] = spatial::acceleration_energy(c, ConstMap(s.row(0, r), c.nq), V.of(r, c.dof), order);
+  });
+  if (!s.batch) return py::float_(o[0]);
+  return out;
 }
 
 py::tuple torque_derivatives(const Robot& robot, ChainData& data, const py::object& q, const py::object& derivatives,
-                             bool gravity, bool friction, bool load) {
+                             bool gravity, bool friction, bool load, int threads) {
   check_data(robot, data);
   const Chain& c = *robot.chain;
-  const Array qa = require_shape(q, "q", c.nq, false);
-  const Array va = Array::ensure(derivatives);
-  if (!va || va.ndim() != 2 || va.shape(0) != 4 || va.shape(1) != c.dof)
-    throw py::value_error(fmt::format("derivatives: expected shape (4, {}) (rows v, v', v'', v''')", c.dof));
-  const Eigen::MatrixXd V = Eigen::Map<const RowMajor>(va.data(), 4, c.dof).transpose();
-  spatial::DerivativeData d(c);
-  {
-    const py::gil_scoped_release release;
-    spatial::torque_derivatives(c, data, d, ConstMap(qa.data(), c.nq), V, terms_of(gravity, friction, load));
-  }
-  return py::make_tuple(Eigen::VectorXd(d.tau), Eigen::VectorXd(d.dtau), Eigen::VectorXd(d.ddtau));
+  const States s = states({{q, "q", c.nq}});
+  const Derivatives V = derivatives_of(derivatives, s, c.dof, 4, 4, "v and its first three time derivatives");
+  const std::vector<py::ssize_t> shape =
+      s.batch ? std::vector<py::ssize_t>{s.rows, c.dof} : std::vector<py::ssize_t>{c.dof};
+  py::array_t<double> tau(shape), dtau(shape), ddtau(shape);
+  double *t0 = tau.mutable_data(), *t1 = dtau.mutable_data(), *t2 = ddtau.mutable_data();
+  const py::ssize_t workers = workers_for(s.rows, threads);
+  Workspaces workspaces(c, data, workers);
+  std::vector<std::unique_ptr<spatial::DerivativeData>> derivative_data;
+  for (py::ssize_t w = 0; w < workers; ++w) derivative_data.push_back(std::make_unique<spatial::DerivativeData>(c));
+  const spatial::Terms terms = terms_of(gravity, friction, load);
+  for_each_row(s.rows, workers, [&](py::ssize_t w, py::ssize_t r) {
+    spatial::DerivativeData& d = *derivative_data[static_cast<size_t>(w)];
+    spatial::torque_derivatives(c, workspaces[w], d, ConstMap(s.row(0, r), c.nq), V.of(r, c.dof), terms);
+    Eigen::Map<Eigen::VectorXd>(t0 + r * c.dof, c.dof) = d.tau;
+    Eigen::Map<Eigen::VectorXd>(t1 + r * c.dof, c.dof) = d.dtau;
+    Eigen::Map<Eigen::VectorXd>(t2 + r * c.dof, c.dof) = d.ddtau;
+  });
+  return py::make_tuple(tau, dtau, ddtau);
 }
 
 py::tuple simulate(const Robot& robot, ChainData& data, const py::object& q0, const py::object& v0,
@@ -336,13 +397,16 @@ void bind_robot(py::module_& m) {
         "The frame's Jacobian (6 x nv, rows [v; omega] in the base frame; default frame: the end effector); "
         "(N, 6, nv) for N states.");
   m.def("acceleration_energy", &acceleration_energy, py::arg("robot"), py::arg("q"), py::arg("derivatives"),
-        py::arg("order") = 1,
+        py::arg("order") = 1, py::arg("threads") = 1,
         "The acceleration energy of order p [002] (p = 0: the kinetic energy; p = 1: Appell's function) at q, "
-        "with `derivatives` the rows v, v', ..., v^(p) (p + 1 rows of nv).");
+        "with `derivatives` the rows v, v', ..., v^(p) (p + 1 rows of nv); for N states q is (N, nq), "
+        "derivatives (N, p + 1, nv) and the result (N,).");
   m.def("torque_derivatives", &torque_derivatives, py::arg("robot"), py::arg("data"), py::arg("q"),
         py::arg("derivatives"), py::arg("gravity") = true, py::arg("friction") = true, py::arg("load") = true,
+        py::arg("threads") = 1,
         "tau, dtau/dt and d2tau/dt2 (three arrays of nv) at q, with `derivatives` the four rows v and its first "
-        "three time derivatives (4 x nv) [002].");
+        "three time derivatives (4 x nv) [002]; for N states q is (N, nq), derivatives (N, 4, nv) and each result "
+        "(N, nv).");
   m.def("_simulate_robot", &simulate, py::arg("robot"), py::arg("data"), py::arg("q0"), py::arg("v0"), py::arg("tau"),
         py::arg("t_end"), py::arg("steps"), py::arg("rtol"), py::arg("atol"), py::arg("integrator"), py::arg("method"),
         py::arg("gravity"), py::arg("friction"), py::arg("load"));

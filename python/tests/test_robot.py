@@ -209,3 +209,26 @@ def test_robot_file_errors_are_input_errors(tmp_path):
                    "<child link='b'/></joint></robot>")
     with pytest.raises(linkdyn.InputError):
         linkdyn.load_robot(bad)
+
+
+def test_energies_and_torque_derivatives_batched_equal_the_loop():
+    robot, q, v, a = robot_and_states("iiwa14.urdf", count=9)
+    data = robot.create_data()
+    derivatives = np.stack([v, a, 0.5 * a, -0.5 * a], axis=1)  # (N, 4, nv)
+    energies = linkdyn.acceleration_energy(robot, q, derivatives[:, :2], order=1, threads=2)
+    assert energies.shape == (9,)
+    tau, dtau, ddtau = linkdyn.torque_derivatives(robot, data, q, derivatives, threads=3)
+    for k in range(len(q)):
+        assert energies[k] == linkdyn.acceleration_energy(robot, q[k], derivatives[k, :2], order=1)
+        one = linkdyn.torque_derivatives(robot, data, q[k], derivatives[k])
+        for batch, single in zip((tau, dtau, ddtau), one):
+            np.testing.assert_array_equal(batch[k], single)
+
+
+def test_lists_work_as_arrays():
+    robot = linkdyn.load_robot(example("robots/iiwa14.urdf"))
+    data = robot.create_data()
+    zeros = [0.0] * robot.nv
+    np.testing.assert_array_equal(linkdyn.rnea(robot, data, zeros, zeros, zeros),
+                                  linkdyn.gravity(robot, data, np.zeros(robot.nv)) +
+                                  linkdyn.rnea(robot, data, zeros, zeros, zeros, gravity=False))
