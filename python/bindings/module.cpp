@@ -48,16 +48,17 @@ Array require_shape(const py::handle& value, const char* name, int width, bool a
 void bind_tables_and_errors(py::module_& m) {
   // linkdyn.Error, with InputError (bad input: file, line, entity, fix) and AnalysisError (an
   // analysis that cannot proceed).
-  static py::object error = py::reinterpret_steal<py::object>(
-      PyErr_NewExceptionWithDoc("linkdyn.Error", "An error reported by linkdyn.", PyExc_RuntimeError, nullptr));
-  static py::object input_error = py::reinterpret_steal<py::object>(PyErr_NewExceptionWithDoc(
+  // Kept for the interpreter's lifetime (never destroyed after it finalizes).
+  static py::object& error = *new py::object(py::reinterpret_steal<py::object>(
+      PyErr_NewExceptionWithDoc("linkdyn.Error", "An error reported by linkdyn.", PyExc_RuntimeError, nullptr)));
+  static py::object& input_error = *new py::object(py::reinterpret_steal<py::object>(PyErr_NewExceptionWithDoc(
       "linkdyn.InputError", "Bad input: the message names the file, line, entity and the fix (exit code 2 on the CLI).",
-      error.ptr(), nullptr));
-  static py::object analysis_error = py::reinterpret_steal<py::object>(PyErr_NewExceptionWithDoc(
+      error.ptr(), nullptr)));
+  static py::object& analysis_error = *new py::object(py::reinterpret_steal<py::object>(PyErr_NewExceptionWithDoc(
       "linkdyn.AnalysisError",
       "An analysis that cannot proceed (does not assemble, a dead point, no convergence), with the driver value or "
       "time where it happens (exit code 3 on the CLI).",
-      error.ptr(), nullptr));
+      error.ptr(), nullptr)));
   m.attr("Error") = error;
   m.attr("InputError") = input_error;
   m.attr("AnalysisError") = analysis_error;

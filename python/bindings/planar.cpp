@@ -115,16 +115,17 @@ Integrator integrator_of(const std::string& name) {
   throw py::value_error("integrator: 'rkf78' or 'dopri5', not '" + name + "'");
 }
 
+/// The options of a simulation as the Python layer passes them (defaults: SimulationOptions').
 struct SimulateArgs {
-  std::string method, integrator;
-  double t0, t_end;
-  int steps;
-  double rtol, atol;
-  bool friction, reactions, kinematics;
+  std::string method = "reduced", integrator = "rkf78";
+  double t0 = 0.0, t_end = 1.0;
+  int steps = 1000;
+  double rtol = 1e-10, atol = 1e-12;
+  bool friction = true, reactions = false, kinematics = true;
   std::optional<double> q0, qd0;
   std::vector<double> current0;
-  double table_tolerance;
-  int table_points;
+  double table_tolerance = 0.0;
+  int table_points = 0;
   std::optional<double> stop_q;
 };
 

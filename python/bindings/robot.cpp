@@ -9,12 +9,14 @@
 
 #include <algorithm>
 #include <array>
+#include <system_error>
 #include <functional>
 #include <memory>
 #include <thread>
 #include <vector>
 
 #include "common.hpp"
+#include "linkdyn/core/error.hpp"
 #include "linkdyn/io/chain_file.hpp"
 #include "linkdyn/io/result_tables.hpp"
 #include "linkdyn/spatial/derivatives.hpp"
@@ -34,6 +36,12 @@ using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::Ro
 
 struct Robot {
   std::shared_ptr<const Chain> chain;
+};
+
+/// A workspace with the robot it was made for (Pinocchio's Data).
+struct RobotData {
+  std::shared_ptr<const Chain> chain;
+  ChainData data;
 };
 
 spatial::Terms terms_of(bool gravity, bool friction, bool load) {
@@ -77,35 +85,45 @@ States states(std::initializer_list<Input> inputs) {
   return s;
 }
 
-/// body(worker, row) for every row, over `workers` threads (worker 0 is the calling thread),
-/// the GIL released; the first exception of any worker is rethrown.
+/// body(worker, row) for every row, the rows in one contiguous block per worker (worker 0 is the
+/// calling thread), the GIL released. A thread that cannot be started leaves its block to the
+/// calling thread; the first exception of any worker is rethrown, naming its row.
 template <class Body>
 void for_each_row(py::ssize_t rows, py::ssize_t workers, const Body& body) {
   const py::gil_scoped_release release;
-  if (workers <= 1) {
-    for (py::ssize_t r = 0; r < rows; ++r) body(0, r);
-    return;
-  }
-  std::vector<std::thread> pool;
-  std::vector<std::exception_ptr> errors(static_cast<size_t>(workers));
+  const py::ssize_t block = workers > 0 ? (rows + workers - 1) / workers : rows;
+  std::vector<std::exception_ptr> errors(static_cast<size_t>(std::max<py::ssize_t>(workers, 1)));
   auto work = [&](py::ssize_t w) {
+    py::ssize_t r = w * block;
     try {
-      for (py::ssize_t r = w; r < rows; r += workers) body(w, r);
+      for (const py::ssize_t end = std::min(rows, r + block); r < end; ++r) body(w, r);
+    } catch (const AnalysisError& e) {
+      errors[static_cast<size_t>(w)] = std::make_exception_ptr(AnalysisError(fmt::format("state {}: {}", r, e.what())));
     } catch (...) {
       errors[static_cast<size_t>(w)] = std::current_exception();
     }
   };
-  for (py::ssize_t w = 1; w < workers; ++w) pool.emplace_back(work, w);
+  std::vector<std::thread> pool;
+  std::vector<py::ssize_t> left;  // blocks whose thread did not start
+  for (py::ssize_t w = 1; w < workers; ++w) {
+    try {
+      pool.emplace_back(work, w);
+    } catch (const std::system_error&) {
+      left.push_back(w);
+    }
+  }
   work(0);
+  for (py::ssize_t w : left) work(w);
   for (std::thread& t : pool) t.join();
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
 }
 
-/// The workers of a batch: at most `threads`, at most one per row.
+/// The workers of a batch: at most `threads`, the machine's hardware threads and the rows.
 py::ssize_t workers_for(py::ssize_t rows, int threads) {
   if (threads < 1) throw py::value_error("threads: at least 1");
-  return std::max<py::ssize_t>(1, std::min<py::ssize_t>(threads, rows));
+  const auto hardware = static_cast<py::ssize_t>(std::max(1u, std::thread::hardware_concurrency()));
+  return std::max<py::ssize_t>(1, std::min({static_cast<py::ssize_t>(threads), hardware, rows}));
 }
 
 /// A workspace per worker: the caller's for worker 0, new ones for the others.
@@ -170,14 +188,15 @@ Derivatives derivatives_of(const py::object& value, const States& s, int n, py::
   return d;
 }
 
-void check_data(const Robot& robot, const ChainData& data) {
-  if (data.tau.size() != robot.chain->dof || data.world.size() != static_cast<size_t>(robot.chain->links))
-    throw py::value_error("data: made for another robot (use robot.create_data())");
+/// The workspace of `data`, refused unless it was made for `robot`.
+ChainData& workspace(const Robot& robot, RobotData& data) {
+  if (data.chain != robot.chain) throw py::value_error("data: made for another robot (use robot.create_data())");
+  return data.data;
 }
 
-py::array rnea(const Robot& robot, ChainData& data, const py::object& q, const py::object& v, const py::object& a,
+py::array rnea(const Robot& robot, RobotData& robot_data, const py::object& q, const py::object& v, const py::object& a,
                bool gravity, bool friction, bool load, int threads) {
-  check_data(robot, data);
+  ChainData& data = workspace(robot, robot_data);
   const Chain& c = *robot.chain;
   const States s = states({{q, "q", c.nq}, {v, "v", c.dof}, {a, "a", c.dof}});
   const spatial::Terms t = terms_of(gravity, friction, load);
@@ -187,8 +206,8 @@ py::array rnea(const Robot& robot, ChainData& data, const py::object& q, const p
   });
 }
 
-py::array crba(const Robot& robot, ChainData& data, const py::object& q, int threads) {
-  check_data(robot, data);
+py::array crba(const Robot& robot, RobotData& robot_data, const py::object& q, int threads) {
+  ChainData& data = workspace(robot, robot_data);
   const Chain& c = *robot.chain;
   const States s = states({{q, "q", c.nq}});
   return batched(robot, data, s, {c.dof, c.dof}, threads, [&](ChainData& d, py::ssize_t r, double* out) {
@@ -196,9 +215,9 @@ py::array crba(const Robot& robot, ChainData& data, const py::object& q, int thr
   });
 }
 
-py::array aba(const Robot& robot, ChainData& data, const py::object& q, const py::object& v, const py::object& tau,
-              const std::string& method, bool gravity, bool friction, bool load, int threads) {
-  check_data(robot, data);
+py::array aba(const Robot& robot, RobotData& robot_data, const py::object& q, const py::object& v,
+              const py::object& tau, const std::string& method, bool gravity, bool friction, bool load, int threads) {
+  ChainData& data = workspace(robot, robot_data);
   const Chain& c = *robot.chain;
   const spatial::ForwardMethod fm = method == "aba"    ? spatial::ForwardMethod::articulated_body
                                     : method == "crba" ? spatial::ForwardMethod::mass_matrix_cholesky
@@ -211,8 +230,8 @@ py::array aba(const Robot& robot, ChainData& data, const py::object& q, const py
   });
 }
 
-py::array gravity(const Robot& robot, ChainData& data, const py::object& q, int threads) {
-  check_data(robot, data);
+py::array gravity(const Robot& robot, RobotData& robot_data, const py::object& q, int threads) {
+  ChainData& data = workspace(robot, robot_data);
   const Chain& c = *robot.chain;
   const States s = states({{q, "q", c.nq}});
   const Eigen::VectorXd zero = Eigen::VectorXd::Zero(c.dof);
@@ -228,9 +247,9 @@ int frame_of(const Chain& c, const std::string& frame) {
   return k;
 }
 
-py::array forward_kinematics(const Robot& robot, ChainData& data, const py::object& q, const std::string& frame,
+py::array forward_kinematics(const Robot& robot, RobotData& robot_data, const py::object& q, const std::string& frame,
                              int threads) {
-  check_data(robot, data);
+  ChainData& data = workspace(robot, robot_data);
   const Chain& c = *robot.chain;
   const int k = frame_of(c, frame);
   const States s = states({{q, "q", c.nq}});
@@ -244,8 +263,9 @@ py::array forward_kinematics(const Robot& robot, ChainData& data, const py::obje
   });
 }
 
-py::array jacobian(const Robot& robot, ChainData& data, const py::object& q, const std::string& frame, int threads) {
-  check_data(robot, data);
+py::array jacobian(const Robot& robot, RobotData& robot_data, const py::object& q, const std::string& frame,
+                   int threads) {
+  ChainData& data = workspace(robot, robot_data);
   const Chain& c = *robot.chain;
   const int k = frame_of(c, frame);
   const States s = states({{q, "q", c.nq}});
@@ -272,9 +292,9 @@ py::object acceleration_energy(const Robot& robot, const py::object& q, const py
   return out;
 }
 
-py::tuple torque_derivatives(const Robot& robot, ChainData& data, const py::object& q, const py::object& derivatives,
-                             bool gravity, bool friction, bool load, int threads) {
-  check_data(robot, data);
+py::tuple torque_derivatives(const Robot& robot, RobotData& robot_data, const py::object& q,
+                             const py::object& derivatives, bool gravity, bool friction, bool load, int threads) {
+  ChainData& data = workspace(robot, robot_data);
   const Chain& c = *robot.chain;
   const States s = states({{q, "q", c.nq}});
   const Derivatives V = derivatives_of(derivatives, s, c.dof, 4, 4, "v and its first three time derivatives");
@@ -297,10 +317,10 @@ py::tuple torque_derivatives(const Robot& robot, ChainData& data, const py::obje
   return py::make_tuple(tau, dtau, ddtau);
 }
 
-py::tuple simulate(const Robot& robot, ChainData& data, const py::object& q0, const py::object& v0,
+py::tuple simulate(const Robot& robot, RobotData& robot_data, const py::object& q0, const py::object& v0,
                    const py::object& tau, double t_end, int steps, double rtol, double atol,
                    const std::string& integrator, const std::string& method, bool gravity, bool friction, bool load) {
-  check_data(robot, data);
+  ChainData& data = workspace(robot, robot_data);
   const Chain& c = *robot.chain;
   if (!(t_end > 0.0) || steps < 1) throw py::value_error("t_end > 0 and steps >= 1");
   const Array qa = require_shape(q0, "q0", c.nq, false), va = require_shape(v0, "v0", c.dof, false);
@@ -336,7 +356,7 @@ py::tuple simulate(const Robot& robot, ChainData& data, const py::object& q0, co
 }  // namespace
 
 void bind_robot(py::module_& m) {
-  py::class_<ChainData>(m, "Data", "The workspace of one evaluation (Pinocchio's Data): robot.create_data().");
+  py::class_<RobotData>(m, "Data", "The workspace of one evaluation (Pinocchio's Data): robot.create_data().");
   py::class_<Robot>(m, "Robot", "A compiled tree (immutable): serial arms, trees, floating bases.")
       .def_property_readonly("name", [](const Robot& r) { return r.chain->spec.name; })
       .def_property_readonly(
@@ -355,7 +375,11 @@ void bind_robot(py::module_& m) {
           "neutral_configuration", [](const Robot& r) { return spatial::neutral_configuration(*r.chain); },
           "q at rest: zeros, identity quaternions.")
       .def(
-          "create_data", [](const Robot& r) { return ChainData(*r.chain); }, "A new workspace for this robot.");
+          "create_data",
+          [](const Robot& r) {
+            return RobotData{r.chain, ChainData(*r.chain)};
+          },
+          "A new workspace for this robot.");
 
   m.def(
       "load_robot",
@@ -365,7 +389,7 @@ void bind_robot(py::module_& m) {
         if (rotation != "quaternion" && rotation != "exponential")
           throw py::value_error("rotation: 'quaternion' or 'exponential'");
         fo.exponential_coordinates = rotation == "exponential";
-        const std::string file = py::str(py::module_::import("os").attr("fspath")(path));
+        const std::string file = py::str(py::module_::import("os").attr("fsdecode")(path));
         return Robot{std::make_shared<const Chain>(spatial::build_chain(io::read_chain_file(file, fo)))};
       },
       py::arg("path"), py::arg("floating_base") = false, py::arg("rotation") = "quaternion",

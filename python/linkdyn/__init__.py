@@ -98,18 +98,19 @@ class Model:
     def from_dict(cls, description, base_dir=None, name="<dict>"):
         """A model from a dict with the structure of the YAML file (docs/model-format.md).
         File names in it (load tables) are relative to ``base_dir`` (default: the current
-        folder); ``name`` stands for the file in error messages (their line numbers count
-        in the dict written as JSON, one entry per line). Raises InputError naming the entity
-        and the fix."""
+        folder); ``name`` stands for the file in error messages. Raises InputError naming the
+        entity and the fix (no line number: there is no file)."""
         base_dir = _os.path.abspath(base_dir or _os.getcwd())
-        text = _json.dumps(description, indent=1)
-        compiled = _linkdyn.parse_model(text, _os.path.join(base_dir, name))
+        text = _json.dumps(description, indent=1, ensure_ascii=False, default=_json_value)
+        where = _os.path.join(base_dir, name)
+        try:
+            compiled = _linkdyn.parse_model(text, where)
+        except InputError as error:  # its line counts in the JSON text: the entity names the place
+            raise _without_line(error, where) from None
         return cls(compiled, _copy.deepcopy(description), base_dir)
 
     def to_dict(self):
         """The model as a dict with the structure of its YAML file (a copy)."""
-        if self._source is None:
-            self._source = _json.loads(_linkdyn.model_file_as_json(self.path))
         return _copy.deepcopy(self._source)
 
     def with_changes(self, changes):
@@ -129,7 +130,7 @@ class Model:
                 node[last] = value
             else:
                 raise KeyError(f"{path}: '{'.'.join(keys[:-1])}' is a value, not a section")
-        base = self._base_dir or _os.path.dirname(_os.path.abspath(self.path))
+        base = self._base_dir
         name = _os.path.basename(self.path)
         return Model.from_dict(description, base, name if name.endswith(" (changed)") else name + " (changed)")
 
@@ -169,6 +170,21 @@ class Model:
         return f"<linkdyn.Model '{self.name}': {self.structure}>"
 
 
+def _without_line(error, where):
+    """The same InputError without the line number of a text the user never saw."""
+    message = str(error).replace(f"{where}:{error.line}", where)
+    plain = InputError(message)
+    plain.file, plain.line, plain.entity = error.file, 0, error.entity
+    return plain
+
+
+def _json_value(value):
+    """numpy scalars and arrays (a sweep's values) as JSON numbers and lists."""
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    raise TypeError(f"{value!r} ({type(value).__name__}) is not a number, text, list or dict")
+
+
 def _child(node, key, where, path):
     if isinstance(node, list):
         return node[_index(node, key, path)]
@@ -190,7 +206,12 @@ def _index(node, key, path):
 def load(path):
     """Reads a model file (YAML, docs/model-format.md): the mechanism, its loads, actuators,
     constraint actions and elastic links. Raises InputError (file, line, entity, fix)."""
-    return Model(_linkdyn.read_model(_os.fspath(path)))
+    path = _os.fsdecode(path)
+    compiled = _linkdyn.read_model(path)
+    # The file as read now (later edits of the file do not change the model), and where its
+    # relative file names point (wherever the working folder goes later).
+    source = _json.loads(_linkdyn.model_file_as_json(path))
+    return Model(compiled, source, _os.path.dirname(_os.path.abspath(path)))
 
 
 def _model(model):
@@ -201,6 +222,15 @@ def _model(model):
     raise TypeError("model: a linkdyn.Model or the path of a model file")
 
 
+def _steps(steps):
+    """The step count of an analysis: None for the model's, else at least 1."""
+    if steps is None:
+        return 0
+    if int(steps) != steps or steps < 1:
+        raise ValueError(f"steps: a whole number of at least 1 (or None for the model's), not {steps!r}")
+    return int(steps)
+
+
 def kinematics(model, steps=None, singular_tol=1e-7):
     """Positions, velocities and accelerations over the drivers' motion (``linkdyn kinematics``).
 
@@ -209,7 +239,7 @@ def kinematics(model, steps=None, singular_tol=1e-7):
     Result: t, the drivers' coordinates, per body angle/omega/alpha (rad, rad/s, rad/s^2), per
     point x/y/vx/vy/ax/ay (m, m/s, m/s^2), singular, transmission angles; info: the sweep's
     intervals and events."""
-    return Result(*_linkdyn.kinematics(_model(model), steps or 0, singular_tol))
+    return Result(*_linkdyn.kinematics(_model(model), _steps(steps), singular_tol))
 
 
 def kinetostatics(model, steps=None, friction=True, tol=1e-3, max_iterations=100):
@@ -222,7 +252,7 @@ def kinetostatics(model, steps=None, friction=True, tol=1e-3, max_iterations=100
     (efforts in N m or N, reactions in N, powers in W); info: cycle works (J), mean driver
     power (W), efficiency (NaN without useful loads). Raises AnalysisError when the friction
     iterations converge nowhere, InputError when a useful load does no work."""
-    return Result(*_linkdyn.kinetostatics(_model(model), steps or 0, friction, tol, max_iterations))
+    return Result(*_linkdyn.kinetostatics(_model(model), _steps(steps), friction, tol, max_iterations))
 
 
 def reduce(model, points=360):
@@ -285,7 +315,7 @@ def flex(model, steps=None, modes=4, gyroscopic=True, friction=True):
     gyroscopic (quadratic) eigenproblem; friction: the end forces from kinetostatics with
     friction. Returns a Result: per link omega, epsilon, axial force and for k = 1..modes
     lambda<k> (1/s^2) and f<k> (Hz), with the gyroscopic problem fg<k>, sigma<k>."""
-    return Result(*_linkdyn.flex_modes(_model(model), steps or 0, modes, gyroscopic, friction))
+    return Result(*_linkdyn.flex_modes(_model(model), _steps(steps), modes, gyroscopic, friction))
 
 
 def flex_response(model, link=None, steps=None, substeps=20, from_rest=False, friction=True):
@@ -293,14 +323,14 @@ def flex_response(model, link=None, steps=None, substeps=20, from_rest=False, fr
     cycle at ``steps`` positions (Newmark, ``substeps`` per position; the steady periodic one
     unless ``from_rest``; friction: the end forces with friction): mid-span and end
     deflections and every node's w, u (m); info: the periodicity error."""
-    return Result(*_linkdyn.flex_response(_model(model), link or "", steps or 0, substeps, from_rest, friction))
+    return Result(*_linkdyn.flex_response(_model(model), link or "", _steps(steps), substeps, from_rest, friction))
 
 
 def report(model, path, steps=None, friction=True):
     """Writes the self-contained HTML report (``linkdyn report``) to ``path``: animation and
     the plots of every analysis at ``steps`` positions (default: the model's); friction: the
     kinetostatics with friction."""
-    _linkdyn.report(_model(model), _os.fspath(path), steps or 0, friction)
+    _linkdyn.report(_model(model), _os.fsdecode(path), _steps(steps), friction)
 
 
 def simulate_robot(robot, data, q0, v0, tau, t_end=1.0, steps=100, rtol=1e-10, atol=1e-10, integrator="dopri5",

@@ -11,20 +11,44 @@ from conftest import EXAMPLES
 STUB = os.path.join(os.path.dirname(linkdyn.__file__), "__init__.pyi")
 
 
+def described(item):
+    """The docstring's text (for a compiled function: after pybind11's signature line)."""
+    doc = item.__doc__ or ""
+    if not inspect.isfunction(item) and not inspect.isclass(item) and doc.startswith(item.__name__ + "("):
+        doc = doc.split("\n", 1)[1] if "\n" in doc else ""
+    return doc.strip()
+
+
+def parameters(item):
+    """The names of a function's parameters (compiled: from pybind11's signature line)."""
+    if inspect.isfunction(item):
+        return list(inspect.signature(item).parameters)
+    return re.findall(r"(\w+): ", item.__doc__.split("\n", 1)[0])
+
+
 def test_every_public_function_has_a_docstring_with_its_arguments():
     for name in linkdyn.__all__:
         item = getattr(linkdyn, name)
-        assert item.__doc__ and len(item.__doc__) > 20, f"linkdyn.{name} has no docstring"
+        assert len(described(item)) > 20, f"linkdyn.{name} has no docstring"
         if inspect.isfunction(item):  # the Python layer's functions: each argument described
             for argument in inspect.signature(item).parameters:
                 if argument not in ("model", "robot", "data", "path"):
                     assert argument in item.__doc__, f"linkdyn.{name}: argument {argument} not described"
 
 
-def test_the_stub_declares_every_public_name():
+def test_the_stub_declares_every_public_name_with_its_parameters():
     stub = open(STUB).read()
     for name in linkdyn.__all__:
         assert re.search(rf"^(def|class) {name}\b", stub, re.M), f"{name} missing from {STUB}"
+        item = getattr(linkdyn, name)
+        if inspect.isclass(item):
+            continue
+        declaration = re.search(rf"^def {name}\((.*?)\) ->", stub, re.M | re.S).group(1)
+        stub_parameters = re.findall(r"(\w+):", declaration)
+        assert stub_parameters == parameters(item), f"{name}: the stub's parameters differ"
+    # Model.from_dict's too.
+    declaration = re.search(r"def from_dict\((.*?)\) ->", stub, re.S).group(1)
+    assert re.findall(r"(\w+):", declaration) == list(inspect.signature(linkdyn.Model.from_dict).parameters)
 
 
 def run_example(script, tmp_path, *args):
@@ -50,3 +74,23 @@ def test_coupler_sweep_example(tmp_path):
 def test_panda_inverse_dynamics_example(tmp_path):
     output = run_example("panda_inverse_dynamics.py", tmp_path, "panda.png")
     assert "panda_joint4" in output and (tmp_path / "panda.png").exists()
+
+
+def test_the_tour_in_docs_python_md_runs(monkeypatch, tmp_path):
+    # Every ```python block of the tour, in order, from the project's root (pandas lines only
+    # when pandas is installed; the report written into a temporary folder).
+    root = os.path.dirname(os.path.abspath(EXAMPLES))
+    monkeypatch.chdir(root)
+    text = open(os.path.join(root, "docs", "python.md")).read()
+    try:
+        import pandas  # noqa: F401
+        has_pandas = True
+    except ImportError:
+        has_pandas = False
+    namespace = {}
+    for block in re.findall(r"```python\n(.*?)```", text, re.S):
+        block = block.replace('"fourbar.html"', repr(str(tmp_path / "fourbar.html")))
+        lines = [line for line in block.splitlines() if has_pandas or "to_pandas" not in line]
+        exec("\n".join(lines), namespace)  # noqa: S102 - the documentation's own examples
+    assert "TAU" in namespace and namespace["TAU"].shape == (100000, 7)
+    assert (tmp_path / "fourbar.html").exists()

@@ -193,6 +193,8 @@ def test_wrong_shapes_and_foreign_data_are_value_errors():
         linkdyn.rnea(robot, data, np.zeros((2, 7)), np.zeros((3, 7)), np.zeros((2, 7)))
     with pytest.raises(ValueError, match="another robot"):
         linkdyn.rnea(robot, linkdyn.load_robot(example("robots/puma560.yaml")).create_data(), q, q, q)
+    with pytest.raises(ValueError, match="another robot"):  # the same size, another robot
+        linkdyn.rnea(robot, linkdyn.load_robot(example("robots/panda.urdf")).create_data(), q, q, q)
     with pytest.raises(ValueError, match="frame"):
         linkdyn.jacobian(robot, data, q, frame="nowhere")
     with pytest.raises(ValueError):
@@ -232,3 +234,61 @@ def test_lists_work_as_arrays():
     np.testing.assert_array_equal(linkdyn.rnea(robot, data, zeros, zeros, zeros),
                                   linkdyn.gravity(robot, data, np.zeros(robot.nv)) +
                                   linkdyn.rnea(robot, data, zeros, zeros, zeros, gravity=False))
+
+
+def test_empty_batches_many_threads_and_every_batched_function():
+    robot, q, v, a = robot_and_states("iiwa14.urdf", count=23)
+    data = robot.create_data()
+    empty = np.zeros((0, robot.nv))
+    assert linkdyn.rnea(robot, data, empty, empty, empty).shape == (0, robot.nv)
+    assert linkdyn.crba(robot, data, empty).shape == (0, robot.nv, robot.nv)
+    tau = linkdyn.rnea(robot, data, q, v, a)
+    for threads in (2, 64):  # more threads than rows and than the machine has
+        np.testing.assert_array_equal(linkdyn.aba(robot, data, q, v, tau, threads=threads),
+                                      linkdyn.aba(robot, data, q, v, tau))
+        np.testing.assert_array_equal(linkdyn.gravity(robot, data, q, threads=threads), linkdyn.gravity(robot, data, q))
+        np.testing.assert_array_equal(linkdyn.forward_kinematics(robot, data, q, threads=threads),
+                                      linkdyn.forward_kinematics(robot, data, q))
+
+
+def test_a_batch_releases_the_gil():
+    # Another Python thread counts while a long batch runs: it makes progress only if the batch
+    # released the interpreter.
+    import threading
+    robot, _, _, _ = robot_and_states("iiwa14.urdf", count=1)
+    data = robot.create_data()
+    Q = np.random.default_rng(5).uniform(-1, 1, (400000, robot.nv))
+    count, running = [0], [True]
+
+    def counter():
+        while running[0]:
+            count[0] += 1
+
+    thread = threading.Thread(target=counter)
+    thread.start()
+    start = count[0]
+    linkdyn.rnea(robot, data, Q, Q, Q)
+    during = count[0] - start
+    running[0] = False
+    thread.join()
+    assert during > 1000
+
+
+def test_a_controllers_error_comes_back_as_itself():
+    robot = linkdyn.load_robot(example("robots/iiwa14.urdf"))
+    data = robot.create_data()
+
+    def law(t, q, v):
+        raise ZeroDivisionError("from the controller")
+
+    with pytest.raises(ZeroDivisionError, match="from the controller"):
+        linkdyn.simulate_robot(robot, data, np.zeros(robot.nv), np.zeros(robot.nv), law, t_end=0.1, steps=2)
+    with pytest.raises(linkdyn.InputError, match="positive tolerances"):
+        linkdyn.simulate_robot(robot, data, np.zeros(robot.nv), np.zeros(robot.nv), np.zeros(robot.nv), rtol=-1)
+
+
+def test_bytes_and_path_objects_as_file_names():
+    import pathlib
+    a = linkdyn.load_robot(example("robots/iiwa14.urdf").encode())
+    b = linkdyn.load_robot(pathlib.Path(example("robots/iiwa14.urdf")))
+    assert a.nv == b.nv == 7

@@ -497,6 +497,20 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
     throw InputError(m.spec().where, "simulation",
                      fmt::format("the time span [{:g}, {:g}] s with {} rows is empty", o.t0, o.t_end, o.steps),
                      "give an end time after the start and at least one step");
+  if (!(o.rel_tol > 0.0) || !(o.abs_tol > 0.0))
+    throw InputError(m.spec().where, "simulation",
+                     fmt::format("the tolerances rtol = {:g}, atol = {:g} are not positive", o.rel_tol, o.abs_tol),
+                     "give positive tolerances (e.g. rtol 1e-10, atol 1e-12)");
+  if (!(o.table_tolerance >= 0.0) || o.table_points < 0 || o.table_points > 10000000)
+    throw InputError(m.spec().where, "simulation",
+                     fmt::format("the reduced table's tolerance {:g} or its {} points are out of range",
+                                 o.table_tolerance, o.table_points),
+                     "give a tolerance >= 0 and 0 to 10^7 points (0: refined to the tolerance)");
+  if (o.current0.size() > L.motors || (!o.actuator_scale.empty() && o.actuator_scale.size() != L.actuators))
+    throw InputError(m.spec().where, "simulation",
+                     fmt::format("{} initial currents for {} DC motors, {} actuator scales for {} actuators",
+                                 o.current0.size(), L.motors, o.actuator_scale.size(), L.actuators),
+                     "give at most one current per motor and one scale per actuator (or none)");
   // Initial state: q0 / qd0 override the first coordinate; the others from the drivers' laws.
   State y(L.size(), 0.0);
   for (size_t i = 0; i < L.n; ++i) {

@@ -1029,7 +1029,12 @@ Model parse_model(const std::string& text, const std::string& path) {
   } catch (const YAML::Exception& e) {
     throw InputError({path, e.mark.line + 1}, "model", "not valid YAML: " + e.msg, "fix the YAML syntax");
   }
-  return ModelParser(path).parse(root);
+  try {
+    return ModelParser(path).parse(root);
+  } catch (const YAML::Exception& e) {  // a node of an unexpected kind (a complex key, a sequence as a name)
+    throw InputError({path, e.mark.line + 1}, "model", "unexpected YAML: " + e.msg,
+                     "write the entry as docs/model-format.md shows");
+  }
 }
 
 Model read_model(const std::string& path) {

@@ -1,9 +1,8 @@
 // A model file as JSON with typed scalars (io::model_file_as_json).
 #include <yaml-cpp/yaml.h>
 
-#include <cerrno>
+#include <charconv>
 #include <cmath>
-#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -15,21 +14,23 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-/// A plain scalar as the JSON value it reads as: an integer, a finite number, a boolean, null,
-/// else its text.
+/// A plain scalar as the JSON value it reads as, as the model parser reads numbers
+/// (std::from_chars): an integer, a finite number, true or false, null; else (quoted, tagged or
+/// text such as "30 deg") its text.
 Json scalar(const YAML::Node& node) {
   const std::string& text = node.Scalar();
-  if (node.Tag() == "!") return text;  // quoted: a string
-  if (text == "true" || text == "True") return true;
-  if (text == "false" || text == "False") return false;
+  if (node.Tag() != "?") return text;  // quoted ("!") or explicitly tagged: a string
+  if (text == "true") return true;
+  if (text == "false") return false;
   if (text.empty() || text == "~" || text == "null") return nullptr;
-  char* end = nullptr;
-  errno = 0;
-  const long long integer = std::strtoll(text.c_str(), &end, 10);
-  if (errno == 0 && end == text.c_str() + text.size()) return integer;
-  errno = 0;
-  const double number = std::strtod(text.c_str(), &end);
-  if (errno == 0 && end == text.c_str() + text.size() && std::isfinite(number)) return number;
+  const char* const begin = text.data() + (text.front() == '+' ? 1 : 0);
+  const char* const end = text.data() + text.size();
+  long long integer = 0;
+  if (const auto [at, error] = std::from_chars(begin, end, integer); error == std::errc() && at == end) return integer;
+  double number = 0.0;
+  if (const auto [at, error] = std::from_chars(begin, end, number);
+      error == std::errc() && at == end && std::isfinite(number))
+    return number;
   return text;
 }
 
@@ -42,7 +43,10 @@ Json to_json(const YAML::Node& node) {
     }
     case YAML::NodeType::Map: {  // in the file's order: the order of bodies, joints and drivers counts
       Json object = Json::object();
-      for (const auto& entry : node) object[entry.first.as<std::string>()] = to_json(entry.second);
+      for (const auto& entry : node) {
+        const std::string key = entry.first.as<std::string>();
+        if (!object.contains(key)) object[key] = to_json(entry.second);  // the first, as the parser reads it
+      }
       return object;
     }
     case YAML::NodeType::Scalar: return scalar(node);
@@ -63,7 +67,12 @@ std::string model_file_as_json(const std::string& path) {
   } catch (const YAML::Exception& e) {
     throw InputError({path, e.mark.line + 1}, "model", "not valid YAML: " + e.msg, "fix the YAML syntax");
   }
-  return to_json(root).dump();
+  try {
+    return to_json(root).dump();
+  } catch (const YAML::Exception& e) {
+    throw InputError({path, e.mark.line + 1}, "model", "unexpected YAML: " + e.msg,
+                     "write the entry as docs/model-format.md shows");
+  }
 }
 
 }  // namespace linkdyn::io

@@ -20,6 +20,11 @@ ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, Vector
 ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, VectorIn q0, VectorIn qd0,
                                      const TorqueLaw& torque, const ChainSimulationOptions& o) {
   using State = Stepper::State;
+  if (!(o.t_end > 0.0) || o.steps < 1 || !(o.rel_tol > 0.0) || !(o.abs_tol > 0.0))
+    throw InputError(
+        {}, "simulation of " + chain.spec.name,
+        fmt::format("t_end = {:g} s, {} steps, rtol = {:g}, atol = {:g}", o.t_end, o.steps, o.rel_tol, o.abs_tol),
+        "give t_end > 0, at least one step and positive tolerances");
   const int nq = chain.nq, nv = chain.dof;
   State y(size_t(nq + nv));
   Eigen::Map<Eigen::VectorXd>(y.data(), nq) = q0;
@@ -37,7 +42,7 @@ ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, Vector
     ++result.rhs_evaluations;
   };
 
-  const Eigen::Index rows = std::max(o.steps, 0) + 1;
+  const Eigen::Index rows = o.steps + 1;
   result.t.resize(rows);
   result.q.resize(rows, nq);
   for (Eigen::MatrixXd* per_dof : {&result.qd, &result.qdd, &result.tau}) per_dof->resize(rows, nv);

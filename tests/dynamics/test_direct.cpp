@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <unsupported/Eigen/MatrixFunctions>
 
 #include "linkdyn/dynamics/direct.hpp"
@@ -220,5 +221,31 @@ TEST(DirectDynamics, FinalStateIsTheStateAtTheEndTime) {
     EXPECT_EQ(r.t(last), o.t_end);
     EXPECT_EQ(r.final_state[0], r.q(last, 0));   // crank angle
     EXPECT_EQ(r.final_state[1], r.qd(last, 0));  // crank speed
+  }
+}
+
+TEST(DirectDynamics, OptionsOutOfRangeAreInputErrorsNamingTheSimulation) {
+  // What the command line's option checks refuse, the library refuses too (for scripts and the
+  // Python package): tolerances, the reduced table's size and tolerance, currents and scales.
+  const io::Model model = data_model("fourbar-motor");
+  const DynamicSystem system(planar::compile(model.mechanism), model.machine);
+  const std::vector<std::function<void(SimulationOptions&)>> bad{[](SimulationOptions& o) { o.rel_tol = -1e-10; },
+                                                                 [](SimulationOptions& o) { o.abs_tol = 0.0; },
+                                                                 [](SimulationOptions& o) { o.table_points = -3; },
+                                                                 [](SimulationOptions& o) { o.table_tolerance = -1.0; },
+                                                                 [](SimulationOptions& o) {
+                                                                   o.current0 = {1.0, 2.0, 3.0};
+                                                                 },
+                                                                 [](SimulationOptions& o) { o.actuator_scale = {1.0}; },
+                                                                 [](SimulationOptions& o) { o.t_end = o.t0; }};
+  for (const auto& change : bad) {
+    SimulationOptions o;
+    change(o);
+    try {
+      simulate(system, o);
+      ADD_FAILURE() << "accepted";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.entity(), "simulation") << e.what();
+    }
   }
 }
