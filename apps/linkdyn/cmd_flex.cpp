@@ -207,7 +207,7 @@ void run_flex(const FlexOptions& o) {
       }
       all = std::move(merged);
     }
-    write_table_files(all, o.response_csv, "", {});
+    write_table_files(all, o.response_csv, "", {}, model_inputs(m.spec()));
   }
   std::vector<io::Plot> plots;
   for (size_t k = 0; k < links.size(); ++k)

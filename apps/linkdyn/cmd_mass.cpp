@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "commands.hpp"
+#include "linkdyn/io/table_writer.hpp"
 #include "linkdyn/core/version.hpp"
 #include "linkdyn/io/chain_file.hpp"
 
@@ -82,10 +83,8 @@ void run(const MassOptions& o) {
   for (const auto& f : file.frames) frames.push_back(describe(body, f.name, f.pose));
   out["frames"] = frames;
   if (!o.json.empty()) {
-    std::ofstream file(o.json);
-    file << out.dump(2) << "\n";
-    if (!file)
-      throw InputError({o.json, 0}, "--json", "cannot write the file", "check the folder exists and is writable");
+    io::require_not_an_input(o.json, {o.body}, "--json");
+    io::write_file(o.json, [&](std::ostream& file) { file << out.dump(2) << "\n"; });
     fmt::print("wrote {}\n", o.json);
   }
 }

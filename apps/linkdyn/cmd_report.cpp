@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "commands.hpp"
+#include "linkdyn/io/table_writer.hpp"
 #include "linkdyn/io/model_file.hpp"
 #include "linkdyn/report/report.hpp"
 
@@ -25,11 +26,8 @@ void run_report(const ReportCliOptions& o) {
   options.solver.friction = !o.no_friction;
   const std::string html = report::planar_report_html(m, model.machine, grid, options);
   const std::string path = o.output.empty() ? m.spec().name + ".report.html" : o.output;
-  std::ofstream out(path);
-  if (!out)
-    throw InputError({path, 0}, "report", "cannot write the file", "check that the folder exists and is writable");
-  out << html;
-  out.close();
+  io::require_not_an_input(path, {o.model}, "--output");
+  io::write_file(path, [&](std::ostream& out) { out << html; });
   fmt::print("wrote {} ({:.0f} kB); open it in a browser\n", std::filesystem::absolute(path).string(),
              html.size() / 1024.0);
 }

@@ -151,7 +151,7 @@ void emit(const Chain& chain, const RobotOptions& o, const std::string& analysis
   meta["dof"] = chain.dof;
   meta["states"] = o.states;
   if (!o.frame.empty()) meta["frame"] = o.frame;
-  write_table_files(table, o.csv, o.json, meta);
+  write_table_files(table, o.csv, o.json, meta, {o.model, o.states, o.torques});
 }
 
 Chain load_model(const RobotOptions& o) {

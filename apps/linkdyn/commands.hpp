@@ -30,9 +30,12 @@ void print_sweep_events(const planar::Mechanism& m, const planar::SweepSummary& 
 extern int csv_digits;
 /// Adds --digits to a command that writes CSV files.
 void add_digits_option(CLI::App* command);
-/// Writes the table as CSV and/or JSON with `metadata` (when the paths are given).
+/// The files a planar model reads: the model file, its load tables and tabulated motion laws.
+std::vector<std::string> model_inputs(const planar::MechanismSpec& spec);
+/// Writes the table as CSV and/or JSON with `metadata` (when the paths are given), each whole or
+/// not at all (io::write_file); an output that is one of `inputs` is refused (InputError).
 void write_table_files(const Table& table, const std::string& csv, const std::string& json,
-                       const nlohmann::ordered_json& metadata);
+                       const nlohmann::ordered_json& metadata, const std::vector<std::string>& inputs);
 /// Writes the table as CSV and/or JSON (when the paths are given). The JSON metadata carries
 /// the model, version, analysis, structure, the sweep's intervals and events, and `extra`.
 void write_outputs(const planar::Mechanism& m, const std::string& model_file, const std::string& analysis,

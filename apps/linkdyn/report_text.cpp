@@ -44,8 +44,20 @@ void add_digits_option(CLI::App* command) {
       ->check(CLI::Range(1, 17));
 }
 
+std::vector<std::string> model_inputs(const planar::MechanismSpec& spec) {
+  std::vector<std::string> files{spec.where.file};
+  for (const planar::Load& load : spec.loads)
+    if (load.table) files.push_back(load.table->file);
+  for (const planar::Driver& driver : spec.drivers)
+    if (const auto* table = std::get_if<planar::TableLaw>(&driver.law)) files.push_back(table->file);
+  return files;
+}
+
 void write_table_files(const Table& table, const std::string& csv, const std::string& json,
-                       const nlohmann::ordered_json& metadata) {
+                       const nlohmann::ordered_json& metadata, const std::vector<std::string>& inputs) {
+  if (!csv.empty()) io::require_not_an_input(csv, inputs, "--csv");
+  if (!json.empty()) io::require_not_an_input(json, inputs, "--json");
+  if (!csv.empty() && !json.empty()) io::require_not_an_input(json, {csv}, "--json");
   if (!csv.empty()) {
     io::write_csv(csv, table, csv_digits);
     fmt::print("wrote {} ({} rows x {} columns)\n", csv, table.rows(), table.width());
@@ -77,7 +89,7 @@ void write_outputs(const planar::Mechanism& m, const std::string& model_file, co
                       {"message", e.message}});
   meta["events"] = events;
   for (const auto& [key, value] : extra.items()) meta[key] = value;
-  write_table_files(table, csv, json, meta);
+  write_table_files(table, csv, json, meta, model_inputs(m.spec()));
 }
 
 void write_plots(const std::string& dir, const std::vector<io::Plot>& plots) {

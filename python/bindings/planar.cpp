@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <fstream>
 #include <memory>
 #include <mutex>
 
@@ -15,6 +14,7 @@
 #include "linkdyn/flex/link.hpp"
 #include "linkdyn/io/model_file.hpp"
 #include "linkdyn/io/result_tables.hpp"
+#include "linkdyn/io/table_writer.hpp"
 #include "linkdyn/report/report.hpp"
 
 namespace linkdyn::python {
@@ -237,6 +237,9 @@ py::tuple flex_response(const PlanarModel& model, const std::string& link_name, 
                 py::dict(py::arg("link") = link->name, py::arg("periodicity_error") = r.periodicity_error));
 }
 
+/// The files the model was read from (its own, when it has one).
+std::vector<std::string> model_inputs(const PlanarModel& model) { return {model.path}; }
+
 void write_report(const PlanarModel& model, const std::string& path, int steps, bool friction) {
   const planar::Mechanism& m = *model.mechanism;
   const planar::TimeGrid grid = planar::analysis_grid(m, steps);
@@ -247,10 +250,8 @@ void write_report(const PlanarModel& model, const std::string& path, int steps, 
     const py::gil_scoped_release release;
     html = report::planar_report_html(m, model.model.machine, grid, options);
   }
-  std::ofstream out(path);
-  if (!out)
-    throw InputError({path, 0}, "report", "cannot write the file", "check that the folder exists and is writable");
-  out << html;
+  io::require_not_an_input(path, model_inputs(model), "path");
+  io::write_file(path, [&](std::ostream& out) { out << html; });
 }
 
 }  // namespace

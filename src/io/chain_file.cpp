@@ -15,15 +15,7 @@ class ChainReader {
  public:
   explicit ChainReader(const std::string& path) : in_(path) {}
 
-  YAML::Node load() {
-    try {
-      return YAML::LoadFile(in_.file());
-    } catch (const YAML::BadFile&) {
-      throw InputError({in_.file(), 0}, "model", "cannot open the file", "check the path");
-    } catch (const YAML::Exception& e) {
-      throw InputError({in_.file(), e.mark.line + 1}, "model", "not valid YAML: " + e.msg, "fix the YAML syntax");
-    }
-  }
+  YAML::Node load() { return in_.load_file(); }
 
   Vec3 vec3(const YAML::Node& node, const std::string& entity, Quantity kind = Quantity::plain) const {
     if (!node.IsSequence() || node.size() != 3)

@@ -1023,12 +1023,7 @@ class ModelParser {
 }  // namespace
 
 Model parse_model(const std::string& text, const std::string& path) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw InputError({path, e.mark.line + 1}, "model", "not valid YAML: " + e.msg, "fix the YAML syntax");
-  }
+  const YAML::Node root = YamlReader(path).load(text);
   try {
     return ModelParser(path).parse(root);
   } catch (const YAML::Exception& e) {  // a node of an unexpected kind (a complex key, a sequence as a name)

@@ -3,10 +3,9 @@
 
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "io/yaml_reader.hpp"
 #include "linkdyn/io/model_file.hpp"
 
 namespace linkdyn::io {
@@ -45,7 +44,7 @@ Json to_json(const YAML::Node& node) {
       Json object = Json::object();
       for (const auto& entry : node) {
         const std::string key = entry.first.as<std::string>();
-        if (!object.contains(key)) object[key] = to_json(entry.second);  // the first, as the parser reads it
+        object[key] = to_json(entry.second);  // keys are unique (YamlReader::load checks it)
       }
       return object;
     }
@@ -57,16 +56,7 @@ Json to_json(const YAML::Node& node) {
 }  // namespace
 
 std::string model_file_as_json(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError({path, 0}, "model", "cannot open the file", "check the path");
-  std::stringstream text;
-  text << in.rdbuf();
-  YAML::Node root;
-  try {
-    root = YAML::Load(text.str());
-  } catch (const YAML::Exception& e) {
-    throw InputError({path, e.mark.line + 1}, "model", "not valid YAML: " + e.msg, "fix the YAML syntax");
-  }
+  const YAML::Node root = YamlReader(path).load_file();
   try {
     return to_json(root).dump();
   } catch (const YAML::Exception& e) {

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "linkdyn/core/error.hpp"
+#include "linkdyn/io/table_writer.hpp"
 
 namespace linkdyn::io {
 namespace {
@@ -181,9 +182,9 @@ std::vector<std::string> write_svg_files(const std::string& dir, const std::vect
   std::vector<std::string> paths;
   for (const Plot& p : plots) {
     const std::string path = (std::filesystem::path(dir) / (p.id + ".svg")).string();
-    std::ofstream out(path);
-    if (!out) throw InputError({path, 0}, "plot", "cannot write the file", "check that the folder is writable");
-    out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" << render_svg(p);
+    write_file(path, [&](std::ostream& out) {
+      out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" << render_svg(p);
+    });
     paths.push_back(path);
   }
   return paths;

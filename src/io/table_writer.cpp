@@ -2,25 +2,64 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "linkdyn/core/error.hpp"
 
 namespace linkdyn::io {
-namespace {
-std::ofstream open_output(const std::string& path) {
-  std::ofstream out(path);
-  if (!out)
-    throw InputError({path, 0}, "output", "cannot write the file", "check that the folder exists and is writable");
-  return out;
+void write_file(const std::string& path, const std::function<void(std::ostream&)>& write) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status status = fs::status(path, ec);
+  const bool replace = !fs::exists(status) || fs::is_regular_file(status);
+  fs::path temporary = path;
+  if (replace) temporary += fmt::format(".partial-{}", static_cast<long>(::getpid()));
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (!out)
+      throw InputError({path, 0}, "output", "cannot write the file", "check that the folder exists and is writable");
+    try {
+      write(out);
+      out.flush();
+    } catch (...) {
+      out.close();
+      if (replace) fs::remove(temporary, ec);
+      throw;
+    }
+    out.close();
+    if (!out) {
+      if (replace) fs::remove(temporary, ec);
+      throw AnalysisError(fmt::format("{}: the write failed (disk full?); nothing was written", path));
+    }
+  }
+  if (!replace) return;
+  fs::rename(temporary, path, ec);
+  if (ec) {
+    fs::remove(temporary, ec);
+    throw AnalysisError(fmt::format("{}: the finished file could not replace it ({})", path, ec.message()));
+  }
 }
-}  // namespace
+
+void require_not_an_input(const std::string& output, const std::vector<std::string>& inputs,
+                          const std::string& option) {
+  namespace fs = std::filesystem;
+  for (const std::string& input : inputs) {
+    std::error_code ec, ec2;
+    const bool same = fs::equivalent(output, input, ec) ||  // both exist: the same file by any path
+                      (fs::weakly_canonical(output, ec) == fs::weakly_canonical(input, ec2) && !ec && !ec2);
+    if (!input.empty() && same)
+      throw InputError({output, 0}, option, "is an input of this run (" + input + ")",
+                       "write the results to another file");
+  }
+}
 
 void write_csv(const std::string& path, const Table& table, int digits) {
-  std::ofstream out = open_output(path);
-  write_csv(out, table, digits);
+  write_file(path, [&](std::ostream& out) { write_csv(out, table, digits); });
 }
 
 void write_csv(std::ostream& out, const Table& table, int digits) {
@@ -58,8 +97,7 @@ void write_json(const std::string& path, const Table& table, const std::string& 
     data[table.columns[c]] = std::move(column);
   }
   doc["data"] = std::move(data);
-  std::ofstream out = open_output(path);
-  out << doc.dump(1) << '\n';
+  write_file(path, [&](std::ostream& out) { out << doc.dump(1) << '\n'; });
 }
 
 }  // namespace linkdyn::io

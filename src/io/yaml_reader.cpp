@@ -1,7 +1,12 @@
 #include "io/yaml_reader.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <sstream>
+#include <unordered_map>
 #include <vector>
 
 namespace linkdyn::io {
@@ -19,7 +24,67 @@ size_t edit_distance(const std::string& a, const std::string& b) {
   return prev[b.size()];
 }
 
+/// What an entry of the map under `section` is, for messages: "body 'crank'" under bodies.
+std::string entry_name(const std::string& section, const std::string& key) {
+  static const std::unordered_map<std::string, std::string> kinds{{"bodies", "body"},
+                                                                  {"joints", "joint"},
+                                                                  {"drivers", "driver"},
+                                                                  {"loads", "load"},
+                                                                  {"actuators", "actuator"},
+                                                                  {"ground", "ground point"},
+                                                                  {"points", "point"},
+                                                                  {"links", "link"},
+                                                                  {"frames", "frame"},
+                                                                  {"elastic_links", "elastic link"},
+                                                                  {"constraint_actions", "constraint action"},
+                                                                  {"parts", "part"}};
+  const auto kind = kinds.find(section);
+  if (kind != kinds.end()) return kind->second + " '" + key + "'";
+  return section.empty() ? "'" + key + "'" : "'" + key + "' in '" + section + "'";
+}
+
+/// Every map under `node` (in section `section`) with distinct keys, else InputError naming the
+/// entry and both lines.
+void check_unique_keys(const YAML::Node& node, const std::string& section, const std::string& file) {
+  if (node.IsSequence()) {
+    for (const YAML::Node& item : node) check_unique_keys(item, section, file);
+  } else if (node.IsMap()) {
+    std::unordered_map<std::string, int> seen;
+    for (const auto& entry : node) {
+      if (!entry.first.IsScalar())
+        throw InputError({file, entry.first.Mark().line + 1}, section.empty() ? "model" : "'" + section + "'",
+                         "has a key that is not a name", "write keys as plain names");
+      const std::string& key = entry.first.Scalar();
+      const int line = entry.first.Mark().line + 1;
+      if (const auto [at, fresh] = seen.emplace(key, line); !fresh)
+        throw InputError({file, line}, entry_name(section, key),
+                         fmt::format("is defined twice in the same map, on lines {} and {}", at->second, line),
+                         "keep one of them (YAML allows a key once per map)");
+      check_unique_keys(entry.second, key, file);
+    }
+  }
+}
+
 }  // namespace
+
+YAML::Node YamlReader::load(const std::string& text) const {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw InputError({file_, e.mark.line + 1}, "model", "not valid YAML: " + e.msg, "fix the YAML syntax");
+  }
+  check_unique_keys(root, "", file_);
+  return root;
+}
+
+YAML::Node YamlReader::load_file() const {
+  std::ifstream in(file_);
+  if (!in) throw InputError({file_, 0}, "model", "cannot open the file", "check the path");
+  std::stringstream text;
+  text << in.rdbuf();
+  return load(text.str());
+}
 
 SourceLocation YamlReader::where(const YAML::Node& node) const {
   const YAML::Mark mark = node.Mark();

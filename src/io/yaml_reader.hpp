@@ -17,6 +17,12 @@ class YamlReader {
   explicit YamlReader(std::string file) : file_(std::move(file)) {}
   const std::string& file() const { return file_; }
 
+  /// YAML text (read from the file itself when `text` is empty), parsed: InputError for text
+  /// that is not YAML, or for a map that repeats a key (both lines named: YAML forbids it, and
+  /// a parser would keep one silently).
+  YAML::Node load(const std::string& text) const;
+  YAML::Node load_file() const;
+
   SourceLocation where(const YAML::Node& node) const;
   [[noreturn]] void fail(const YAML::Node& node, const std::string& entity, const std::string& problem,
                          const std::string& fix) const;

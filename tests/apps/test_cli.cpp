@@ -506,3 +506,37 @@ TEST(Cli, LoadTableThatDoesNotCoverTheMotionStopsWithCode2AndWritesTheRowsBefore
   const std::string csv = linkdyn::test::read_text(dir + "/incline.csv");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 61) << "the rows of t = 0 .. 6 s";
 }
+
+TEST(Cli, AResultNeverOverwritesItsInputs) {
+  // --csv naming the model file (or a table it reads) is refused with exit 2, the file intact;
+  // --csv and --json naming one file too.
+  const std::string model = write_temp("own.yaml", linkdyn::test::read_text(linkdyn::test::example("seed001-fourbar")));
+  const CliRun r = run("kinematics " + model + " --csv " + model);
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("is an input of this run"), std::string::npos) << r.output;
+  EXPECT_EQ(linkdyn::test::read_text(model), linkdyn::test::read_text(linkdyn::test::example("seed001-fourbar")));
+  const std::string table = std::string(LINKDYN_EXAMPLES_DIR) + "/fourbar-table.csv";
+  const std::string before = linkdyn::test::read_text(table);
+  EXPECT_EQ(run("kinetostatics " + linkdyn::test::example("fourbar-table") + " --csv " + table).code, 2);
+  EXPECT_EQ(linkdyn::test::read_text(table), before);
+  const std::string out = ::testing::TempDir() + "/both.out";
+  EXPECT_EQ(run("kinematics " + model + " --csv " + out + " --json " + out).code, 2);
+  EXPECT_EQ(run("report " + model + " -o " + model).code, 2);
+}
+
+TEST(Cli, AFailedWriteExitsWithCode3NamingTheFile) {
+  if (!std::ifstream("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  const CliRun r = run("kinematics " + linkdyn::test::example("seed001-fourbar") + " --csv /dev/full");
+  EXPECT_EQ(r.code, 3) << r.output;
+  EXPECT_NE(r.output.find("/dev/full"), std::string::npos) << r.output;
+}
+
+TEST(Cli, ADuplicatedKeyIsRefusedNamingBothLines) {
+  const std::string text = linkdyn::test::read_text(linkdyn::test::example("seed001-fourbar"));
+  const std::string twice =
+      text.substr(0, text.find("    inertia: 1.70")) + "    mass: 5.0\n" + text.substr(text.find("    inertia: 1.70"));
+  const CliRun r = run("check " + write_temp("twice.yaml", twice));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("'mass' in 'crank': is defined twice in the same map, on lines 12 and 13"), std::string::npos)
+      << r.output;
+}

@@ -1,10 +1,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "linkdyn/core/error.hpp"
 #include "linkdyn/io/table_writer.hpp"
 #include "test_support.hpp"
 
@@ -34,4 +36,46 @@ TEST(TableWriter, JsonCarriesUnitsMetadataAndNulls) {
   EXPECT_EQ(doc["units"]["C.vx"], "m/s");
   EXPECT_EQ(doc["data"]["C.vx"][0], 1.5);
   EXPECT_TRUE(doc["data"]["C.vx"][1].is_null());
+}
+
+TEST(WriteFile, AnInterruptedWriteLeavesTheEarlierFileAsItWasAndNoPartialFile) {
+  const std::string dir = ::testing::TempDir() + "/write_file";
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/results.csv";
+  io::write_csv(path, sample());
+  const std::string before = test::read_text(path);
+  EXPECT_THROW(io::write_file(path,
+                              [](std::ostream& out) {
+                                out << "t,half a row";
+                                throw AnalysisError("interrupted");
+                              }),
+               AnalysisError);
+  EXPECT_EQ(test::read_text(path), before);
+  size_t files = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir)) ++files;
+  EXPECT_EQ(files, 1u) << "a partial file was left beside the result";
+}
+
+TEST(WriteFile, AFailedWriteIsAnAnalysisErrorNamingTheFile) {
+  // /dev/full accepts the open and fails every write (a full disk).
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  try {
+    io::write_csv("/dev/full", sample());
+    ADD_FAILURE() << "the failed write went unnoticed";
+  } catch (const AnalysisError& e) {
+    EXPECT_NE(std::string(e.what()).find("/dev/full"), std::string::npos) << e.what();
+  }
+}
+
+TEST(WriteFile, AnOutputThatIsAnInputByAnyPathIsRefused) {
+  const std::string dir = ::testing::TempDir() + "/not_an_input";
+  std::filesystem::create_directories(dir);
+  const std::string model = dir + "/model.yaml";
+  std::ofstream(model) << "name: x\n";
+  EXPECT_THROW(io::require_not_an_input(dir + "/./model.yaml", {"other.csv", model}, "--csv"), InputError);
+  std::filesystem::remove(dir + "/link.yaml");
+  std::filesystem::create_symlink(model, dir + "/link.yaml");
+  EXPECT_THROW(io::require_not_an_input(dir + "/link.yaml", {model}, "--csv"), InputError);
+  EXPECT_NO_THROW(io::require_not_an_input(dir + "/results.csv", {model}, "--csv"));
+  EXPECT_EQ(test::read_text(model), "name: x\n");
 }
