@@ -129,6 +129,27 @@ void BM_CoriolisMatrix(benchmark::State& state) {
   }
   label(state, s);
 }
+/// Inverse dynamics over 10^5 different states, as a C++ program loops over a trajectory (states
+/// and results in row-major arrays, the results array allocated once): time per state, the
+/// reference of the Python package's batched call (bench/python_bench.py).
+void BM_InverseDynamics_RNEA_Batch(benchmark::State& state) {
+  Setup s(int(state.range(0)));
+  const Eigen::Index n = s.chain.dof, rows = 100000;
+  using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const RowMajor Q = RowMajor::Random(rows, n), V = RowMajor::Random(rows, n), A = RowMajor::Random(rows, n);
+  RowMajor tau(rows, n);
+  using Row = Eigen::Map<const Eigen::VectorXd>;
+  for (auto _ : state) {
+    for (Eigen::Index r = 0; r < rows; ++r)
+      tau.row(r) = inverse_dynamics(s.chain, s.data, Row(Q.row(r).data(), n), Row(V.row(r).data(), n),
+                                    Row(A.row(r).data(), n), frictionless())
+                       .transpose();
+    benchmark::DoNotOptimize(tau.data());
+  }
+  state.SetItemsProcessed(state.iterations() * rows);
+  label(state, s);
+}
+
 /// One second of free motion under gravity (Dormand-Prince 5(4), tolerances 1e-10, 100 rows):
 /// time per simulated second, and per right-hand side (one forward dynamics each).
 void BM_SimulateOneSecond(benchmark::State& state) {
@@ -161,4 +182,5 @@ BENCHMARK(BM_TorqueDerivatives)->Apply(every_robot);
 BENCHMARK(BM_AccelerationEnergy_EA1)->Apply(serial_arms);
 BENCHMARK(BM_InverseDynamicsDerivatives)->Apply(every_robot);
 BENCHMARK(BM_CoriolisMatrix)->Apply(every_robot);
+BENCHMARK(BM_InverseDynamics_RNEA_Batch)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SimulateOneSecond)->Apply(every_robot)->Unit(benchmark::kMillisecond);

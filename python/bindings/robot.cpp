@@ -122,7 +122,8 @@ void for_each_row(py::ssize_t rows, py::ssize_t workers, const Body& body) {
 /// The workers of a batch: at most `threads`, the machine's hardware threads and the rows.
 py::ssize_t workers_for(py::ssize_t rows, int threads) {
   if (threads < 1) throw py::value_error("threads: at least 1");
-  const auto hardware = static_cast<py::ssize_t>(std::max(1u, std::thread::hardware_concurrency()));
+  // Read once: std::thread::hardware_concurrency reads the system's files (microseconds).
+  static const auto hardware = static_cast<py::ssize_t>(std::max(1u, std::thread::hardware_concurrency()));
   return std::max<py::ssize_t>(1, std::min({static_cast<py::ssize_t>(threads), hardware, rows}));
 }
 
