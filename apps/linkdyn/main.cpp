@@ -1,11 +1,38 @@
-// linkdyn: the command line. Exit codes: 0 ok, 2 bad input, 3 analysis cannot proceed.
+// linkdyn: the command line. Exit codes: 0 ok, 2 bad input (a non-finite number too), 3 the
+// analysis cannot proceed (or the request does not fit in memory), 1 a defect of linkdyn.
 #include <fmt/core.h>
 
 #include <CLI/CLI.hpp>
+#include <charconv>
+#include <cmath>
+#include <new>
+#include <stdexcept>
 
 #include "commands.hpp"
 #include "linkdyn/core/error.hpp"
 #include "linkdyn/core/version.hpp"
+
+namespace {
+
+/// Every option value that reads as a number must be finite: "nan", "inf" and "1e999" are
+/// refused whatever the option (a NaN would otherwise pass range checks, or mean "unset").
+void refuse_non_finite_numbers(CLI::App& app) {
+  const CLI::Validator finite(
+      [](std::string& text) -> std::string {
+        double value = 0.0;
+        const char* const end = text.data() + text.size();
+        const auto [at, error] = std::from_chars(text.data() + (text.starts_with('+') ? 1 : 0), end, value);
+        if (at == end && (error == std::errc::result_out_of_range || (error == std::errc() && !std::isfinite(value))))
+          return "'" + text + "' is not a finite number";
+        return "";
+      },
+      "");
+  for (CLI::Option* option : app.get_options())
+    if (option->get_expected_max() > 0) option->check(finite);
+  for (CLI::App* command : app.get_subcommands({})) refuse_non_finite_numbers(*command);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -22,6 +49,7 @@ int main(int argc, char** argv) {
   linkdyn::cli::add_robot_command(app);
   linkdyn::cli::add_mass_command(app);
   linkdyn::cli::add_flex_command(app);
+  refuse_non_finite_numbers(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -32,6 +60,14 @@ int main(int argc, char** argv) {
     return linkdyn::InputError::exit_code;
   } catch (const linkdyn::AnalysisError& e) {
     fmt::print(stderr, "error: {}\n", e.what());
+    return linkdyn::AnalysisError::exit_code;
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr,
+               "error: not enough memory for this request; lower the number of steps (--steps, the model's "
+               "steps:) or of rows\n");
+    return linkdyn::AnalysisError::exit_code;
+  } catch (const std::length_error& e) {
+    fmt::print(stderr, "error: the request is too large ({}); lower the number of steps or rows\n", e.what());
     return linkdyn::AnalysisError::exit_code;
   } catch (const std::exception& e) {
     // Not a diagnosis of the input or the analysis: a defect of linkdyn (exit 1).

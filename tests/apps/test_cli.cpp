@@ -540,3 +540,18 @@ TEST(Cli, ADuplicatedKeyIsRefusedNamingBothLines) {
   EXPECT_NE(r.output.find("'mass' in 'crank': is defined twice in the same map, on lines 12 and 13"), std::string::npos)
       << r.output;
 }
+
+TEST(Cli, NonFiniteNumbersAreRefusedForEveryOption) {
+  // NaN passes range checks (every comparison is false) and means "unset" for --q0/--qd0: any
+  // option value that reads as a non-finite number is bad input.
+  const std::string motor = linkdyn::test::example("seed001-fourbar-motor");
+  for (const char* option : {"--qd0 nan", "--q0 inf", "--t-end nan", "--rtol 1e999", "--atol -inf"}) {
+    const CliRun r = run("simulate " + motor + " --t-end 0.01 --steps 2 " + option);
+    EXPECT_EQ(r.code, 2) << option << ": " << r.output;  // the option's own range check may say it first
+    EXPECT_TRUE(r.output.find("is not a finite number") != std::string::npos ||
+                r.output.find("not in range") != std::string::npos)
+        << r.output;
+  }
+  EXPECT_EQ(run("kinematics " + linkdyn::test::example("seed001-fourbar") + " --singular-tol nan").code, 2);
+  EXPECT_EQ(run("simulate " + motor + " --t-end 0.01 --steps 2 --qd0 12.5").code, 0);
+}
