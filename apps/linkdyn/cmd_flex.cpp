@@ -154,10 +154,7 @@ std::vector<io::Plot> flex_plots(const planar::Mechanism& m, const flex::Elastic
 void run_flex(const FlexOptions& o) {
   const io::Model model = io::read_model(o.model);
   const planar::Mechanism m = planar::compile(model.mechanism);
-  const std::vector<flex::ElasticLink> links = flex::make_elastic_links(m, model.elastic_links);
-  if (links.empty())
-    throw InputError(m.spec().where, "model", "has no elastic link",
-                     "add an 'elastic_links:' section (docs/model-format.md) naming the body that bends");
+  const std::vector<flex::ElasticLink> links = flex::require_elastic_links(m, model.elastic_links);
   const planar::TimeGrid grid = analysis_grid(m, o.steps);
   fmt::print("{}: {} -> {} positions over t = [{:g}, {:g}] s\n", m.spec().name, m.structure_string(), grid.steps,
              grid.t0, grid.t_end);

@@ -211,11 +211,7 @@ void run_simulate(SimulateOptions o) {
   // Whatever was computed is written, also when the run stopped early.
   write_outputs(m, o.model, "simulate", io::simulation_table(*system, r), planar::SweepSummary{}, o.csv, o.json, extra);
   write_plots(o.plot_dir, report::simulation_plots(*system, r));
-  if (r.stopped) {
-    // The message names the model line, the entity and the fix of the input that stopped it.
-    if (r.stop_exit_code == InputError::exit_code) throw InputError({}, "", r.stop_message, "");
-    throw AnalysisError(r.stop_message);
-  }
+  dynamics::throw_if_stopped(r);
 }
 
 }  // namespace

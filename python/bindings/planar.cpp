@@ -155,10 +155,7 @@ py::tuple simulate(const PlanarModel& model, const SimulateArgs& args) {
     const py::gil_scoped_release release;
     r = dynamics::simulate(*system, o);
   }
-  if (r.stopped) {
-    if (r.stop_exit_code == InputError::exit_code) throw InputError({}, "", r.stop_message, "");
-    throw AnalysisError(r.stop_message);
-  }
+  dynamics::throw_if_stopped(r);
   py::dict info(py::arg("t_final") = r.t_final, py::arg("events") = r.events, py::arg("steps") = r.steps,
                 py::arg("rhs_evaluations") = r.rhs_evaluations, py::arg("final_state") = r.final_state,
                 py::arg("actuator_work") = r.actuator_work, py::arg("load_work") = r.load_work,
@@ -186,12 +183,7 @@ py::dict steady_regime(const PlanarModel& model, const SimulateArgs& args, std::
 }
 
 std::vector<flex::ElasticLink> elastic_links(const PlanarModel& model) {
-  const planar::Mechanism& m = *model.mechanism;
-  std::vector<flex::ElasticLink> links = flex::make_elastic_links(m, model.model.elastic_links);
-  if (links.empty())
-    throw InputError(m.spec().where, "model", "has no elastic link",
-                     "add an 'elastic_links:' section (docs/model-format.md) naming the body that bends");
-  return links;
+  return flex::require_elastic_links(*model.mechanism, model.model.elastic_links);
 }
 
 py::tuple flex_modes(const PlanarModel& model, int steps, int modes, bool gyroscopic, bool friction) {

@@ -165,8 +165,8 @@ py::array batched(const Robot& robot, ChainData& data, const States& s, std::vec
 struct Derivatives {
   Array array;
   py::ssize_t rows = 0;
-  /// Columns v, v', ... (n x rows) of state r.
-  Eigen::MatrixXd of(py::ssize_t r, int n) const {
+  /// Columns v, v', ... (n x rows) of state r: a view of the array, no copy.
+  auto of(py::ssize_t r, int n) const {
     return Eigen::Map<const RowMajor>(array.data() + r * rows * n, rows, n).transpose();
   }
 };
@@ -272,7 +272,8 @@ py::array jacobian(const Robot& robot, RobotData& robot_data, const py::object& 
   const States s = states({{q, "q", c.nq}});
   return batched(robot, data, s, {6, c.dof}, threads, [&](ChainData& d, py::ssize_t r, double* out) {
     spatial::forward_kinematics(c, d, ConstMap(s.row(0, r), c.nq));
-    Eigen::Matrix<double, 6, Eigen::Dynamic> J(6, c.dof);
+    thread_local Eigen::Matrix<double, 6, Eigen::Dynamic> J;  // per worker, sized once
+    J.resize(6, c.dof);
     spatial::frame_jacobian(c, d, k, J);
     Eigen::Map<Eigen::Matrix<double, 6, Eigen::Dynamic, Eigen::RowMajor>>(out, 6, c.dof) = J;
   });
@@ -287,7 +288,7 @@ py::object acceleration_energy(const Robot& robot, const py::object& q, const py
   py::array_t<double> out(s.batch ? std::vector<py::ssize_t>{s.rows} : std::vector<py::ssize_t>{});
   double* o = out.mutable_data();
   for_each_row(s.rows, workers_for(s.rows, threads), [&](py::ssize_t, py::ssize_t r) {
-    o[r] = spatial::acceleration_energy(c, ConstMap(s.row(0, r), c.nq), V.of(r, c.dof), order);
+    o[r] = spatial::acceleration_energy(c, ConstMap(s.row(0, r), c.nq), Eigen::MatrixXd(V.of(r, c.dof)), order);
   });
   if (!s.batch) return py::float_(o[0]);
   return out;

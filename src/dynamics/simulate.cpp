@@ -695,6 +695,12 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
   return result;
 }
 
+void throw_if_stopped(const SimulationResult& r) {
+  if (!r.stopped) return;
+  if (r.stop_exit_code == InputError::exit_code) throw InputError({}, "", r.stop_message, "");
+  throw AnalysisError(r.stop_message);
+}
+
 double kinetic_energy(const DynamicSystem& system, double q, double qd) {
   return kinetic_energy(system, std::vector<double>{q}, std::vector<double>{qd});
 }

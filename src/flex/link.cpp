@@ -76,6 +76,14 @@ std::vector<ElasticLink> make_elastic_links(const planar::Mechanism& m, const st
   return links;
 }
 
+std::vector<ElasticLink> require_elastic_links(const planar::Mechanism& m, const std::vector<ElasticLinkSpec>& specs) {
+  std::vector<ElasticLink> links = make_elastic_links(m, specs);
+  if (links.empty())
+    throw InputError(m.spec().where, "model", "has no elastic link",
+                     "add an 'elastic_links:' section (docs/model-format.md) naming the body that bends");
+  return links;
+}
+
 void frame_motion(const planar::Mechanism& m, const planar::Workspace& ws, const ElasticLink& link, FrameMotion& out) {
   const planar::BodyState& body = ws.body[link.body];
   const Vec2 axis = rotate(link.axis, body.c, body.s);  // the beam's x axis, global

@@ -120,6 +120,9 @@ struct SimulationResult {
 /// range, a load table is left) returns what it computed with `stopped` set; bad options
 /// throw InputError.
 SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& options);
+/// A run that stopped (`stopped`) as the error that stopped it: InputError when bad input caused
+/// it (the message names the model line, the entity and the fix), else AnalysisError.
+void throw_if_stopped(const SimulationResult& result);
 
 /// The periodic (steady) regime: the speed and currents at q0 that repeat one cycle later
 /// (2 pi of a rotational driver), by Newton's method on the cycle map. Throws AnalysisError when

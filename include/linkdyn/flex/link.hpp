@@ -45,6 +45,8 @@ struct ElasticLink {
 /// The elastic links of the model on its mechanism. Throws InputError naming the file, line and
 /// link on bad data.
 std::vector<ElasticLink> make_elastic_links(const planar::Mechanism& m, const std::vector<ElasticLinkSpec>& specs);
+/// The same for an analysis of elastic links: InputError when the model has none.
+std::vector<ElasticLink> require_elastic_links(const planar::Mechanism& m, const std::vector<ElasticLinkSpec>& specs);
 
 /// The frame motion of the link from a solved kinematics and kinetostatics in ws.
 void frame_motion(const planar::Mechanism& m, const planar::Workspace& ws, const ElasticLink& link, FrameMotion& out);
