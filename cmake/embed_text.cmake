@@ -24,14 +24,18 @@ endif()
 set(LINKDYN_EMBED_TEXT_SCRIPT ${CMAKE_CURRENT_LIST_FILE})
 
 function(linkdyn_embed_text target file namespace name)
-  set(input ${CMAKE_CURRENT_SOURCE_DIR}/${file})
+  if(IS_ABSOLUTE ${file})
+    set(input ${file})
+  else()
+    set(input ${CMAKE_CURRENT_SOURCE_DIR}/${file})
+  endif()
   set(output ${CMAKE_CURRENT_BINARY_DIR}/embedded/${name}.cpp)
   add_custom_command(
     OUTPUT ${output}
     COMMAND ${CMAKE_COMMAND} -DINPUT=${input} -DOUTPUT=${output} -DNAMESPACE=${namespace} -DNAME=${name}
             -P ${LINKDYN_EMBED_TEXT_SCRIPT}
     DEPENDS ${input} ${LINKDYN_EMBED_TEXT_SCRIPT}
-    COMMENT "Embedding ${file}"
+    COMMENT "Embedding ${name}"
     VERBATIM)
   target_sources(${target} PRIVATE ${output})
 endfunction()

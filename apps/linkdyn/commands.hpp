@@ -20,10 +20,9 @@ void add_simulate_command(CLI::App& app);
 void add_robot_command(CLI::App& app);
 void add_mass_command(CLI::App& app);
 void add_flex_command(CLI::App& app);
+void add_study_command(CLI::App& app);
 
 // Text helpers shared by the commands.
-/// "crank = 30 deg" style list of the driver values in ws.
-std::string driver_values(const planar::Mechanism& m, const std::vector<double>& q);
 /// Prints the sweep's intervals and events.
 void print_sweep_events(const planar::Mechanism& m, const planar::SweepSummary& summary);
 /// Significant digits of the CSV files (0: full double precision), set by --digits.
@@ -44,6 +43,7 @@ void write_outputs(const planar::Mechanism& m, const std::string& model_file, co
 /// Writes one SVG per plot into `dir` (when given).
 void write_plots(const std::string& dir, const std::vector<io::Plot>& plots);
 using planar::analysis_grid;
+using planar::driver_values;
 using planar::require_start_assembly;
 
 }  // namespace linkdyn::cli

@@ -49,6 +49,7 @@ int main(int argc, char** argv) {
   linkdyn::cli::add_robot_command(app);
   linkdyn::cli::add_mass_command(app);
   linkdyn::cli::add_flex_command(app);
+  linkdyn::cli::add_study_command(app);
   refuse_non_finite_numbers(app);
   try {
     app.parse(argc, argv);

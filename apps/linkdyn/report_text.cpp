@@ -9,17 +9,6 @@
 
 namespace linkdyn::cli {
 
-std::string driver_values(const planar::Mechanism& m, const std::vector<double>& q) {
-  std::string out;
-  for (size_t d = 0; d < m.drivers().size(); ++d) {
-    const planar::Driver& drv = m.drivers()[d];
-    if (!out.empty()) out += ", ";
-    out += drv.type == planar::DriverType::rotational ? fmt::format("{} = {:.6g} deg", drv.name, q[d] * 180.0 / M_PI)
-                                                      : fmt::format("{} = {:.6g} m", drv.name, q[d]);
-  }
-  return out;
-}
-
 void print_sweep_events(const planar::Mechanism& m, const planar::SweepSummary& summary) {
   if (summary.absent > 0) {
     fmt::print("the mechanism assembles on {} of {} steps, over t in", summary.steps - summary.absent, summary.steps);

@@ -1023,7 +1023,10 @@ class ModelParser {
 }  // namespace
 
 Model parse_model(const std::string& text, const std::string& path) {
-  const YAML::Node root = YamlReader(path).load(text);
+  return parse_model_tree(YamlReader(path).load(text), path);
+}
+
+Model parse_model_tree(const YAML::Node& root, const std::string& path) {
   try {
     return ModelParser(path).parse(root);
   } catch (const YAML::Exception& e) {  // a node of an unexpected kind (a complex key, a sequence as a name)

@@ -12,18 +12,6 @@
 namespace linkdyn::io {
 namespace {
 
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j)
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
-}
-
 /// What an entry of the map under `section` is, for messages: "body 'crank'" under bodies.
 std::string entry_name(const std::string& section, const std::string& key) {
   static const std::unordered_map<std::string, std::string> kinds{{"bodies", "body"},
@@ -106,14 +94,10 @@ void YamlReader::allow_only(const YAML::Node& map, const std::string& entity,
   for (const auto& kv : map) {
     const std::string key = kv.first.as<std::string>();
     if (std::any_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; })) continue;
-    std::string nearest;
-    size_t best = 3;
+    const std::vector<std::string> names(allowed.begin(), allowed.end());
+    const std::string nearest = nearest_name(key, names);
     std::string all;
-    for (const char* a : allowed) {
-      all += (all.empty() ? "" : ", ") + std::string(a);
-      const size_t d = edit_distance(key, a);
-      if (d < best) best = d, nearest = a;
-    }
+    for (const std::string& a : names) all += (all.empty() ? "" : ", ") + a;
     fail(kv.first, entity, "unknown field '" + key + "'",
          nearest.empty() ? "the fields here are: " + all : "did you mean '" + nearest + "'?");
   }

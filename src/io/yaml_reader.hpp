@@ -45,4 +45,8 @@ class YamlReader {
   std::string file_;
 };
 
+struct Model;
+/// parse_model from a parsed tree (model_file.cpp): the variants of a design study.
+Model parse_model_tree(const YAML::Node& root, const std::string& path);
+
 }  // namespace linkdyn::io

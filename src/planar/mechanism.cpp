@@ -1,6 +1,8 @@
 // Compiling a mechanism description: checks, degrees of freedom, structural sequence.
 #include "linkdyn/planar/mechanism.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -260,6 +262,17 @@ Mechanism compile(MechanismSpec spec, const CompileOptions& options) {
   m.groups_ = find_structure(m, m.joints_, m.spec_.drivers, options.force_generic);
   m.bearings_ = find_bearings(m);
   return m;
+}
+
+std::string driver_values(const Mechanism& m, std::span<const double> q) {
+  std::string out;
+  for (size_t d = 0; d < m.drivers().size() && d < q.size(); ++d) {
+    const Driver& drv = m.drivers()[d];
+    if (!out.empty()) out += ", ";
+    out += drv.type == DriverType::rotational ? fmt::format("{} = {:.6g} deg", drv.name, q[d] * 180.0 / M_PI)
+                                              : fmt::format("{} = {:.6g} m", drv.name, q[d]);
+  }
+  return out;
 }
 
 }  // namespace linkdyn::planar

@@ -7,5 +7,7 @@ namespace linkdyn::report {
 
 extern const std::string_view report_js;
 extern const std::string_view report_css;
+extern const std::string_view study_report_js;
+extern const std::string_view chart_js;  ///< Chart.js, from Debian's libjs-chart.js
 
 }  // namespace linkdyn::report

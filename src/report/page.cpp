@@ -15,21 +15,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;  // keys in the order written
 
-std::string escape_html(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '&')
-      out += "&amp;";
-    else if (c == '<')
-      out += "&lt;";
-    else if (c == '>')
-      out += "&gt;";
-    else
-      out += c;
-  }
-  return out;
-}
-
 /// 6 significant digits: enough for a drawing and its readout, and a compact page.
 std::string six_digits(double v) { return fmt::format("{:.6g}", v); }
 
@@ -57,10 +42,28 @@ std::string animation_json(const Animation& a) {
   for (const auto& [label, path] : a.paths) paths[label] = compact(path);
   const Json data = {{"x", compact(a.x)}, {"xlabel", a.x_label}, {"size", compact(a.size)}, {"bodies", bodies},
                      {"ground", ground},  {"frames", frames},    {"paths", paths}};
-  std::string text = data.dump(-1, ' ', false, Json::error_handler_t::replace);
+  return script_safe(data.dump(-1, ' ', false, Json::error_handler_t::replace));
+}
+
+std::string escape_html(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '&')
+      out += "&amp;";
+    else if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string script_safe(const std::string& json) {
   // '<' only stands in strings: escaped, no "</script>" can close the element early.
   std::string safe;
-  for (char c : text) {
+  for (char c : json) {
     if (c == '<')
       safe += "\\u003c";
     else

@@ -2,6 +2,7 @@
 // Errors reported to users: bad input (exit code 2) and analyses that cannot proceed (exit code 3).
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace linkdyn {
 
@@ -31,5 +32,9 @@ class AnalysisError : public std::runtime_error {
   using std::runtime_error::runtime_error;
   static constexpr int exit_code = 3;
 };
+
+/// For "did you mean" hints: the name among `names` nearest to `name` within two edits
+/// (Levenshtein distance), or empty.
+std::string nearest_name(const std::string& name, const std::vector<std::string>& names);
 
 }  // namespace linkdyn

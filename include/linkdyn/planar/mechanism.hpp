@@ -4,6 +4,7 @@
 #include <array>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <variant>
 #include <vector>
@@ -309,5 +310,8 @@ class Mechanism {
 /// Checks the description, counts the DOF (Gruebler-Kutzbach), finds the structural sequence
 /// and returns the immutable mechanism. Throws InputError on a bad description.
 Mechanism compile(MechanismSpec spec, const CompileOptions& options = {});
+
+/// The drivers' values for messages: "crank = 30 deg, slider = 0.1 m".
+std::string driver_values(const Mechanism& m, std::span<const double> q);
 
 }  // namespace linkdyn::planar

@@ -7,6 +7,7 @@
 #include "linkdyn/dynamics/machine_spec.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
 #include "linkdyn/report/plots.hpp"
+#include "linkdyn/study/study.hpp"
 
 namespace linkdyn::report {
 
@@ -20,5 +21,10 @@ struct ReportOptions {
 /// The HTML report of a planar mechanism over `grid` (with its machine, a simulation too).
 std::string planar_report_html(const planar::Mechanism& m, const dynamics::MachineSpec& machine,
                                const planar::TimeGrid& grid, const ReportOptions& options = {});
+
+/// The HTML page of a design study: the metrics' histograms, each metric against each parameter,
+/// the sensitivities, an optimisation's convergence and Pareto front (interactive charts of the
+/// embedded Chart.js: values under the cursor, series toggled from the legend).
+std::string study_report_html(const io::Study& study, const study::StudyResult& result);
 
 }  // namespace linkdyn::report
