@@ -205,6 +205,7 @@ void run_study(StudyCliOptions o) {
   if (options.progress && isatty(fileno(stderr))) fmt::print(stderr, "\r{:80}\r", "");
   fmt::print("{} variants in {:.3g} s ({:.4g} per s)\n", result.variants.size(), seconds,
              static_cast<double>(result.variants.size()) / seconds);
+  if (o.resume) fmt::print("resumed: {} variants read from {}, not evaluated again\n", result.resumed, o.journal);
   if (s.kind == io::StudyKind::optimisation)
     print_optimisation_summary(s, result);
   else

@@ -38,6 +38,11 @@ std::string_view trim(std::string_view s) {
 }
 }  // namespace
 
+std::string si_unit(Quantity kind) {
+  const UnitTable& units = units_of(kind);
+  return units.empty() ? std::string() : std::string(units.front().first);
+}
+
 std::string accepted_units(Quantity kind) {
   std::string out;
   for (const auto& [name, factor] : units_of(kind)) {

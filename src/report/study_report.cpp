@@ -49,7 +49,9 @@ std::string study_report_html(const io::Study& study, const study::StudyResult& 
     for (size_t i = 0; i < n; i += stride)
       values.push_back(number(result.variants[i].parameters[&p - study.parameters.data()]));
     const io::ModelEntry& e = p.entry;
-    parameters.push_back({{"name", p.name}, {"path", e.path}, {"values", values}});
+    const std::string unit = si_unit(e.kind);
+    parameters.push_back(
+        {{"name", unit.empty() ? p.name : p.name + " (" + unit + ")"}, {"path", e.path}, {"values", values}});
   }
   for (size_t k = 0; k < study.metrics.size(); ++k) {
     std::vector<double> all(n);
@@ -127,8 +129,8 @@ std::string study_report_html(const io::Study& study, const study::StudyResult& 
 .chart {{ width: 560px; height: 320px; display: inline-block; margin: 4px; }}</style></head>
 <body>
 <h1>{title}</h1>
-<p>linkdyn {version}: {kind} of {model}. Hover a chart for its values; click a legend entry to hide its series;
-drag to zoom is not offered, the CSV holds every value.{decimated}</p>
+<p>linkdyn {version}: {kind} of {model}. Hover a chart to read its values; click a legend entry to hide a series;
+the CSV and JSON outputs hold every value.{decimated}</p>
 <h2>Summary</h2><pre id="summary">{summary}</pre>
 <div id="charts"></div>
 )html",

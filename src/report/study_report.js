@@ -51,7 +51,7 @@
       });
       chart('scatter-' + k + '-' + j, { type: 'scatter', data: { datasets: [
         { label: m.name, data: ok, pointRadius: 2, backgroundColor: colours[k % colours.length] }] },
-        options: { scales: axes(p.name + ' (SI)', m.name) } });
+        options: { scales: axes(p.name, m.name) } });
     });
   });
 
@@ -86,4 +86,32 @@
       options: { scales: axes(data.pareto.x, data.pareto.y) } });
   }
   document.body.dataset.charts = String(drawn);
+
+  // #selftest: every chart drawn, a value shown under the cursor, a series hidden from the legend.
+  if (window.location.hash === '#selftest') {
+    const problems = [];
+    let expected = data.metrics.length * (1 + data.parameters.length);
+    if (data.metrics.length && data.metrics[0].src) expected += data.metrics.length;
+    if (data.convergence) expected += 1;
+    if (data.pareto) expected += 1;
+    if (drawn !== expected) problems.push('charts ' + drawn + ' of ' + expected);
+    document.querySelectorAll('canvas').forEach(function (canvas) {
+      const c = Chart.getChart(canvas);
+      if (!c) { problems.push(canvas.id + ' has no chart'); return; }
+      if (!(canvas.width > 0 && canvas.height > 0)) problems.push(canvas.id + ' is empty');
+      const set = c.data.datasets.findIndex(function (d) { return d.data.length > 0; });
+      if (set < 0) return;
+      const point = c.getDatasetMeta(set).data[0];
+      c.tooltip.setActiveElements([{ datasetIndex: set, index: 0 }], { x: point.x, y: point.y });
+      c.update();
+      const body = c.tooltip.body || [];
+      if (!body.length || !body[0].lines.join('').length) problems.push(canvas.id + ': no value under the cursor');
+      c.setDatasetVisibility(set, false);
+      c.update();
+      if (c.isDatasetVisible(set)) problems.push(canvas.id + ': a series cannot be hidden');
+      c.setDatasetVisibility(set, true);
+      c.update();
+    });
+    document.title = problems.length ? 'linkdyn-selftest: FAIL ' + problems.join('; ') : 'linkdyn-selftest: PASS';
+  }
 }());

@@ -12,19 +12,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-const char* si_unit(Quantity kind) {
-  switch (kind) {
-    case Quantity::length: return "m";
-    case Quantity::angle: return "rad";
-    case Quantity::angular_velocity: return "rad/s";
-    case Quantity::angular_acceleration: return "rad/s^2";
-    case Quantity::force: return "N";
-    case Quantity::moment: return "N m";
-    case Quantity::plain: break;
-  }
-  return "";
-}
-
 const char* kind_name(io::StudyKind kind) {
   switch (kind) {
     case io::StudyKind::sweep: return "sweep";

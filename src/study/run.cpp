@@ -142,6 +142,7 @@ StudyResult run_study(const io::Study& study, const io::ModelTemplate& model, Ex
   Evaluations evaluations(study, model, options, executor.root());
   executor.barrier();  // every rank has read the journal before the root appends to it
   StudyResult result;
+  result.resumed = evaluations.resumed();
   if (study.kind == io::StudyKind::optimisation) {
     run_optimisation(study, executor, evaluations, result);
     if (!executor.root()) return {};

@@ -34,6 +34,13 @@ for model in seed001-fourbar class3-triad pump-2dof non-grashof-fourbar offset-s
   check "$model" "$work/$model.html"
 done
 
+# Design studies' pages: Chart.js embedded, every chart drawn, values under the cursor, series
+# toggled from the legend.
+for study in fourbar-tolerances fourbar-synthesis dwell-flywheel; do
+  "$linkdyn" study "$examples/studies/$study.yaml" --quiet --report "$work/study-$study.html" >/dev/null
+  check "study $study" "$work/study-$study.html"
+done
+
 # A 10^5-step sweep: decimated for display (animation frames and plot points), so the file
 # stays small; the CSV keeps every row.
 "$linkdyn" report "$examples/seed001-fourbar.yaml" --steps 100000 -o "$work/large.html" >/dev/null

@@ -8,6 +8,8 @@ namespace linkdyn {
 
 enum class Quantity { plain, length, angle, angular_velocity, angular_acceleration, force, moment };
 
+/// The SI unit of a quantity ("m", "rad/s"; empty for a plain number).
+std::string si_unit(Quantity kind);
 /// Units accepted for a quantity, for error messages ("rad, deg").
 std::string accepted_units(Quantity kind);
 

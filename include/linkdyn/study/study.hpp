@@ -93,6 +93,7 @@ struct OptimumRun {
 
 struct StudyResult {
   std::vector<Variant> variants;  ///< in a fixed order: design order, or runs then evaluations
+  size_t resumed = 0;             ///< variants taken from the journal of an interrupted run
   // Monte Carlo and sweeps
   std::vector<MetricSummary> summaries;  ///< per metric
   std::vector<Sensitivity> sensitivities;
