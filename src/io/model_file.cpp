@@ -30,21 +30,21 @@ class ModelParser {
                    {"name", "description", "ground", "bodies", "joints", "drivers", "assembly", "structure", "analysis",
                     "gravity", "friction", "loads", "constraint_actions", "actuators", "elastic_links"});
     spec_.where = {path_, 1};
-    spec_.name = root["name"] ? in_.text(root["name"], "name") : std::filesystem::path(path_).stem().string();
+    spec_.name = field(root, "name") ? in_.text(field(root, "name"), "name") : std::filesystem::path(path_).stem().string();
     ground(root);
     bodies(in_.required(root, "bodies", "model", "add a 'bodies:' map"));
-    if (root["friction"]) friction_defaults(root["friction"]);
+    if (field(root, "friction")) friction_defaults(field(root, "friction"));
     joints(in_.required(root, "joints", "model", "add a 'joints:' map"));
     drivers(in_.required(root, "drivers", "model", "add a 'drivers:' map"));
-    if (root["gravity"])
-      spec_.gravity = vector(root["gravity"], "gravity", Quantity::plain, "write gravity: [0, -9.81] in m/s^2");
-    if (root["loads"]) loads(root["loads"]);
-    if (root["constraint_actions"]) constraint_actions(root["constraint_actions"]);
-    if (root["actuators"]) actuators(root["actuators"]);
-    if (root["assembly"]) assembly(root["assembly"]);
-    if (root["structure"]) structure(root["structure"]);
-    if (root["analysis"]) analysis(root["analysis"]);
-    if (root["elastic_links"]) elastic_links(root["elastic_links"]);
+    if (field(root, "gravity"))
+      spec_.gravity = vector(field(root, "gravity"), "gravity", Quantity::plain, "write gravity: [0, -9.81] in m/s^2");
+    if (field(root, "loads")) loads(field(root, "loads"));
+    if (field(root, "constraint_actions")) constraint_actions(field(root, "constraint_actions"));
+    if (field(root, "actuators")) actuators(field(root, "actuators"));
+    if (field(root, "assembly")) assembly(field(root, "assembly"));
+    if (field(root, "structure")) structure(field(root, "structure"));
+    if (field(root, "analysis")) analysis(field(root, "analysis"));
+    if (field(root, "elastic_links")) elastic_links(field(root, "elastic_links"));
     return {std::move(spec_), std::move(machine_), std::move(elastic_links_)};
   }
 
@@ -74,7 +74,7 @@ class ModelParser {
     Body g;
     g.name = "ground";
     g.where = {path_, 1};
-    if (const YAML::Node node = root["ground"]) {
+    if (const YAML::Node node = field(root, "ground")) {
       in_.require_map(node, "ground");
       g.where = in_.where(node);
       for (const auto& kv : node) {
@@ -96,12 +96,12 @@ class ModelParser {
                  body.where = in_.where(key);
                  body.mass = in_.optional_number(b, "mass", entity).value_or(0.0);
                  body.inertia = in_.optional_number(b, "inertia", entity).value_or(0.0);
-                 if (body.mass < 0.0) in_.fail(b["mass"], entity, "mass is negative", "give mass >= 0 in kg");
+                 if (body.mass < 0.0) in_.fail(field(b, "mass"), entity, "mass is negative", "give mass >= 0 in kg");
                  if (body.inertia < 0.0)
-                   in_.fail(b["inertia"], entity, "moment of inertia is negative",
+                   in_.fail(field(b, "inertia"), entity, "moment of inertia is negative",
                             "give inertia >= 0 in kg m^2 about the centre of mass");
-                 if (b["com"]) body.com = in_.point(b["com"], entity + ".com");
-                 if (const YAML::Node pts = b["points"]) {
+                 if (field(b, "com")) body.com = in_.point(field(b, "com"), entity + ".com");
+                 if (const YAML::Node pts = field(b, "points")) {
                    in_.require_map(pts, entity + ".points");
                    for (const auto& p : pts) {
                      no_duplicate(body.points, p.first, "point of " + entity);
@@ -158,34 +158,34 @@ class ModelParser {
             joint.type = JointType::revolute;
             in_.allow_only(j, entity, {"type", "bodies", "at", "points", "friction"});
             PairFriction f = revolute_friction_;
-            if (j["friction"]) pair_friction(j["friction"], entity, true, f);
+            if (field(j, "friction")) pair_friction(field(j, "friction"), entity, true, f);
             joint.friction = f.coefficient, joint.static_friction = f.static_coefficient, joint.pin_radius = f.size;
             joint.point_name = {name, name};
-            if (j["at"]) joint.point_name[0] = joint.point_name[1] = in_.text(j["at"], entity + ".at");
-            if (const YAML::Node pts = j["points"]) {
+            if (field(j, "at")) joint.point_name[0] = joint.point_name[1] = in_.text(field(j, "at"), entity + ".at");
+            if (const YAML::Node pts = field(j, "points")) {
               if (!pts.IsSequence() || pts.size() != 2)
                 in_.fail(pts, entity, "'points' must name one point in each body", "write points: [B, B]");
               joint.point_name = {in_.text(pts[0], entity), in_.text(pts[1], entity)};
             }
-            const YAML::Node at = j["points"] ? j["points"] : (j["at"] ? j["at"] : key);
+            const YAML::Node at = field(j, "points") ? field(j, "points") : (field(j, "at") ? field(j, "at") : key);
             for (int k = 0; k < 2; ++k) joint.point[k] = point_ref(joint.body[k], joint.point_name[k], at, entity);
           } else if (t == "prismatic" || t == "P") {
             joint.type = JointType::prismatic;
             in_.allow_only(j, entity, {"type", "bodies", "guide", "slider_point", "angle", "friction"});
             PairFriction f = prismatic_friction_;
-            if (j["friction"]) pair_friction(j["friction"], entity, false, f);
+            if (field(j, "friction")) pair_friction(field(j, "friction"), entity, false, f);
             joint.friction = f.coefficient, joint.static_friction = f.static_coefficient, joint.slider_length = f.size;
             guide(j, joint, entity);
-            joint.point_name[1] = j["slider_point"] ? in_.text(j["slider_point"], entity + ".slider_point") : "origin";
+            joint.point_name[1] = field(j, "slider_point") ? in_.text(field(j, "slider_point"), entity + ".slider_point") : "origin";
             joint.point[1] =
-                point_ref(joint.body[1], joint.point_name[1], j["slider_point"] ? j["slider_point"] : key, entity);
+                point_ref(joint.body[1], joint.point_name[1], field(j, "slider_point") ? field(j, "slider_point") : key, entity);
             joint.angle_offset = in_.optional_number(j, "angle", entity, Quantity::angle).value_or(0.0);
           } else if (t == "gear") {
             joint.type = JointType::gear;
             in_.allow_only(j, entity, {"type", "bodies", "ratio", "phase"});
             joint.ratio = in_.number(in_.required(j, "ratio", entity, "give ratio: theta_second / theta_first"),
                                      entity + ".ratio");
-            if (joint.ratio == 0.0) in_.fail(j["ratio"], entity, "gear ratio is zero", "give a non-zero ratio");
+            if (joint.ratio == 0.0) in_.fail(field(j, "ratio"), entity, "gear ratio is zero", "give a non-zero ratio");
             joint.phase = in_.optional_number(j, "phase", entity, Quantity::angle).value_or(0.0);
           } else {
             in_.fail(type, entity, "unknown joint type '" + t + "'", "use revolute, prismatic or gear");
@@ -230,10 +230,10 @@ class ModelParser {
       pin.bodies.push_back(body);
     }
     PairFriction f = revolute_friction_;
-    if (j["friction"]) pair_friction(j["friction"], entity, true, f);
+    if (field(j, "friction")) pair_friction(field(j, "friction"), entity, true, f);
     pin.friction = f.coefficient, pin.static_friction = f.static_coefficient, pin.pin_radius = f.size;
-    pin.point_names.assign(pin.bodies.size(), j["at"] ? in_.text(j["at"], entity + ".at") : name);
-    if (const YAML::Node pts = j["points"]) {
+    pin.point_names.assign(pin.bodies.size(), field(j, "at") ? in_.text(field(j, "at"), entity + ".at") : name);
+    if (const YAML::Node pts = field(j, "points")) {
       if (!pts.IsSequence() || pts.size() != pin.bodies.size())
         in_.fail(pts, entity,
                  "'points' names " + std::to_string(pts.IsSequence() ? pts.size() : 1) + " point(s) for " +
@@ -241,7 +241,7 @@ class ModelParser {
                  "name one point of each body, in the order of 'bodies'");
       for (size_t k = 0; k < pts.size(); ++k) pin.point_names[k] = in_.text(pts[k], entity);
     }
-    const YAML::Node at = j["points"] ? j["points"] : (j["at"] ? j["at"] : key);
+    const YAML::Node at = field(j, "points") ? field(j, "points") : (field(j, "at") ? field(j, "at") : key);
     for (size_t k = 0; k < pin.bodies.size(); ++k)
       pin.points.push_back(point_ref(pin.bodies[k], pin.point_names[k], at, entity));
     spec_.pins.push_back(std::move(pin));
@@ -267,16 +267,16 @@ class ModelParser {
   void pair_friction(const YAML::Node& node, const std::string& entity, bool revolute, PairFriction& f) {
     const char* size_key = revolute ? "radius" : "length";
     in_.allow_only(node, entity + ".friction", {"coefficient", "static", size_key});
-    if (node["coefficient"]) {
-      f.coefficient = in_.number(node["coefficient"], entity + ".friction.coefficient");
+    if (field(node, "coefficient")) {
+      f.coefficient = in_.number(field(node, "coefficient"), entity + ".friction.coefficient");
       f.static_coefficient = f.coefficient;
     }
-    if (node["static"]) f.static_coefficient = in_.number(node["static"], entity + ".friction.static");
+    if (field(node, "static")) f.static_coefficient = in_.number(field(node, "static"), entity + ".friction.static");
     if (node[size_key]) f.size = in_.number(node[size_key], entity + ".friction." + size_key, Quantity::length);
     if (f.coefficient < 0.0)
-      in_.fail(node["coefficient"], entity, "friction coefficient is negative", "give a coefficient >= 0");
+      in_.fail(field(node, "coefficient"), entity, "friction coefficient is negative", "give a coefficient >= 0");
     if (f.static_coefficient < f.coefficient)
-      in_.fail(node["static"] ? node["static"] : node, entity,
+      in_.fail(field(node, "static") ? field(node, "static") : node, entity,
                fmt::format("the static friction coefficient {:g} is below the kinetic one {:g}", f.static_coefficient,
                            f.coefficient),
                "give static >= coefficient (static friction holds at least what kinetic friction resists)");
@@ -287,8 +287,8 @@ class ModelParser {
 
   void friction_defaults(const YAML::Node& node) {
     in_.allow_only(node, "friction", {"revolute", "prismatic"});
-    if (node["revolute"]) pair_friction(node["revolute"], "friction.revolute", true, revolute_friction_);
-    if (node["prismatic"]) pair_friction(node["prismatic"], "friction.prismatic", false, prismatic_friction_);
+    if (field(node, "revolute")) pair_friction(field(node, "revolute"), "friction.revolute", true, revolute_friction_);
+    if (field(node, "prismatic")) pair_friction(field(node, "prismatic"), "friction.prismatic", false, prismatic_friction_);
   }
 
   Vec2 vector(const YAML::Node& node, const std::string& entity, Quantity kind, const std::string& fix) {
@@ -331,10 +331,10 @@ class ModelParser {
           const YAML::Node type = in_.required(
               l, "type", entity, "give type: force, moment, spring, damper, torsional_spring or torsional_damper");
           const std::string t = in_.text(type, entity + ".type");
-          if (l["useful"]) {
-            if (!l["useful"].IsScalar() || (l["useful"].Scalar() != "true" && l["useful"].Scalar() != "false"))
-              in_.fail(l["useful"], entity, "useful must be true or false", "write useful: true");
-            load.useful = l["useful"].Scalar() == "true";
+          if (field(l, "useful")) {
+            if (!field(l, "useful").IsScalar() || (field(l, "useful").Scalar() != "true" && field(l, "useful").Scalar() != "false"))
+              in_.fail(field(l, "useful"), entity, "useful must be true or false", "write useful: true");
+            load.useful = field(l, "useful").Scalar() == "true";
           }
           auto body_of = [&]() {
             const YAML::Node b = in_.required(l, "body", entity, "name the body it acts on");
@@ -373,12 +373,12 @@ class ModelParser {
               point_force.at = {body, point_ref(body, in_.text(p, entity + ".point"), p, entity)};
             }
             moment.body = body;
-            if ((l["value"] ? 1 : 0) + (l["table"] ? 1 : 0) + (l["viscous"] ? 1 : 0) > 1)
-              in_.fail(l["table"] ? l["table"] : l["viscous"], entity,
+            if ((field(l, "value") ? 1 : 0) + (field(l, "table") ? 1 : 0) + (field(l, "viscous") ? 1 : 0) > 1)
+              in_.fail(field(l, "table") ? field(l, "table") : field(l, "viscous"), entity,
                        "more than one of 'value', 'table', 'viscous' is given", "give one of them");
-            if (l["table"]) {
-              load.table = load_table(l["table"], entity, force);
-            } else if (l["viscous"]) {
+            if (field(l, "table")) {
+              load.table = load_table(field(l, "table"), entity, force);
+            } else if (field(l, "viscous")) {
               point_force.viscous = non_negative(l, "viscous", entity, Quantity::plain, true);
             } else {
               const YAML::Node v =
@@ -437,17 +437,17 @@ class ModelParser {
           in_.require_map(n, entity);
           const YAML::Node type = in_.required(n, "type", entity, "give type: torque, resistance or dc_motor");
           const std::string t = in_.text(type, entity + ".type");
-          if (t == "resistance" && n["joint"]) {
+          if (t == "resistance" && field(n, "joint")) {
             // A Coulomb-viscous force along a prismatic pair, on its second body (the slider).
-            const YAML::Node jn = n["joint"];
+            const YAML::Node jn = field(n, "joint");
             need_two_body_joint(jn, entity, "a resistance in a pair");
             dynamics::Resistance r;
             r.joint = spec_.find_joint(in_.text(jn, entity + ".joint"));
             if (r.joint < 0 || spec_.joints[r.joint].type != JointType::prismatic)
               in_.fail(jn, entity, "'" + jn.Scalar() + "' is not a prismatic joint",
                        "name a prismatic joint defined under 'joints'");
-            if (n["body"])
-              in_.fail(n["body"], entity, "a resistance in a joint acts on the joint's bodies", "remove 'body'");
+            if (field(n, "body"))
+              in_.fail(field(n, "body"), entity, "a resistance in a joint acts on the joint's bodies", "remove 'body'");
             a.body = spec_.joints[r.joint].body[1];
             in_.allow_only(n, entity, {"type", "joint", "F0", "F0_static", "c"});
             r.T0 = non_negative(n, "F0", entity, Quantity::force, false);
@@ -473,14 +473,14 @@ class ModelParser {
             in_.allow_only(n, entity, {"type", "body", "value", "when"});
             torque.value =
                 in_.number(in_.required(n, "value", entity, "give value: N m"), entity + ".value", Quantity::moment);
-            if (const YAML::Node w = n["when"]) {
+            if (const YAML::Node w = field(n, "when")) {
               in_.allow_only(w, entity + ".when", {"body", "omega"});
               torque.when_body =
                   body_ref(in_.required(w, "body", entity + ".when", "name the body whose turning enables it"), entity);
               const std::string sign =
                   in_.text(in_.required(w, "omega", entity + ".when", "give omega: positive or negative"), entity);
               if (sign != "positive" && sign != "negative")
-                in_.fail(w["omega"], entity, "omega must be positive or negative", "write omega: negative");
+                in_.fail(field(w, "omega"), entity, "omega must be positive or negative", "write omega: negative");
               torque.when_sign = sign == "positive" ? 1 : -1;
             }
             a.law = torque;
@@ -501,15 +501,15 @@ class ModelParser {
             d.inductance = positive("inductance", Quantity::plain);
             d.constant = positive("constant", Quantity::plain);
             d.rotor_inertia = non_negative(n, "rotor_inertia", entity, Quantity::plain, false);
-            if (const YAML::Node r = n["reducer"]) {
+            if (const YAML::Node r = field(n, "reducer")) {
               in_.allow_only(r, entity + ".reducer", {"ratio", "inertia", "efficiency"});
               d.ratio = in_.number(in_.required(r, "ratio", entity + ".reducer", "give ratio: omega_out / omega_motor"),
                                    entity + ".reducer.ratio");
-              if (d.ratio == 0.0) in_.fail(r["ratio"], entity, "reducer ratio is zero", "give a non-zero ratio");
+              if (d.ratio == 0.0) in_.fail(field(r, "ratio"), entity, "reducer ratio is zero", "give a non-zero ratio");
               d.reducer_inertia = non_negative(r, "inertia", entity + ".reducer", Quantity::plain, false);
-              d.efficiency = r["efficiency"] ? in_.number(r["efficiency"], entity + ".reducer.efficiency") : 1.0;
+              d.efficiency = field(r, "efficiency") ? in_.number(field(r, "efficiency"), entity + ".reducer.efficiency") : 1.0;
               if (!(d.efficiency > 0.0 && d.efficiency <= 1.0))
-                in_.fail(r["efficiency"], entity, "efficiency must be in (0, 1]", "give efficiency: 0.9");
+                in_.fail(field(r, "efficiency"), entity, "efficiency must be in (0, 1]", "give efficiency: 0.9");
             }
             a.law = d;
           } else {
@@ -546,8 +546,8 @@ class ModelParser {
             in_.fail(jn, entity, "unknown joint '" + jn.Scalar() + "'", "name a joint defined under 'joints'");
           const Joint& j = spec_.joints[a.joint];
           if (j.type == JointType::revolute) {
-            if (value["along"]) {
-              const YAML::Node along = value["along"];
+            if (field(value, "along")) {
+              const YAML::Node along = field(value, "along");
               if (!along.IsSequence() || along.size() != 2)
                 in_.fail(along, entity, "'along' names two points of one body", "write along: [leg.K, leg.A]");
               a.kind = dynamics::ConstraintAction::along_points;
@@ -563,9 +563,9 @@ class ModelParser {
               a.direction = Vec2(std::cos(angle), std::sin(angle));
             }
           } else if (j.type == JointType::prismatic) {
-            const std::string c = value["component"] ? in_.text(value["component"], entity + ".component") : "normal";
+            const std::string c = field(value, "component") ? in_.text(field(value, "component"), entity + ".component") : "normal";
             if (c != "normal" && c != "moment")
-              in_.fail(value["component"], entity, "unknown component '" + c + "'", "use normal or moment");
+              in_.fail(field(value, "component"), entity, "unknown component '" + c + "'", "use normal or moment");
             a.kind = c == "normal" ? dynamics::ConstraintAction::normal_force : dynamics::ConstraintAction::pair_moment;
           } else {
             in_.fail(jn, entity, "a gear pair has no constraint action here", "name a revolute or prismatic joint");
@@ -648,7 +648,7 @@ class ModelParser {
     const YAML::Node against =
         in_.required(node, "against", entity + ".table", "give against: t, a driver's name or a coordinate");
     tab.against = coordinate(against, entity + ".table.against", tab.rate);
-    if (const YAML::Node p = node["periodic"]) {
+    if (const YAML::Node p = field(node, "periodic")) {
       const std::string v = in_.text(p, entity + ".table.periodic");
       if (v != "true" && v != "false") in_.fail(p, entity, "periodic must be true or false", "write periodic: true");
       tab.periodic = v == "true";
@@ -660,7 +660,7 @@ class ModelParser {
       tab.value.emplace_back(r[1], force ? r[2] : 0.0);
     }
     if (tab.periodic && (tab.value.front() - tab.value.back()).norm() > 1e-9 * (1.0 + tab.value.front().norm()))
-      in_.fail(node["periodic"], entity,
+      in_.fail(field(node, "periodic"), entity,
                fmt::format("a periodic table must end with its first value, and {} ends at {:g}", tab.file,
                            tab.value.back().x()),
                "repeat the first row's values at x + period in the last row");
@@ -671,7 +671,7 @@ class ModelParser {
     const YAML::Node g = in_.required(
         j, "guide", entity, "give guide: {point: P, direction: 0 deg} or {through: [P, Q]} on the first body");
     in_.allow_only(g, entity + ".guide", {"point", "direction", "through"});
-    if (const YAML::Node through = g["through"]) {
+    if (const YAML::Node through = field(g, "through")) {
       if (!through.IsSequence() || through.size() != 2)
         in_.fail(through, entity, "'through' must name two points of the first body", "write through: [P, Q]");
       const Vec2 p = point_ref(joint.body[0], in_.text(through[0], entity), through, entity);
@@ -718,8 +718,8 @@ class ModelParser {
           if (drv.pin >= 0) {
             pin_driver(d, jn, entity, drv);
           } else {
-            if (d["body"])
-              in_.fail(d["body"], entity,
+            if (field(d, "body"))
+              in_.fail(field(d, "body"), entity,
                        "'body' names the driven member of a compound joint, and '" + jn.Scalar() + "' joins two bodies",
                        "remove 'body': the driver turns the joint's moving body");
             two_body_driver(jn, entity, drv);
@@ -744,7 +744,7 @@ class ModelParser {
     if (p.member(0) < 0)
       in_.fail(jn, entity, "joint '" + p.name + "' does not include the ground",
                "a rotational driver turns a body about a ground pivot: name a joint whose bodies include the ground");
-    const YAML::Node body = d["body"];
+    const YAML::Node body = field(d, "body");
     if (!body)
       in_.fail(jn, entity,
                "joint '" + p.name + "' joins several bodies at a ground pin: which one does the driver turn?",
@@ -773,14 +773,14 @@ class ModelParser {
     const YAML::Node type =
         in_.required(l, "type", entity, "give type: sweep, constant_speed, polynomial, harmonic or table");
     const std::string t = in_.text(type, entity + ".type");
-    auto steps = [&](int fallback) { return l["steps"] ? in_.integer(l["steps"], entity + ".steps", 1) : fallback; };
+    auto steps = [&](int fallback) { return field(l, "steps") ? in_.integer(field(l, "steps"), entity + ".steps", 1) : fallback; };
     auto duration = [&](bool required) {
-      if (!l["duration"]) {
+      if (!field(l, "duration")) {
         if (required) in_.fail(l, entity, "missing field 'duration'", "give duration: seconds");
         return 0.0;
       }
-      const double v = in_.number(l["duration"], entity + ".duration");
-      if (!(v > 0.0)) in_.fail(l["duration"], entity, "duration must be positive", "give duration in s");
+      const double v = in_.number(field(l, "duration"), entity + ".duration");
+      if (!(v > 0.0)) in_.fail(field(l, "duration"), entity, "duration must be positive", "give duration in s");
       return v;
     };
     if (t == "sweep") {
@@ -790,7 +790,7 @@ class ModelParser {
       s.to = in_.number(in_.required(l, "to", entity, "give to: end value"), entity + ".to", coord);
       s.steps = steps(360);
       s.speed = in_.optional_number(l, "speed", entity, speed).value_or(1.0);
-      if (s.speed == 0.0) in_.fail(l["speed"], entity, "speed is zero", "give a non-zero speed");
+      if (s.speed == 0.0) in_.fail(field(l, "speed"), entity, "speed is zero", "give a non-zero speed");
       if (s.from == s.to) in_.fail(l, entity, "'from' equals 'to'", "sweep over a non-empty range");
       return s;
     }
@@ -800,7 +800,7 @@ class ModelParser {
       c.q0 = in_.optional_number(l, "q0", entity, coord).value_or(0.0);
       c.speed = in_.number(in_.required(l, "speed", entity, "give speed"), entity + ".speed", speed);
       c.steps = steps(360);
-      if (l["duration"]) {
+      if (field(l, "duration")) {
         c.duration = duration(true);
       } else if (kind == DriverType::rotational && c.speed != 0.0) {
         c.duration = 2.0 * M_PI / std::abs(c.speed);  // one revolution
@@ -909,11 +909,11 @@ class ModelParser {
                  "key the hint by a joint name or body.point");
       }
       h.where = in_.where(kv.first);
-      if (kv.second["near"]) h.near = in_.point(kv.second["near"], entity + ".near");
-      if (kv.second["sign"]) {
-        const double s = in_.number(kv.second["sign"], entity + ".sign");
+      if (field(kv.second, "near")) h.near = in_.point(field(kv.second, "near"), entity + ".near");
+      if (field(kv.second, "sign")) {
+        const double s = in_.number(field(kv.second, "sign"), entity + ".sign");
         if (s != 1.0 && s != -1.0)
-          in_.fail(kv.second["sign"], entity, "sign must be +1 or -1", "write sign: 1 or sign: -1");
+          in_.fail(field(kv.second, "sign"), entity, "sign must be +1 or -1", "write sign: 1 or sign: -1");
         h.sign = static_cast<int>(s);
       }
       if (!h.near && h.sign == 0) in_.fail(kv.second, entity, "give 'near' or 'sign'", "write near: [x, y] or sign: 1");
@@ -966,11 +966,11 @@ class ModelParser {
               in_.fail(n[keys[k]], entity, std::string(keys[k]) + " must be positive",
                        std::string("give ") + keys[k] + " > 0 in " + units[k]);
           }
-          if (n["elements"]) {
-            e.elements = in_.integer(n["elements"], entity + ".elements", 1);
+          if (field(n, "elements")) {
+            e.elements = in_.integer(field(n, "elements"), entity + ".elements", 1);
             // Dense assembly: a few hundred elements are far beyond what a link's low modes need.
             if (e.elements > 200)
-              in_.fail(n["elements"], entity, "more than 200 elements",
+              in_.fail(field(n, "elements"), entity, "more than 200 elements",
                        "give elements <= 200 (10 give the first three modes to 0.1 %)");
           }
           const YAML::Node supports = in_.required(
@@ -990,7 +990,7 @@ class ModelParser {
             else
               in_.fail(supports[k], entity, "unknown support '" + s + "'", "use clamped, pinned, sliding or free");
           }
-          if (const YAML::Node g = n["geometric_stiffness"]) {
+          if (const YAML::Node g = field(n, "geometric_stiffness")) {
             const std::string v = in_.text(g, entity + ".geometric_stiffness");
             if (v != "true" && v != "false")
               in_.fail(g, entity, "geometric_stiffness must be true or false", "write geometric_stiffness: true");
@@ -1006,9 +1006,9 @@ class ModelParser {
     grid.t0 = in_.optional_number(node, "start", "analysis").value_or(0.0);
     const double duration =
         in_.number(in_.required(node, "duration", "analysis", "give duration: seconds"), "analysis.duration");
-    if (!(duration > 0.0)) in_.fail(node["duration"], "analysis", "duration must be positive", "give duration in s");
+    if (!(duration > 0.0)) in_.fail(field(node, "duration"), "analysis", "duration must be positive", "give duration in s");
     grid.t_end = grid.t0 + duration;
-    grid.steps = node["steps"] ? in_.integer(node["steps"], "analysis.steps", 1) : 360;
+    grid.steps = field(node, "steps") ? in_.integer(field(node, "steps"), "analysis.steps", 1) : 360;
     spec_.grid = grid;
   }
 

@@ -55,6 +55,13 @@ void check_unique_keys(const YAML::Node& node, const std::string& section, const
 
 }  // namespace
 
+YAML::Node field(const YAML::Node& map, const char* key) {
+  if (map.IsMap())
+    for (const auto& entry : map)
+      if (entry.first.IsScalar() && entry.first.Scalar() == key) return entry.second;
+  return YAML::Node(YAML::NodeType::Undefined);
+}
+
 YAML::Node YamlReader::load(const std::string& text) const {
   YAML::Node root;
   try {
@@ -106,7 +113,7 @@ void YamlReader::allow_only(const YAML::Node& map, const std::string& entity,
 YAML::Node YamlReader::required(const YAML::Node& map, const char* key, const std::string& entity,
                                 const std::string& hint) const {
   require_map(map, entity);
-  YAML::Node child = map[key];
+  YAML::Node child = field(map, key);
   if (!child) fail(map, entity, std::string("missing field '") + key + "'", hint);
   return child;
 }
@@ -155,7 +162,7 @@ Vec2 YamlReader::point(const YAML::Node& node, const std::string& entity) const 
 
 std::optional<double> YamlReader::optional_number(const YAML::Node& map, const char* key, const std::string& entity,
                                                   Quantity kind) const {
-  const YAML::Node child = map[key];
+  const YAML::Node child = field(map, key);
   if (!child) return std::nullopt;
   return number(child, entity + "." + key, kind);
 }
