@@ -59,7 +59,8 @@ YAML::Node field(const YAML::Node& map, const char* key) {
   if (map.IsMap())
     for (const auto& entry : map)
       if (entry.first.IsScalar() && entry.first.Scalar() == key) return entry.second;
-  return YAML::Node(YAML::NodeType::Undefined);
+  static const YAML::Node none(YAML::NodeType::Undefined);  // shared: a new one allocates
+  return none;
 }
 
 YAML::Node YamlReader::load(const std::string& text) const {
@@ -99,7 +100,7 @@ void YamlReader::allow_only(const YAML::Node& map, const std::string& entity,
                             std::initializer_list<const char*> allowed) const {
   require_map(map, entity);
   for (const auto& kv : map) {
-    const std::string key = kv.first.as<std::string>();
+    const std::string& key = kv.first.Scalar();
     if (std::any_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; })) continue;
     const std::vector<std::string> names(allowed.begin(), allowed.end());
     const std::string nearest = nearest_name(key, names);

@@ -99,7 +99,7 @@ struct VariantEvaluator::Impl {
     values.clear();
     const io::StudyAnalyses& a = study.analyses;
     io::Model model = editor.model(parameters);
-    const planar::Mechanism m = planar::compile(model.mechanism);
+    const planar::Mechanism m = planar::compile(std::move(model.mechanism));
     driver_column = planar::driver_column(m.drivers()[0], 0);
     const planar::TimeGrid grid = planar::analysis_grid(m, a.steps);  // throws when it does not assemble at the start
     auto incomplete = [&](const planar::SweepSummary& sweep) -> std::optional<VariantFailure> {
