@@ -25,7 +25,8 @@ const std::string& study_file() {
   static const std::string path = [] {
     const std::string p = "bench-study-fourbar.yaml";
     std::ofstream(p) << "study: monte_carlo\nmodel: " << LINKDYN_EXAMPLES_DIR << R"(/seed001-fourbar.yaml
-samples: )" << variants << R"(
+samples: )" << variants
+                     << R"(
 seed: 1
 parameters:
   crank_AB:   {path: bodies.crank.points.B.x, tolerance: 0.5 mm}

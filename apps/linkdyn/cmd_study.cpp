@@ -129,13 +129,14 @@ void print_optimisation_summary(const io::Study& s, const study::StudyResult& r)
   }
 }
 
-/// Progress with the estimated time left, on stderr, from about two seconds on.
+/// Progress with the estimated time left, on stderr, from about two seconds on (on a terminal
+/// rewritten in place; else a line at 2 s, then every 10 s).
 std::function<void(const study::Progress&)> progress_display(bool quiet) {
   if (quiet) return nullptr;
   const bool tty = isatty(fileno(stderr)) != 0;
   auto last = std::make_shared<double>(0.0);
   return [tty, last](const study::Progress& p) {
-    if (p.seconds < 2.0 || (!tty && p.seconds - *last < 10.0)) return;
+    if (p.seconds < 2.0 || (!tty && *last > 0.0 && p.seconds - *last < 10.0)) return;  // a log: every 10 s
     *last = p.seconds;
     const double rate = static_cast<double>(p.done) / p.seconds;
     const double left = p.total > p.done ? static_cast<double>(p.total - p.done) / std::max(rate, 1e-9) : 0.0;
@@ -221,7 +222,7 @@ void run_study(StudyCliOptions o) {
       throw AnalysisError("--best: the study has no best design (only optimisations have one)");
     std::vector<io::ModelEntry> entries;
     for (const io::StudyParameter& p : s.parameters) entries.push_back(p.entry);
-    write(o.best, file.model->text_with(entries, result.variants[result.best].parameters));
+    write(o.best, file.model->text_with(entries, result.variants[result.best].parameters, o.best));
     fmt::print("best design written to {}\n", o.best);
   }
   if (!o.journal.empty()) std::filesystem::remove(o.journal);  // every output is written

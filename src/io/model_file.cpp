@@ -30,7 +30,8 @@ class ModelParser {
                    {"name", "description", "ground", "bodies", "joints", "drivers", "assembly", "structure", "analysis",
                     "gravity", "friction", "loads", "constraint_actions", "actuators", "elastic_links"});
     spec_.where = {path_, 1};
-    spec_.name = field(root, "name") ? in_.text(field(root, "name"), "name") : std::filesystem::path(path_).stem().string();
+    spec_.name =
+        field(root, "name") ? in_.text(field(root, "name"), "name") : std::filesystem::path(path_).stem().string();
     ground(root);
     bodies(in_.required(root, "bodies", "model", "add a 'bodies:' map"));
     if (field(root, "friction")) friction_defaults(field(root, "friction"));
@@ -176,9 +177,10 @@ class ModelParser {
             if (field(j, "friction")) pair_friction(field(j, "friction"), entity, false, f);
             joint.friction = f.coefficient, joint.static_friction = f.static_coefficient, joint.slider_length = f.size;
             guide(j, joint, entity);
-            joint.point_name[1] = field(j, "slider_point") ? in_.text(field(j, "slider_point"), entity + ".slider_point") : "origin";
-            joint.point[1] =
-                point_ref(joint.body[1], joint.point_name[1], field(j, "slider_point") ? field(j, "slider_point") : key, entity);
+            joint.point_name[1] =
+                field(j, "slider_point") ? in_.text(field(j, "slider_point"), entity + ".slider_point") : "origin";
+            joint.point[1] = point_ref(joint.body[1], joint.point_name[1],
+                                       field(j, "slider_point") ? field(j, "slider_point") : key, entity);
             joint.angle_offset = in_.optional_number(j, "angle", entity, Quantity::angle).value_or(0.0);
           } else if (t == "gear") {
             joint.type = JointType::gear;
@@ -288,7 +290,8 @@ class ModelParser {
   void friction_defaults(const YAML::Node& node) {
     in_.allow_only(node, "friction", {"revolute", "prismatic"});
     if (field(node, "revolute")) pair_friction(field(node, "revolute"), "friction.revolute", true, revolute_friction_);
-    if (field(node, "prismatic")) pair_friction(field(node, "prismatic"), "friction.prismatic", false, prismatic_friction_);
+    if (field(node, "prismatic"))
+      pair_friction(field(node, "prismatic"), "friction.prismatic", false, prismatic_friction_);
   }
 
   Vec2 vector(const YAML::Node& node, const std::string& entity, Quantity kind, const std::string& fix) {
@@ -332,7 +335,8 @@ class ModelParser {
               l, "type", entity, "give type: force, moment, spring, damper, torsional_spring or torsional_damper");
           const std::string t = in_.text(type, entity + ".type");
           if (field(l, "useful")) {
-            if (!field(l, "useful").IsScalar() || (field(l, "useful").Scalar() != "true" && field(l, "useful").Scalar() != "false"))
+            if (!field(l, "useful").IsScalar() ||
+                (field(l, "useful").Scalar() != "true" && field(l, "useful").Scalar() != "false"))
               in_.fail(field(l, "useful"), entity, "useful must be true or false", "write useful: true");
             load.useful = field(l, "useful").Scalar() == "true";
           }
@@ -507,7 +511,8 @@ class ModelParser {
                                    entity + ".reducer.ratio");
               if (d.ratio == 0.0) in_.fail(field(r, "ratio"), entity, "reducer ratio is zero", "give a non-zero ratio");
               d.reducer_inertia = non_negative(r, "inertia", entity + ".reducer", Quantity::plain, false);
-              d.efficiency = field(r, "efficiency") ? in_.number(field(r, "efficiency"), entity + ".reducer.efficiency") : 1.0;
+              d.efficiency =
+                  field(r, "efficiency") ? in_.number(field(r, "efficiency"), entity + ".reducer.efficiency") : 1.0;
               if (!(d.efficiency > 0.0 && d.efficiency <= 1.0))
                 in_.fail(field(r, "efficiency"), entity, "efficiency must be in (0, 1]", "give efficiency: 0.9");
             }
@@ -563,7 +568,8 @@ class ModelParser {
               a.direction = Vec2(std::cos(angle), std::sin(angle));
             }
           } else if (j.type == JointType::prismatic) {
-            const std::string c = field(value, "component") ? in_.text(field(value, "component"), entity + ".component") : "normal";
+            const std::string c =
+                field(value, "component") ? in_.text(field(value, "component"), entity + ".component") : "normal";
             if (c != "normal" && c != "moment")
               in_.fail(field(value, "component"), entity, "unknown component '" + c + "'", "use normal or moment");
             a.kind = c == "normal" ? dynamics::ConstraintAction::normal_force : dynamics::ConstraintAction::pair_moment;
@@ -640,9 +646,10 @@ class ModelParser {
     in_.fail(node, entity, "unknown coordinate '" + text + "'", fix);
   }
 
-  /// {file, against, periodic}: CSV with columns x,Fx,Fy (force) or x,M (moment).
+  /// {file, against, periodic, scale}: CSV with columns x,Fx,Fy (force) or x,M (moment), its
+  /// values times scale (a load's size in a design study).
   LoadTable load_table(const YAML::Node& node, const std::string& entity, bool force) {
-    in_.allow_only(node, entity + ".table", {"file", "against", "periodic"});
+    in_.allow_only(node, entity + ".table", {"file", "against", "periodic", "scale"});
     LoadTable tab;
     tab.where = in_.where(node);
     const YAML::Node against =
@@ -655,9 +662,10 @@ class ModelParser {
     }
     const std::vector<std::vector<double>> rows = csv(in_.required(node, "file", entity + ".table", "give file: a CSV"),
                                                       entity, force ? "x,Fx,Fy" : "x,M", tab.file);
+    const double scale = in_.optional_number(node, "scale", entity + ".table").value_or(1.0);
     for (const auto& r : rows) {
       tab.x.push_back(r[0]);
-      tab.value.emplace_back(r[1], force ? r[2] : 0.0);
+      tab.value.emplace_back(scale * r[1], force ? scale * r[2] : 0.0);
     }
     if (tab.periodic && (tab.value.front() - tab.value.back()).norm() > 1e-9 * (1.0 + tab.value.front().norm()))
       in_.fail(field(node, "periodic"), entity,
@@ -773,7 +781,9 @@ class ModelParser {
     const YAML::Node type =
         in_.required(l, "type", entity, "give type: sweep, constant_speed, polynomial, harmonic or table");
     const std::string t = in_.text(type, entity + ".type");
-    auto steps = [&](int fallback) { return field(l, "steps") ? in_.integer(field(l, "steps"), entity + ".steps", 1) : fallback; };
+    auto steps = [&](int fallback) {
+      return field(l, "steps") ? in_.integer(field(l, "steps"), entity + ".steps", 1) : fallback;
+    };
     auto duration = [&](bool required) {
       if (!field(l, "duration")) {
         if (required) in_.fail(l, entity, "missing field 'duration'", "give duration: seconds");
@@ -1006,7 +1016,8 @@ class ModelParser {
     grid.t0 = in_.optional_number(node, "start", "analysis").value_or(0.0);
     const double duration =
         in_.number(in_.required(node, "duration", "analysis", "give duration: seconds"), "analysis.duration");
-    if (!(duration > 0.0)) in_.fail(field(node, "duration"), "analysis", "duration must be positive", "give duration in s");
+    if (!(duration > 0.0))
+      in_.fail(field(node, "duration"), "analysis", "duration must be positive", "give duration in s");
     grid.t_end = grid.t0 + duration;
     grid.steps = field(node, "steps") ? in_.integer(field(node, "steps"), "analysis.steps", 1) : 360;
     spec_.grid = grid;

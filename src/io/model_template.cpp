@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "io/yaml_reader.hpp"
@@ -130,6 +132,16 @@ ModelEntry ModelTemplate::entry(const std::string& path, const SourceLocation& w
                      "write keys separated by dots, such as bodies.rocker.points.C[0]");
   std::string failed_at;
   const YAML::Node node = walk(root, steps, &failed_at);
+  const std::vector<Step> parent_steps(steps.begin(), steps.end() - 1);
+  if (const YAML::Node parent = walk(root, parent_steps);
+      !node && steps.back().index < 0 && parent && parent.IsMap()) {  // an optional entry not written
+    ModelEntry e;
+    e.path = path;
+    e.value = std::numeric_limits<double>::quiet_NaN();
+    e.present = false;
+    e.line = parent.Mark().line + 1;
+    return e;
+  }
   if (!node) {
     const size_t cut = failed_at.find_last_of(".[");
     const YAML::Node parent = walk(root, split_path(cut == std::string::npos ? "" : failed_at.substr(0, cut)));
@@ -158,15 +170,64 @@ ModelEntry ModelTemplate::entry(const std::string& path, const SourceLocation& w
   return e;
 }
 
-std::string ModelTemplate::text_with(const std::vector<ModelEntry>& entries, std::span<const double> values) const {
+namespace {
+
+struct Edit {
+  size_t at, length;
+  std::string text;
+};
+
+/// The `file:` entries under node, named relative to the folder `to` instead of `from`.
+void relocate_files(const YAML::Node& node, const std::filesystem::path& from, const std::filesystem::path& to,
+                    const std::string& text, std::vector<Edit>& edits) {
+  if (node.IsSequence()) {
+    for (const YAML::Node& item : node) relocate_files(item, from, to, text, edits);
+  } else if (node.IsMap()) {
+    for (const auto& kv : node) {
+      if (kv.first.IsScalar() && kv.first.Scalar() == "file" && kv.second.IsScalar()) {
+        const std::filesystem::path file(kv.second.Scalar());
+        const auto at = static_cast<size_t>(kv.second.Mark().pos);
+        if (file.is_absolute() || text.compare(at, file.native().size(), file.native()) != 0) continue;
+        const std::filesystem::path moved = std::filesystem::relative(std::filesystem::absolute(from / file), to);
+        if (!moved.empty() && moved != file) edits.push_back({at, file.native().size(), moved.string()});
+      } else {
+        relocate_files(kv.second, from, to, text, edits);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::string ModelTemplate::text_with(const std::vector<ModelEntry>& entries, std::span<const double> values,
+                                     const std::string& destination) const {
   const YAML::Node root = YamlReader(path_).load(text_);
-  struct Edit {
-    size_t at, length;
-    std::string text;
-  };
   std::vector<Edit> edits;
+  if (!destination.empty()) {
+    const auto folder = [](const std::string& path) {
+      return std::filesystem::absolute(std::filesystem::path(path)).parent_path();
+    };
+    relocate_files(root, folder(path_), folder(destination), text_, edits);
+  }
   for (size_t k = 0; k < entries.size(); ++k) {
-    const YAML::Node node = walk(root, split_path(entries[k].path));
+    const std::vector<Step> steps = split_path(entries[k].path);
+    if (!entries[k].present) {  // added to its map: in a flow map before '}', else as its first key
+      const YAML::Node map = walk(root, std::vector<Step>(steps.begin(), steps.end() - 1));
+      const auto at = static_cast<size_t>(map.Mark().pos);
+      const std::string entry = steps.back().key + ": " + entry_text(entries[k], values[k]);
+      if (text_.compare(at, 1, "{") == 0) {
+        size_t close = at, depth = 0;
+        for (; close < text_.size(); ++close) {
+          if (text_[close] == '{' || text_[close] == '[') ++depth;
+          if ((text_[close] == '}' || text_[close] == ']') && --depth == 0) break;
+        }
+        edits.push_back({close, 0, (map.size() > 0 ? ", " : "") + entry});
+      } else {
+        edits.push_back({at, 0, entry + "\n" + std::string(static_cast<size_t>(map.Mark().column), ' ')});
+      }
+      continue;
+    }
+    const YAML::Node node = walk(root, steps);
     const size_t at = static_cast<size_t>(node.Mark().pos);
     const std::string& scalar = node.Scalar();
     size_t length = scalar.size();
@@ -194,7 +255,16 @@ ModelEditor::ModelEditor(const ModelTemplate& model, const std::vector<ModelEntr
   tree_->path = model.path();
   tree_->root = YamlReader(model.path()).load(model.text());
   tree_->entries = entries;
-  for (const ModelEntry& e : entries) tree_->nodes.push_back(walk(tree_->root, split_path(e.path)));
+  for (const ModelEntry& e : entries) {
+    const std::vector<Step> steps = split_path(e.path);
+    if (e.present) {
+      tree_->nodes.push_back(walk(tree_->root, steps));
+    } else {  // the entry added to its map, then set like the others
+      YAML::Node map = walk(tree_->root, std::vector<Step>(steps.begin(), steps.end() - 1));
+      map[steps.back().key] = "0";
+      tree_->nodes.push_back(walk(tree_->root, steps));
+    }
+  }
 }
 
 ModelEditor::~ModelEditor() = default;

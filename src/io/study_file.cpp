@@ -119,7 +119,13 @@ class StudyParser {
     p.entry = model.entry(in_.text(in_.required(node, "path", entity, "give the path of the model's entry"), entity),
                           in_.where(node["path"]), entity);
     ParameterLaw& law = p.law;
-    const double nominal = p.entry.value;
+    const double nominal = p.entry.value;  // NaN: the model does not write the entry
+    auto needs_nominal = [&](const YAML::Node& law_node) {
+      if (!p.entry.present)
+        in_.fail(law_node, entity,
+                 "the model does not write '" + p.entry.path + "', so there is no value to vary about",
+                 "write the entry in the model file, or give the law's mean or interval");
+    };
     auto laws = [&] {
       int count = 0;
       for (const char* key : {"values", "range", "bounds", "uniform", "normal", "tolerance"})
@@ -149,6 +155,7 @@ class StudyParser {
     } else if (const YAML::Node n = node["normal"]) {
       in_.allow_only(n, entity + ".normal", {"mean", "std", "within"});
       law.type = ParameterLaw::normal;
+      if (!n["mean"]) needs_nominal(n);
       law.mean = n["mean"] ? quantity(n["mean"], entity) : nominal;
       law.std = quantity(in_.required(n, "std", entity, "give the standard deviation: std: 0.1 mm"), entity);
       if (!(law.std > 0.0)) in_.fail(n["std"], entity, "std must be positive", "give std > 0");
@@ -157,6 +164,7 @@ class StudyParser {
       if (!(law.low < law.mean && law.mean < law.high))
         in_.fail(n, entity, "the mean lies outside 'within'", "widen within: [low, high]");
     } else if (const YAML::Node t = node["tolerance"]) {  // a band around the nominal value
+      needs_nominal(t);
       double band = 0.0;
       std::string shape = "normal";
       double sigmas = 3.0;
@@ -198,8 +206,9 @@ class StudyParser {
     }
     if (node["points"] && !(node["range"] && grid))
       in_.fail(node["points"], entity, "points go with range: in a grid sweep", "remove points:");
-    p.lower = std::isfinite(law.low) ? law.low : p.lower;
-    p.upper = std::isfinite(law.high) ? law.high : p.upper;
+    const double unbounded = std::numeric_limits<double>::quiet_NaN();
+    p.lower = std::isfinite(law.low) ? law.low : unbounded;
+    p.upper = std::isfinite(law.high) ? law.high : unbounded;
     return p;
   }
 

@@ -70,6 +70,12 @@ std::string study_report_html(const io::Study& study, const study::StudyResult& 
   Json status = Json::array();
   for (size_t i = 0; i < n; i += stride) status.push_back(result.variants[i].status == study::Status::ok ? 1 : 0);
   Json data{{"parameters", parameters}, {"metrics", metrics}, {"ok", status}, {"stride", stride}};
+  if (result.best < n) {
+    Json p = Json::array(), m = Json::array();
+    for (double v : result.variants[result.best].parameters) p.push_back(number(v));
+    for (double v : result.variants[result.best].metrics) m.push_back(number(v));
+    data["best"] = {{"parameters", p}, {"metrics", m}};
+  }
   if (study.kind == io::StudyKind::optimisation) {
     // Convergence: the best feasible objective so far, per run, against the evaluation.
     Json runs = Json::array();

@@ -49,8 +49,11 @@
       p.values.forEach(function (x, i) {
         if (data.ok[i] && m.values[i] !== null) ok.push({ x: x, y: m.values[i] });
       });
-      chart('scatter-' + k + '-' + j, { type: 'scatter', data: { datasets: [
-        { label: m.name, data: ok, pointRadius: 2, backgroundColor: colours[k % colours.length] }] },
+      const sets = [{ label: m.name, data: ok, pointRadius: 2, backgroundColor: colours[k % colours.length] }];
+      if (data.best)
+        sets.unshift({ label: 'best design', data: [{ x: data.best.parameters[j], y: data.best.metrics[k] }],
+          pointRadius: 7, pointStyle: 'star', borderColor: '#000000', borderWidth: 2, backgroundColor: '#000000' });
+      chart('scatter-' + k + '-' + j, { type: 'scatter', data: { datasets: sets },
         options: { scales: axes(p.name, m.name) } });
     });
   });

@@ -212,7 +212,7 @@ std::vector<std::vector<Variant>> MpiExecutor::run(size_t tasks, const TaskFunct
     }
     if (chunk.empty()) --active;
     std::vector<char> bytes(chunk.size() * sizeof(std::uint64_t));
-    std::memcpy(bytes.data(), chunk.data(), bytes.size());
+    if (!chunk.empty()) std::memcpy(bytes.data(), chunk.data(), bytes.size());
     send(bytes, worker, tag_work);
   }
   local.join();

@@ -52,6 +52,7 @@ struct Problem {
   std::vector<Variant>& history;
   int phase = 0;
   bool penalty = false;  ///< the method takes no constraints: they are a penalty in the objective
+  bool scaled = false;   ///< the objectives' scales are set
   std::vector<double> scale;
   std::vector<double> last_u, x, c;
   double last_objective = 0.0;
@@ -69,10 +70,11 @@ struct Problem {
     v.run = goal.run;
     v.phase = phase;
     const std::optional<std::vector<double>> f = objective_values(study, v);
-    if (scale.empty()) {  // the first evaluation (the start) sets the scales left open
-      scale = goal.scale;
+    if (scale.empty()) scale = goal.scale;
+    if (f && !scaled) {  // the first design analysed (the start, as a rule) sets the scales left open
       for (size_t k = 0; k < scale.size(); ++k)
-        if (!(scale[k] > 0.0)) scale[k] = f && std::abs((*f)[k]) > 0.0 ? std::abs((*f)[k]) : 1.0;
+        if (!(scale[k] > 0.0)) scale[k] = std::abs((*f)[k]) > 0.0 ? std::abs((*f)[k]) : 1.0;
+      scaled = true;
     }
     constraint_values(study, goal, v, f, c);
     if (!f) {
@@ -134,6 +136,7 @@ void run_phase(Problem& problem, nlopt::algorithm method, int evaluations, doubl
   } catch (const std::invalid_argument& e) {
     throw InputError(problem.study.optimiser.where, "optimiser",
                      fmt::format("NLopt refuses the settings: {}", e.what()), "see docs/studies.md");
+  } catch (const std::runtime_error&) {  // NLOPT_FAILURE (a degenerate local model): the best point so far stands
   }
 }
 
@@ -192,12 +195,13 @@ std::pair<size_t, bool> optimise(const io::Study& study, const RunGoal& goal, co
   const size_t first = history.size();
   const size_t n = study.parameters.size();
   std::vector<double> u(n);
+  const std::vector<double> model_values = nominal(study);
   for (size_t j = 0; j < n; ++j) {
     const io::StudyParameter& p = study.parameters[j];
-    const double start = std::clamp(p.start.value_or(p.entry.value), p.lower, p.upper);
+    const double start = std::clamp(p.start.value_or(model_values[j]), p.lower, p.upper);
     u[j] = (start - p.lower) / (p.upper - p.lower);
   }
-  Problem problem{study, goal, evaluate, history, 0, false, {}, {}, {}, {}, 0.0};
+  Problem problem{study, goal, evaluate, history, 0, false, false, {}, {}, {}, {}, 0.0};
   problem.at(u.data());  // the start: sets the scales
   const io::OptimiserSettings& o = study.optimiser;
   if (o.global != "none" && o.global_evaluations > 0) {

@@ -83,7 +83,7 @@ std::string study_json(const io::Study& study, const StudyResult& result) {
     parameters.push_back({{"name", p.name},
                           {"path", p.entry.path},
                           {"unit", si_unit(p.entry.kind)},
-                          {"nominal", p.entry.value},
+                          {"nominal", number(p.entry.value)},
                           {"low", number(p.lower)},
                           {"high", number(p.upper)}});
   j["parameters"] = parameters;

@@ -293,7 +293,16 @@ void check_metrics(const io::Study& study, const io::ModelTemplate& model) {
 
 std::vector<double> nominal(const io::Study& study) {
   std::vector<double> x;
-  for (const io::StudyParameter& p : study.parameters) x.push_back(p.entry.value);
+  for (const io::StudyParameter& p : study.parameters) {
+    if (p.entry.present)
+      x.push_back(p.entry.value);
+    else if (!p.law.grid.empty())
+      x.push_back(p.law.grid.front());  // an entry the model does not write
+    else if (p.law.type == io::ParameterLaw::normal)
+      x.push_back(p.law.mean);
+    else
+      x.push_back(0.5 * (p.lower + p.upper));
+  }
   return x;
 }
 

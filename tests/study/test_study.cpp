@@ -33,6 +33,7 @@ std::string fourbar_with_crank_moment() {
 }
 
 std::string write_study(const std::string& name, const std::string& text) {
+  std::filesystem::create_directories(::testing::TempDir() + "/study");
   const std::string path = ::testing::TempDir() + "/study/" + name;
   std::ofstream(path) << text;
   return path;
@@ -286,6 +287,31 @@ metrics:
   EXPECT_EQ(study::study_json(file.study, one), study::study_json(file.study, two));
   EXPECT_GT(one.status_counts[static_cast<size_t>(study::Status::no_assembly)], 10);  // short rockers
   EXPECT_GT(one.status_counts[0], 10);
+}
+
+TEST(StudyExecution, ALoadTablesScaleEntersTheFrictionlessTorqueLinearly) {
+  // The toggle press's forming force from its table, scaled 0, 1, 2 and 3 times: the driving
+  // torque at any crank angle is T0 + s T1, so its second differences vanish.
+  const std::string path = write_study("table-scale.yaml", fmt::format(R"(study: sweep
+model: {}/toggle-press.yaml
+parameters:
+  s: {{path: loads.forming.table.scale, values: [0, 1, 2, 3]}}
+analysis: {{steps: 360, kinetostatics: {{friction: false}}}}
+metrics:
+  at_130: {{column: crank_drive.torque, at: 130 deg}}
+  at_170: {{column: crank_drive.torque, at: 170 deg}}
+)",
+                                                                       LINKDYN_EXAMPLES_DIR));
+  const study::StudyResult r = run(io::load_study(path), 2);
+  ASSERT_EQ(r.variants.size(), 4u);
+  for (size_t k = 0; k < 2; ++k) {
+    const double t0 = r.variants[0].metrics[k], t1 = r.variants[1].metrics[k];
+    const double t2 = r.variants[2].metrics[k], t3 = r.variants[3].metrics[k];
+    const double size = std::abs(t3) + std::abs(t0);
+    EXPECT_NEAR(t2 - 2.0 * t1 + t0, 0.0, 1e-9 * size) << k;
+    EXPECT_NEAR(t3 - 2.0 * t2 + t1, 0.0, 1e-9 * size) << k;
+    EXPECT_GT(std::abs(t1 - t0), 1e-3 * size) << "the table loads the press at " << (k ? 170 : 130) << " deg";
+  }
 }
 
 TEST(StudyExecution, AnInvalidVariantIsARowWithTheModelsError) {

@@ -22,6 +22,9 @@ struct ModelEntry {
   double unit_size = 1.0;
   Quantity kind = Quantity::plain;
   int line = 0;  ///< in the model file
+  /// False for an optional entry the file does not write (`scale` of a load table): its value
+  /// is NaN (the model's default applies), and a variant adds it to its map.
+  bool present = true;
 };
 
 class ModelTemplate {
@@ -35,11 +38,14 @@ class ModelTemplate {
   const std::string& path() const { return path_; }
   const std::string& text() const { return text_; }
   /// The entry at `path`, or InputError when the path leads nowhere or not to a number
-  /// (`where` and `entity` name the study's line that asked for it).
+  /// (`where` and `entity` name the study's line that asked for it). A path whose last key is
+  /// missing from a map that exists names an entry the file does not write (present false).
   ModelEntry entry(const std::string& path, const SourceLocation& where, const std::string& entity) const;
   /// The file's text with the entries set to `values` (SI, written in each entry's own unit),
-  /// comments and layout kept: a design as a model file.
-  std::string text_with(const std::vector<ModelEntry>& entries, std::span<const double> values) const;
+  /// comments and layout kept: a design as a model file. With `destination` (the path it will
+  /// be written to), the files it names (`file:` of tables) are named relative to it.
+  std::string text_with(const std::vector<ModelEntry>& entries, std::span<const double> values,
+                        const std::string& destination = "") const;
 
  private:
   std::string path_, text_;

@@ -51,7 +51,8 @@ class VariantEvaluator {
 /// the metric and the nearest column.
 void check_metrics(const io::Study& study, const io::ModelTemplate& model);
 
-/// The nominal parameter values (the model's).
+/// The nominal parameter values: the model's (for an entry the model does not write: the first
+/// grid value, the mean, or the middle of the interval).
 std::vector<double> nominal(const io::Study& study);
 /// The variants of a sweep or a Monte Carlo study: point `index` of the grid (the last
 /// parameter varying fastest), of the Latin hypercube, or sample `index` (each from its own
