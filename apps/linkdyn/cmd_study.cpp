@@ -162,6 +162,9 @@ void run_study(StudyCliOptions o) {
         o.journal = *out + ".journal";
         break;
       }
+  if (!o.best.empty() && s.kind != io::StudyKind::optimisation)
+    throw InputError({o.study, 0}, "--best", "only an optimisation has a best design",
+                     "remove --best, or make the study an optimisation");
   if (o.resume && o.journal.empty())
     throw InputError({o.study, 0}, "--resume", "there is no journal to resume from",
                      "give the outputs (--csv, --json, --report) of the interrupted run, or --journal");
@@ -218,8 +221,6 @@ void run_study(StudyCliOptions o) {
   if (!o.json.empty()) write(o.json, study::study_json(s, result));
   if (!o.report.empty()) write(o.report, report::study_report_html(s, result));
   if (!o.best.empty()) {
-    if (result.best >= result.variants.size())
-      throw AnalysisError("--best: the study has no best design (only optimisations have one)");
     std::vector<io::ModelEntry> entries;
     for (const io::StudyParameter& p : s.parameters) entries.push_back(p.entry);
     write(o.best, file.model->text_with(entries, result.variants[result.best].parameters, o.best));

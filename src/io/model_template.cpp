@@ -51,7 +51,8 @@ std::vector<Step> split_path(const std::string& path) {
 }
 
 /// The node at `steps` under root, or an invalid node; `failed_at` names the first step not found.
-YAML::Node walk(const YAML::Node& root, const std::vector<Step>& steps, std::string* failed_at = nullptr) {
+YAML::Node walk(const YAML::Node& root, const std::vector<Step>& steps, std::string* failed_at = nullptr,
+                std::string* canonical = nullptr) {
   YAML::Node node;
   node.reset(root);
   std::string so_far;
@@ -82,6 +83,7 @@ YAML::Node walk(const YAML::Node& root, const std::vector<Step>& steps, std::str
     }
     so_far += label;
   }
+  if (canonical) *canonical = so_far;  // indices as [k] whichever way they were written
   return node;
 }
 
@@ -130,13 +132,14 @@ ModelEntry ModelTemplate::entry(const std::string& path, const SourceLocation& w
   if (steps.empty())
     throw InputError(where, entity, "'" + path + "' is not a path into the model",
                      "write keys separated by dots, such as bodies.rocker.points.C[0]");
-  std::string failed_at;
-  const YAML::Node node = walk(root, steps, &failed_at);
+  std::string failed_at, canonical;
+  const YAML::Node node = walk(root, steps, &failed_at, &canonical);
   const std::vector<Step> parent_steps(steps.begin(), steps.end() - 1);
   if (const YAML::Node parent = walk(root, parent_steps);
       !node && steps.back().index < 0 && parent && parent.IsMap()) {  // an optional entry not written
     ModelEntry e;
     e.path = path;
+    e.canonical = failed_at;
     e.value = std::numeric_limits<double>::quiet_NaN();
     e.present = false;
     e.line = parent.Mark().line + 1;
@@ -158,6 +161,7 @@ ModelEntry ModelTemplate::entry(const std::string& path, const SourceLocation& w
                      "name a numeric entry");
   ModelEntry e;
   e.path = path;
+  e.canonical = canonical;
   e.value = parsed->first;
   e.kind = parsed->second;
   e.line = node.Mark().line + 1;

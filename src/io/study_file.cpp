@@ -46,7 +46,15 @@ class StudyParser {
                "remove samples:, or write design: latin_hypercube");
     const YAML::Node parameters = in_.required(root, "parameters", "study", "list the parameters to vary");
     in_.require_map(parameters, "parameters");
-    for (const auto& kv : parameters) s.parameters.push_back(parameter(kv.first.Scalar(), kv.second, *out.model, s));
+    for (const auto& kv : parameters) {
+      s.parameters.push_back(parameter(kv.first.Scalar(), kv.second, *out.model, s));
+      for (size_t k = 0; k + 1 < s.parameters.size(); ++k)
+        if (s.parameters[k].entry.canonical == s.parameters.back().entry.canonical)
+          in_.fail(kv.second, "parameter '" + kv.first.Scalar() + "'",
+                   "names the same entry of the model as parameter '" + s.parameters[k].name + "' (" +
+                       s.parameters.back().entry.canonical + ")",
+                   "keep one of the two");
+    }
     if (s.parameters.empty()) in_.fail(parameters, "parameters", "no parameter", "add at least one parameter");
     analyses(in_.required(root, "analysis", "study", "name the analyses: analysis: {kinetostatics: true}"), s.analyses);
     const YAML::Node metrics = in_.required(root, "metrics", "study", "list the metrics to extract");
@@ -93,17 +101,21 @@ class StudyParser {
       in_.fail(node, "design", "unknown design '" + d + "'", "write grid or latin_hypercube");
   }
 
-  double quantity(const YAML::Node& node, const std::string& entity) const {
+  /// A number with or without a unit, in SI. `kind`: the quantity it must be (that of the model
+  /// entry it changes); plain: any unit (an entry written as a bare number has no known kind).
+  double quantity(const YAML::Node& node, const std::string& entity, Quantity kind = Quantity::plain) const {
     if (!node.IsScalar()) in_.fail(node, entity, "expected a number", "write a number, with a unit if it has one");
+    if (kind != Quantity::plain) return in_.number(node, entity, kind);
     const auto value = parse_any_quantity(node.Scalar());
     if (!value) in_.fail(node, entity, "'" + node.Scalar() + "' is not a number", "write 0.5 mm, 40 deg or 1.2");
     return value->first;
   }
 
-  std::pair<double, double> interval(const YAML::Node& node, const std::string& entity) const {
+  std::pair<double, double> interval(const YAML::Node& node, const std::string& entity,
+                                     Quantity kind = Quantity::plain) const {
     if (!node.IsSequence() || node.size() != 2)
       in_.fail(node, entity, "expected two values [low, high]", "write [2.5, 3.5] (units allowed)");
-    const double low = quantity(node[0], entity), high = quantity(node[1], entity);
+    const double low = quantity(node[0], entity, kind), high = quantity(node[1], entity, kind);
     if (!(low < high)) in_.fail(node, entity, "low must be below high", "write [low, high]");
     return {low, high};
   }
@@ -119,6 +131,7 @@ class StudyParser {
     p.entry = model.entry(in_.text(in_.required(node, "path", entity, "give the path of the model's entry"), entity),
                           in_.where(node["path"]), entity);
     ParameterLaw& law = p.law;
+    const Quantity kind = p.entry.kind;    // values in the entry's kind of unit
     const double nominal = p.entry.value;  // NaN: the model does not write the entry
     auto needs_nominal = [&](const YAML::Node& law_node) {
       if (!p.entry.present)
@@ -138,11 +151,11 @@ class StudyParser {
     if (const YAML::Node v = node["values"]) {
       if (!v.IsSequence() || v.size() == 0) in_.fail(v, entity, "values must be a list", "write values: [1, 2, 3]");
       law.type = ParameterLaw::values;
-      for (const YAML::Node& item : v) law.grid.push_back(quantity(item, entity));
+      for (const YAML::Node& item : v) law.grid.push_back(quantity(item, entity, kind));
       law.low = *std::min_element(law.grid.begin(), law.grid.end());
       law.high = *std::max_element(law.grid.begin(), law.grid.end());
     } else if (const YAML::Node r = node["range"] ? node["range"] : node["bounds"]) {
-      std::tie(law.low, law.high) = interval(r, entity);
+      std::tie(law.low, law.high) = interval(r, entity, kind);
       law.type = ParameterLaw::uniform;
       if (node["points"]) {
         const int points = in_.integer(node["points"], entity + ".points", 2);
@@ -150,17 +163,17 @@ class StudyParser {
         for (int k = 0; k < points; ++k) law.grid.push_back(law.low + (law.high - law.low) * k / (points - 1));
       }
     } else if (const YAML::Node u = node["uniform"]) {
-      std::tie(law.low, law.high) = interval(u, entity);
+      std::tie(law.low, law.high) = interval(u, entity, kind);
       law.type = ParameterLaw::uniform;
     } else if (const YAML::Node n = node["normal"]) {
       in_.allow_only(n, entity + ".normal", {"mean", "std", "within"});
       law.type = ParameterLaw::normal;
       if (!n["mean"]) needs_nominal(n);
-      law.mean = n["mean"] ? quantity(n["mean"], entity) : nominal;
-      law.std = quantity(in_.required(n, "std", entity, "give the standard deviation: std: 0.1 mm"), entity);
+      law.mean = n["mean"] ? quantity(n["mean"], entity, kind) : nominal;
+      law.std = quantity(in_.required(n, "std", entity, "give the standard deviation: std: 0.1 mm"), entity, kind);
       if (!(law.std > 0.0)) in_.fail(n["std"], entity, "std must be positive", "give std > 0");
       law.low = -std::numeric_limits<double>::infinity(), law.high = std::numeric_limits<double>::infinity();
-      if (n["within"]) std::tie(law.low, law.high) = interval(n["within"], entity);
+      if (n["within"]) std::tie(law.low, law.high) = interval(n["within"], entity, kind);
       if (!(law.low < law.mean && law.mean < law.high))
         in_.fail(n, entity, "the mean lies outside 'within'", "widen within: [low, high]");
     } else if (const YAML::Node t = node["tolerance"]) {  // a band around the nominal value
@@ -170,14 +183,14 @@ class StudyParser {
       double sigmas = 3.0;
       if (t.IsMap()) {
         in_.allow_only(t, entity + ".tolerance", {"band", "shape", "sigmas"});
-        band = quantity(in_.required(t, "band", entity, "give band: 0.5 mm"), entity);
+        band = quantity(in_.required(t, "band", entity, "give band: 0.5 mm"), entity, kind);
         if (t["shape"]) shape = in_.text(t["shape"], entity + ".tolerance.shape");
         if (t["sigmas"]) sigmas = quantity(t["sigmas"], entity);
         if (shape != "normal" && shape != "uniform")
           in_.fail(t["shape"], entity, "unknown shape '" + shape + "'", "write normal or uniform");
         if (!(sigmas > 0.0)) in_.fail(t["sigmas"], entity, "sigmas must be positive", "write sigmas: 3");
       } else {
-        band = quantity(t, entity);
+        band = quantity(t, entity, kind);
       }
       if (!(band > 0.0)) in_.fail(t, entity, "the band must be positive", "write tolerance: 0.5 mm (plus or minus)");
       law.low = nominal - band, law.high = nominal + band;
@@ -197,7 +210,7 @@ class StudyParser {
         in_.fail(node, entity, "an optimisation parameter takes bounds: [low, high]", "write bounds: [2.5, 4.0]");
       p.lower = law.low, p.upper = law.high;
       if (node["start"]) {
-        p.start = quantity(node["start"], entity);
+        p.start = quantity(node["start"], entity, kind);
         if (*p.start < p.lower || *p.start > p.upper)
           in_.fail(node["start"], entity, "the start lies outside the bounds", "give a start within the bounds");
       }
@@ -347,10 +360,17 @@ class StudyParser {
       c.metric = metric_index(kv.first, s, "constraints");
       const StudyMetric& m = s.metrics[static_cast<size_t>(c.metric)];
       // A bound with a unit is converted to the metric's unit; a bare number is in it.
+      const auto unit_kind = m.unit.empty() ? std::nullopt : parse_any_quantity("1 " + m.unit);
       auto bound = [&](const YAML::Node& b) {
         const auto value = parse_any_quantity(b.IsScalar() ? b.Scalar() : std::string());
         if (!value) in_.fail(b, entity, "expected a number", "write min: 40 deg");
-        return value->second == Quantity::plain ? value->first : value->first / m.unit_size;
+        if (value->second == Quantity::plain || b.Scalar().find_first_of(" \t") == std::string::npos)
+          return value->first;  // a bare number: in the metric's unit
+        if (!unit_kind || unit_kind->second != value->second)
+          in_.fail(b, entity, "the bound's unit is not of the metric's kind",
+                   m.unit.empty() ? "give the bound in SI without a unit, or give the metric a unit: (unit: deg)"
+                                  : "give the bound in " + m.unit + " or a unit of the same kind");
+        return value->first / m.unit_size;
       };
       if (kv.second["min"]) c.min = bound(kv.second["min"]);
       if (kv.second["max"]) c.max = bound(kv.second["max"]);

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "linkdyn/study/study.hpp"
+#include "study/hash.hpp"
 
 namespace linkdyn::study {
 namespace {
@@ -24,6 +25,10 @@ std::uint64_t mix(std::uint64_t x) {
 std::uint64_t stream(std::uint64_t seed, std::uint64_t a, std::uint64_t b, std::uint64_t c) {
   return mix(mix(mix(mix(seed) ^ a) ^ b) ^ c);
 }
+
+/// A parameter's stream is named by the parameter (FNV-1a of its name): adding, removing or
+/// reordering parameters leaves the others' draws as they were.
+std::uint64_t name_hash(const io::Study& study, size_t j) { return fnv1a(study.parameters[j].name); }
 
 /// A number in (0, 1) from 53 random bits.
 double unit_interval(std::uint64_t bits) { return (static_cast<double>(bits >> 11) + 0.5) * 0x1.0p-53; }
@@ -46,7 +51,7 @@ double quantile(const io::ParameterLaw& law, double u) {
 /// smallest power-of-two domain, cycle-walking back into [0, n)).
 size_t stratum(const io::Study& study, size_t j, size_t index) {
   const auto n = static_cast<std::uint32_t>(study.samples);
-  const auto p = static_cast<std::uint32_t>(stream(study.seed, 0x4c4853, j, 0));
+  const auto p = static_cast<std::uint32_t>(stream(study.seed, 0x4c4853, name_hash(study, j), 0));
   std::uint32_t w = n - 1;
   w |= w >> 1, w |= w >> 2, w |= w >> 4, w |= w >> 8, w |= w >> 16;
   auto i = static_cast<std::uint32_t>(index);
@@ -70,7 +75,7 @@ size_t stratum(const io::Study& study, size_t j, size_t index) {
     i &= w;
     i ^= i >> 5;
   } while (i >= n);
-  return (i + p) % n;
+  return static_cast<size_t>((static_cast<std::uint64_t>(i) + p) % n);  // 64 bits: no wrap-around
 }
 
 }  // namespace
@@ -87,11 +92,11 @@ void design_point(const io::Study& study, size_t index, std::span<double> out) {
   const size_t count = study.parameters.size();
   if (study.kind == io::StudyKind::monte_carlo) {
     for (size_t j = 0; j < count; ++j)
-      out[j] = quantile(study.parameters[j].law, unit_interval(stream(study.seed, 0x4d43, index, j)));
+      out[j] = quantile(study.parameters[j].law, unit_interval(stream(study.seed, 0x4d43, index, name_hash(study, j))));
   } else if (study.design == io::SweepDesign::latin_hypercube) {
     const double n = study.samples;
     for (size_t j = 0; j < count; ++j) {
-      const double offset = unit_interval(stream(study.seed, 0x4c4843, index, j));
+      const double offset = unit_interval(stream(study.seed, 0x4c4843, index, name_hash(study, j)));
       out[j] = quantile(study.parameters[j].law, (static_cast<double>(stratum(study, j, index)) + offset) / n);
     }
   } else {

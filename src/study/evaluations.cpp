@@ -1,6 +1,8 @@
 // The journal of a study (written as variants finish, read by --resume) and its progress.
 #include "study/evaluations.hpp"
 
+#include "study/hash.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,12 +16,6 @@ namespace linkdyn::study {
 namespace {
 
 constexpr const char* journal_magic = "linkdyn-study-journal 1";
-
-/// FNV-1a: the journal belongs to this study file and this model file, byte for byte.
-std::uint64_t fingerprint(const std::string& text, std::uint64_t hash = 0xcbf29ce484222325ULL) {
-  for (unsigned char c : text) hash = (hash ^ c) * 0x100000001b3ULL;
-  return hash;
-}
 
 std::string file_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -45,14 +41,17 @@ bool read_number(const char*& at, const char* end, double& value) {
 bool parse_line(const std::string& line, size_t parameters, size_t metrics, Variant& v) {
   const char* at = line.data();
   const char* end = line.data() + line.size();
-  double value = 0.0;
   v.parameters.resize(parameters), v.metrics.resize(metrics);
   for (double& p : v.parameters)
     if (!read_number(at, end, p)) return false;
   for (double& m : v.metrics)
     if (!read_number(at, end, m)) return false;
-  if (!read_number(at, end, value) || value < 0 || value >= status_count) return false;
-  v.status = static_cast<Status>(static_cast<int>(value));
+  while (at < end && *at == ' ') ++at;
+  int status = -1;
+  const auto [next, error] = std::from_chars(at, end, status);
+  if (error != std::errc() || next == at || status < 0 || status >= status_count) return false;
+  at = next;
+  v.status = static_cast<Status>(status);
   if (at == end || *at != ' ') return false;
   v.reason.assign(at + 1, end);
   return true;
@@ -64,24 +63,28 @@ Evaluations::Evaluations(const io::Study& study, const io::ModelTemplate& model,
                          bool writes)
     : options_(options), start_(std::chrono::steady_clock::now()), last_(start_) {
   if (options.journal.empty()) return;
-  const std::string header =
-      fmt::format("{} {:016x}", journal_magic, fingerprint(model.text(), fingerprint(file_text(study.file))));
+  const std::string header = fmt::format(
+      "{} {:016x}", journal_magic, fnv1a(model.text(), fnv1a(file_text(study.file))));  // these files, byte for byte
   const bool exists = std::filesystem::exists(options.journal);
   if (exists && !options.resume && writes)
     throw InputError({options.journal, 0}, "journal",
                      "an interrupted run of a study left this journal of its finished variants",
                      "add --resume to continue that run, or remove the file to start again");
   if (exists && options.resume) {
-    std::ifstream in(options.journal);
+    // Whole lines only: a line a kill cut short (no newline) is dropped, and cut off the file
+    // before the journal is appended to.
+    const std::string text = file_text(options.journal);
+    const size_t whole = text.rfind('\n') + 1;  // 0 when there is no newline
+    std::istringstream lines(text.substr(0, whole));
     std::string line;
-    std::getline(in, line);
-    if (line != header)
+    if (!std::getline(lines, line) || line != header)
       throw InputError({options.journal, 1}, "journal",
                        "belongs to another study, or the study or its model changed since it was written",
                        "remove the file to start again (or restore the files of the interrupted run)");
     Variant v;
-    while (std::getline(in, line))
+    while (std::getline(lines, line))
       if (parse_line(line, study.parameters.size(), study.metrics.size(), v)) cache_.emplace(key(v.parameters), v);
+    if (writes && whole < text.size()) std::filesystem::resize_file(options.journal, whole);
   }
   if (!writes) return;
   journal_ = std::fopen(options.journal.c_str(), exists && options.resume ? "a" : "w");

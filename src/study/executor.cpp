@@ -1,4 +1,6 @@
 // Variants on every core: a pool of threads, each with its own evaluator (study::ThreadExecutor).
+#include <sched.h>
+
 #include <atomic>
 #include <exception>
 #include <mutex>
@@ -8,9 +10,15 @@
 
 namespace linkdyn::study {
 
+int available_cores() {
+  cpu_set_t set;  // the cores this process may run on (taskset, Slurm's binding), not the machine's
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
 ThreadExecutor::ThreadExecutor(const io::Study& study, const io::ModelTemplate& model, int threads)
     : study_(study), model_(model) {
-  threads_ = threads > 0 ? threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  threads_ = threads > 0 ? threads : available_cores();
   evaluators_.resize(static_cast<size_t>(threads_));
 }
 

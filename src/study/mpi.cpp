@@ -17,10 +17,14 @@ constexpr int tag_work = 2;     ///< root -> worker: task indices (none: the pha
 
 int threads_per_rank(int threads) {
   if (threads > 0) return threads;
+  if (const char* given = std::getenv("SLURM_CPUS_PER_TASK")) return std::max(1, std::atoi(given));
+  // Open MPI binds each rank to a core by default when ranks <= cores: then the affinity is
+  // the rank's share; unbound, the node's cores are shared among its ranks.
   const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
-  if (!local) local = std::getenv("SLURM_NTASKS_PER_NODE");
   const int ranks_here = local ? std::max(1, std::atoi(local)) : 1;
-  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / ranks_here);
+  const int cores = available_cores();
+  const int machine = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  return cores < machine ? cores : std::max(1, machine / ranks_here);
 }
 
 /// Variants as bytes and back: (task, count, variants) records.
@@ -187,6 +191,23 @@ std::vector<std::vector<Variant>> MpiExecutor::run(size_t tasks, const TaskFunct
   });
   const size_t total_threads = static_cast<size_t>(size_) * static_cast<size_t>(local_.threads());
   int active = size_ - 1;
+  try {
+    serve(active, tasks, total_threads, next, mutex, results, done);
+  } catch (...) {  // the local threads take no more tasks and end before the error goes on
+    {
+      const std::lock_guard lock(mutex);
+      next = tasks;
+    }
+    local.join();
+    throw;
+  }
+  local.join();
+  if (local_error) std::rethrow_exception(local_error);
+  return results;
+}
+
+void MpiExecutor::serve(int active, size_t tasks, size_t total_threads, size_t& next, std::mutex& mutex,
+                        std::vector<std::vector<Variant>>& results, const TaskDone& done) {
   while (active > 0) {
     int waiting = 0;
     MPI_Iprobe(MPI_ANY_SOURCE, tag_request, MPI_COMM_WORLD, &waiting, MPI_STATUS_IGNORE);
@@ -215,9 +236,6 @@ std::vector<std::vector<Variant>> MpiExecutor::run(size_t tasks, const TaskFunct
     if (!chunk.empty()) std::memcpy(bytes.data(), chunk.data(), bytes.size());
     send(bytes, worker, tag_work);
   }
-  local.join();
-  if (local_error) std::rethrow_exception(local_error);
-  return results;
 }
 
 void MpiExecutor::share(std::vector<std::vector<Variant>>& results) {

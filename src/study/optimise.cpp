@@ -55,7 +55,8 @@ struct Problem {
   bool scaled = false;   ///< the objectives' scales are set
   std::vector<double> scale;
   std::vector<double> last_u, x, c;
-  double last_objective = 0.0;
+  std::optional<double> last_value;  ///< the last point's weighted objective, if it was analysed
+  double worst = 0.0;                ///< the largest objective value seen, penalties included
 
   void at(const double* u) {
     const size_t n = study.parameters.size();
@@ -77,22 +78,31 @@ struct Problem {
       scaled = true;
     }
     constraint_values(study, goal, v, f, c);
-    if (!f) {
-      last_objective = failed_objective;
-    } else {
-      last_objective = 0.0;
-      for (size_t k = 0; k < f->size(); ++k) last_objective += goal.weight[k] * ((*f)[k] - goal.offset[k]) / scale[k];
-      if (penalty)
-        for (double ck : c) last_objective += ck > 0.0 ? 1e3 * (ck + ck * ck) : 0.0;
+    last_value.reset();
+    if (f) {
+      last_value = 0.0;
+      for (size_t k = 0; k < f->size(); ++k) *last_value += goal.weight[k] * ((*f)[k] - goal.offset[k]) / scale[k];
     }
     history.push_back(std::move(v));
+  }
+
+  /// The objective NLopt sees at the last point: penalised when the method takes no
+  /// constraints (recomputed at each call: a point cached before the switch is penalised too);
+  /// a design that cannot be analysed is worse than every one seen.
+  double objective_value() {
+    if (!last_value) return std::max(failed_objective, 2.0 * std::abs(worst) + 1.0);
+    double value = *last_value;
+    if (penalty)
+      for (double ck : c) value += ck > 0.0 ? 1e3 * (ck + ck * ck) : 0.0;
+    worst = std::max(worst, value);
+    return value;
   }
 };
 
 double objective(unsigned, const double* u, double*, void* data) {
   auto& p = *static_cast<Problem*>(data);
   p.at(u);
-  return p.last_objective;
+  return p.objective_value();
 }
 
 double constraint(unsigned, const double* u, double*, void* data) {
@@ -201,7 +211,7 @@ std::pair<size_t, bool> optimise(const io::Study& study, const RunGoal& goal, co
     const double start = std::clamp(p.start.value_or(model_values[j]), p.lower, p.upper);
     u[j] = (start - p.lower) / (p.upper - p.lower);
   }
-  Problem problem{study, goal, evaluate, history, 0, false, false, {}, {}, {}, {}, 0.0};
+  Problem problem{study, goal, evaluate, history, 0, false, false, {}, {}, {}, {}, std::nullopt, 0.0};
   problem.at(u.data());  // the start: sets the scales
   const io::OptimiserSettings& o = study.optimiser;
   if (o.global != "none" && o.global_evaluations > 0) {

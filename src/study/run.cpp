@@ -119,8 +119,13 @@ void run_optimisation(const io::Study& study, Executor& executor, Evaluations& e
                       study.file, study.metrics[static_cast<size_t>(study.objectives[k].metric)].name));
   const auto f1 = *objective_values(study, result.variants[result.runs[0].best]);
   const auto f2 = *objective_values(study, result.variants[result.runs[1].best]);
+  // The front's extent in each objective (a degenerate front: a small share of the values).
+  auto extent_of = [](double span, double a, double b) {
+    const double floor = 1e-9 * std::max(std::abs(a), std::abs(b));
+    return std::max(span, floor > 0.0 ? floor : 1.0);
+  };
   const std::vector<double> utopia{f1[0], f2[1]},
-      extent{std::max(f2[0] - f1[0], 1e-300), std::max(f1[1] - f2[1], 1e-300)};
+      extent{extent_of(f2[0] - f1[0], f1[0], f2[0]), extent_of(f1[1] - f2[1], f1[1], f2[1])};
   std::vector<RunGoal> goals;
   for (int k = 1; k + 1 < points; ++k) {
     const double s = static_cast<double>(k) / (points - 1);

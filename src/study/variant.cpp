@@ -216,10 +216,39 @@ struct VariantEvaluator::Impl {
       value = it == values.end() ? nan : it->second;
     } else if (const auto [table, column] = find(metric.column); table) {
       value = metric.statistic == io::StudyMetric::Statistic::at
-                  ? column_at(*table, column, table->column(driver_column), metric.at)
+                  ? (driver_of(*table) >= 0 ? column_at(*table, column, driver_of(*table), metric.at) : nan)
                   : column_statistic(*table, column, metric.statistic);
     }
     return value / metric.unit_size;
+  }
+
+  /// The first driver's column of a table (the reduced parameters' is q), or -1.
+  int driver_of(const Table& table) const {
+    const int k = table.column(driver_column);
+    return k >= 0 ? k : table.column("q");
+  }
+
+  /// Why a metric cannot be taken from the last evaluation's outputs (empty: it can), with the
+  /// nearest name that exists.
+  std::pair<std::string, std::string> problem(const io::StudyMetric& metric) const {
+    std::vector<std::string> names;
+    if (metric.statistic == io::StudyMetric::Statistic::value) {
+      if (values.contains(metric.value)) return {};
+      for (const auto& [name, v] : values) names.push_back(name);
+      return {"the analyses of the study give no value '" + metric.value + "'", nearest_name(metric.value, names)};
+    }
+    const auto [table, column] = find(metric.column);
+    if (!table) {
+      const std::string prefix = metric.column.substr(0, metric.column.find(':'));
+      for (const auto& [label, t] : tables)
+        if (metric.column.find(':') == std::string::npos || label == prefix)
+          for (const std::string& c : t.columns) names.push_back(c);
+      const std::string bare = metric.column.substr(metric.column.find(':') + 1);
+      return {"the analyses of the study make no column '" + metric.column + "'", nearest_name(bare, names)};
+    }
+    if (metric.statistic == io::StudyMetric::Statistic::at && driver_of(*table) < 0)
+      return {"the table with '" + metric.column + "' has no column of the first driver to take it at", ""};
+    return {};
   }
 
   const io::Study& study;
@@ -262,33 +291,31 @@ Variant VariantEvaluator::evaluate(std::span<const double> parameters) {
   return v;
 }
 
-std::vector<std::string> VariantEvaluator::columns() {
-  std::vector<std::string> out;
-  for (const auto& [label, table] : impl_->tables)
-    for (const std::string& c : table.columns) out.push_back(c);
-  for (const auto& [name, value] : impl_->values) out.push_back(name);
-  return out;
-}
-
-void check_metrics(const io::Study& study, const io::ModelTemplate& model) {
-  VariantEvaluator evaluator(study, model);
-  const std::vector<double> x = nominal(study);
-  const Variant v = evaluator.evaluate(x);
+void VariantEvaluator::check_metrics(std::span<const double> nominal) {
+  const Variant v = evaluate(nominal);
+  const io::Study& study = impl_->study;
   if (v.status != Status::ok)
     throw AnalysisError(fmt::format("{}: the nominal design of {} cannot be analysed ({}): {}", study.file,
                                     study.model_file, status_name(v.status), v.reason));
-  const std::vector<std::string> names = evaluator.columns();
-  for (const io::StudyMetric& metric : study.metrics) {
-    const std::string& wanted = metric.statistic == io::StudyMetric::Statistic::value ? metric.value : metric.column;
-    const std::string bare = wanted.substr(wanted.find(':') == std::string::npos ? 0 : wanted.find(':') + 1);
-    if (std::find(names.begin(), names.end(), bare) != names.end()) continue;
-    const std::string near = nearest_name(bare, names);
-    throw InputError(metric.where, "metric '" + metric.name + "'",
-                     fmt::format("the analyses of the study make no output '{}'", wanted),
-                     near.empty() ? "see the columns of the analysis' CSV file (linkdyn kinematics MODEL --csv F) or "
-                                    "the named values in docs/studies.md"
-                                  : "did you mean '" + near + "'?");
+  for (size_t k = 0; k < study.metrics.size(); ++k) {
+    const io::StudyMetric& metric = study.metrics[k];
+    const std::string entity = "metric '" + metric.name + "'";
+    if (const auto [what, near] = impl_->problem(metric); !what.empty())
+      throw InputError(metric.where, entity, what,
+                       near.empty() ? "see the columns of the analysis' CSV file (linkdyn kinematics MODEL --csv F) "
+                                      "or the named values in docs/studies.md"
+                                    : "did you mean '" + near + "'?");
+    if (!std::isfinite(v.metrics[k]))
+      throw InputError(metric.where, entity,
+                       "is not defined for the nominal design (a column with no value, a "
+                       "driver value the motion never reaches, an efficiency without "
+                       "driving work)",
+                       "choose another statistic, value or driver value");
   }
+}
+
+void check_metrics(const io::Study& study, const io::ModelTemplate& model) {
+  VariantEvaluator(study, model).check_metrics(nominal(study));
 }
 
 std::vector<double> nominal(const io::Study& study) {

@@ -188,6 +188,22 @@ TEST(StudyCli, BadInputIsOneClearErrorWithTheLineAndExitCode2) {
        "parameters:\n  r: {path: bodies.rocker.points.C.x, values: [3]}\nanalysis: {kinematics: true}\n"
        "metrics:\n  m: {column: C.transmission_angle, stat: median}\n",
        "unknown statistic 'median'"},
+      {"same",
+       "parameters:\n  a: {path: ground.D.x, values: [5.5]}\n  b: {path: ground.D.0, values: [5.6]}\n"
+       "analysis: {kinematics: true}\nmetrics:\n  m: {column: C.transmission_angle, stat: min}\n",
+       "names the same entry of the model as parameter 'a' (ground.D[0])"},
+      {"unit",
+       "parameters:\n  r: {path: friction.revolute.radius, values: [7 mm, 0.5 deg]}\n"
+       "analysis: {kinetostatics: true}\nmetrics:\n  m: {column: crank_drive.torque, stat: max}\n",
+       "unit 'deg' is not accepted here (accepted: m, mm, cm)"},
+      {"value",
+       "parameters:\n  r: {path: bodies.rocker.points.C.x, values: [3]}\nanalysis: {kinetostatics: true}\n"
+       "metrics:\n  m: {column: kinetostatics.driver_work, stat: max}\n",
+       "make no column 'kinetostatics.driver_work'"},
+      {"never",
+       "parameters:\n  r: {path: bodies.rocker.points.C.x, values: [3]}\nanalysis: {kinetostatics: true}\n"
+       "metrics:\n  m: {column: crank_drive.torque, at: 400 deg}\n",
+       "is not defined for the nominal design"},
   };
   for (const Case& c : cases) {
     const std::string path = write_temp("bad-" + c.name + ".yaml", "study: sweep\nmodel: " + model + "\n" + c.text);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "linkdyn/dynamics/reduced.hpp"
 #include "linkdyn/io/model_template.hpp"
 #include "linkdyn/io/study_file.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
@@ -314,6 +315,24 @@ metrics:
   }
 }
 
+TEST(StudyExecution, AReducedParameterAtADriverValueIsTheReducedTablesValueThere) {
+  const std::string path = write_study("reduce-at.yaml", fmt::format(R"(study: sweep
+model: {}/seed001-fourbar.yaml
+parameters:
+  mass: {{path: bodies.coupler.mass, values: [30]}}
+analysis: {{reduce: {{points: 360}}}}
+metrics:
+  m_90: {{column: m, at: 90 deg}}
+)",
+                                                                     LINKDYN_EXAMPLES_DIR));
+  const study::StudyResult r = run(io::load_study(path), 1);
+  const io::Model model = io::read_model(example("seed001-fourbar"));
+  const planar::Mechanism m = planar::compile(model.mechanism);
+  const dynamics::ReducedTable t = dynamics::tabulate_reduced_parameters(m, 360, model.machine.constraint_actions);
+  ASSERT_NEAR(t.q[90], M_PI / 2.0, 1e-12);
+  EXPECT_NEAR(r.variants[0].metrics[0], t.m[90], 1e-12 * t.m[90]);
+}
+
 TEST(StudyExecution, AnInvalidVariantIsARowWithTheModelsError) {
   fourbar_with_crank_moment();
   const std::string path = write_study("invalid.yaml", R"(study: sweep
@@ -363,6 +382,14 @@ metrics:
   const study::StudyResult second = run(file, 2, options);
   EXPECT_EQ(second.resumed, 5u);
   EXPECT_EQ(study::variants_csv(file.study, first), study::variants_csv(file.study, second));
+  // The cut line was cut off before the journal was appended to: whole lines only, so a
+  // second resume reads every variant, none glued to another.
+  const std::string after = read_text(journal);
+  EXPECT_EQ(std::count(after.begin(), after.end(), '\n'), 12);
+  EXPECT_EQ(after.back(), '\n');
+  const study::StudyResult third = run(file, 1, options);
+  EXPECT_EQ(third.resumed, 11u);
+  EXPECT_EQ(study::variants_csv(file.study, first), study::variants_csv(file.study, third));
   // Without --resume the journal is not overwritten silently.
   options.resume = false;
   EXPECT_THROW(run(file, 1, options), InputError);

@@ -16,7 +16,8 @@ namespace linkdyn::io {
 /// coordinates of a point).
 struct ModelEntry {
   std::string path;
-  double value = 0.0;  ///< SI
+  std::string canonical;  ///< the path with every index as [k]: two paths to one entry compare equal
+  double value = 0.0;     ///< SI
   /// The unit it is written in ("mm"; empty for a bare number, which is SI) and its size in SI.
   std::string unit;
   double unit_size = 1.0;

@@ -2,6 +2,8 @@
 // Design studies on a cluster: the variants split over the ranks of an MPI job (mpirun, Slurm's
 // srun), each rank on its threads, gathered on rank 0. Built when MPI is found (library
 // linkdyn_study_mpi, linked by the command line alone: the main library never needs MPI).
+#include <mutex>
+
 #include "linkdyn/study/study.hpp"
 
 namespace linkdyn::study {
@@ -33,6 +35,9 @@ class MpiExecutor : public Executor {
   [[noreturn]] void abort(int code);
 
  private:
+  /// Rank 0's main thread: the workers' requests served until each has been told to stop.
+  void serve(int active, size_t tasks, size_t total_threads, size_t& next, std::mutex& mutex,
+             std::vector<std::vector<Variant>>& results, const TaskDone& done);
   int rank_ = 0, size_ = 1;
   ThreadExecutor local_;
 };

@@ -38,8 +38,10 @@ class VariantEvaluator {
   VariantEvaluator& operator=(const VariantEvaluator&) = delete;
   /// The variant with these parameter values (SI): a failed analysis is a status, never a throw.
   Variant evaluate(std::span<const double> parameters);
-  /// The output columns the study's analyses make for the nominal model ("table: columns").
-  std::vector<std::string> columns();
+  /// Evaluates the nominal design and checks that every metric can be taken from its outputs
+  /// and is defined there: InputError naming the study's line, the metric and the nearest
+  /// output; AnalysisError when the nominal design cannot be analysed.
+  void check_metrics(std::span<const double> nominal);
 
  private:
   struct Impl;
@@ -122,6 +124,9 @@ class Executor {
   /// All ranks at this point (the journal is read before anyone writes it).
   virtual void barrier() {}
 };
+
+/// The cores this process may run on (its CPU affinity: taskset, a batch system's binding).
+int available_cores();
 
 /// Every task on `threads` threads of this process (0: all cores), each thread with its own
 /// VariantEvaluator made once; dynamic scheduling, results in task order.
