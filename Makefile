@@ -16,7 +16,7 @@ DEB_PACKAGES = build-essential cmake pkg-config libeigen3-dev libyaml-cpp-dev li
 SANITIZE_ENV = ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:detect_stack_use_after_return=1:strict_init_order=1 \
                UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
-.PHONY: all deps build run test check-sanitize tidy format format-check bench install clean
+.PHONY: all deps build run test check-sanitize tidy format format-check bench install clean fuzz
 
 all: build
 
@@ -74,6 +74,41 @@ format-check: deps
 	@clang-format --dry-run -Werror $(CXX_SOURCES)
 	@echo "clang-format: every file as .clang-format lays it out"
 
+# libFuzzer on the readers (tests/fuzz/): the model file, robots (URDF and YAML), CSV tables.
+# Each target runs FUZZ_SECONDS from the examples and its regression corpus
+# (tests/fuzz/corpus/<target>/); an input that makes it fail is written to
+# $(FUZZ_DIR)/findings/<target>/ and fails the run: add it to the regression corpus with the fix.
+FUZZ_DIR ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_PACKAGES = clang libclang-rt-14-dev
+fuzz: deps
+	@missing=""; for p in $(FUZZ_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
+	  -DLINKDYN_FUZZ=ON -DLINKDYN_BUILD_TESTS=OFF -DLINKDYN_BUILD_BENCH=OFF -DLINKDYN_BUILD_APPS=OFF \
+	  -DLINKDYN_BUILD_PYTHON=OFF -DLINKDYN_WITH_MPI=OFF -DLINKDYN_WARNINGS_AS_ERRORS=OFF
+	cmake --build $(FUZZ_DIR) -j $(JOBS) --target fuzz_model_file fuzz_robot_file fuzz_csv_table
+	@set -e; for t in model_file robot_file csv_table; do \
+	  mkdir -p $(FUZZ_DIR)/corpus/$$t $(FUZZ_DIR)/findings/$$t; \
+	  case $$t in \
+	    model_file) cp examples/*.yaml $(FUZZ_DIR)/corpus/$$t/ ;; \
+	    robot_file) cp examples/robots/*.urdf examples/robots/*.yaml $(FUZZ_DIR)/corpus/$$t/ ;; \
+	    csv_table) cp examples/*.csv examples/robots/*.csv $(FUZZ_DIR)/corpus/$$t/ ;; \
+	  esac; \
+	  echo "fuzzing $$t for $(FUZZ_SECONDS) s"; \
+	  $(FUZZ_DIR)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
+	    -artifact_prefix=$(FUZZ_DIR)/findings/$$t/ -print_final_stats=1 \
+	    $(FUZZ_DIR)/corpus/$$t tests/fuzz/corpus/$$t 2>$(FUZZ_DIR)/fuzz_$$t.log \
+	    || { tail -40 $(FUZZ_DIR)/fuzz_$$t.log; echo "fuzz_$$t found a defect: $(FUZZ_DIR)/findings/$$t/"; exit 1; }; \
+	  grep -E "stat::number_of_executed_units|stat::new_units_added" $(FUZZ_DIR)/fuzz_$$t.log; \
+	done
+	@echo "fuzzing: no finding"
+
 install: build
 	cmake --install $(BUILD_DIR)
 
@@ -81,4 +116,4 @@ bench: build
 	$(BUILD_DIR)/bench/linkdyn_bench --benchmark_min_time=0.2
 
 clean:
-	rm -rf $(BUILD_DIR) $(SANITIZE_DIR) out
+	rm -rf $(BUILD_DIR) $(SANITIZE_DIR) $(FUZZ_DIR) out

@@ -2,10 +2,12 @@
 // as frames), continuous joints as revolute, floating joints as free-flyers, <dynamics damping>
 // as viscous and <dynamics friction> as constant dry friction.
 #include <console_bridge/console.h>
+#include <fmt/format.h>
 #include <tinyxml.h>
 #include <urdf_parser/urdf_parser.h>
 
 #include <filesystem>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <set>
@@ -48,6 +50,7 @@ class UrdfReader {
     std::stringstream buffer;
     buffer << in.rdbuf();
     const std::string xml = buffer.str();
+    require_shallow(xml);
     // XML syntax first, with the line of the error; and the line of every joint and link.
     TiXmlDocument doc;
     doc.Parse(xml.c_str());
@@ -97,6 +100,54 @@ class UrdfReader {
 
  private:
   /// What urdfdom would refuse without saying where: checked here with the element's line.
+  /// XML parsers recurse once per level of nesting: a file nested thousands of levels deep
+  /// would exhaust the stack (and take quadratic time) before any error could be given. A
+  /// URDF is a handful of levels deep; deeper than max_depth is refused before parsing.
+  void require_shallow(const std::string& xml) const {
+    constexpr int max_depth = 64;
+    int depth = 0, line = 1;
+    for (size_t k = 0; k < xml.size(); ++k) {
+      if (xml[k] == '\n') ++line;
+      if (xml[k] != '<') continue;
+      const auto skip_to = [&](const char* end) {  // comments, CDATA, declarations
+        const size_t at = xml.find(end, k);
+        for (size_t i = k; i < std::min(at, xml.size()); ++i) line += xml[i] == '\n';
+        k = at == std::string::npos ? xml.size() : at + std::strlen(end) - 1;
+      };
+      if (xml.compare(k, 4, "<!--") == 0) {
+        skip_to("-->");
+        continue;
+      }
+      if (xml.compare(k, 9, "<![CDATA[") == 0) {
+        skip_to("]]>");
+        continue;
+      }
+      if (k + 1 < xml.size() && (xml[k + 1] == '?' || xml[k + 1] == '!')) {
+        skip_to(">");
+        continue;
+      }
+      const bool closing = k + 1 < xml.size() && xml[k + 1] == '/';
+      char quote = 0;  // the tag's end, outside attribute values
+      size_t end = k + 1;
+      for (; end < xml.size(); ++end) {
+        if (quote)
+          quote = xml[end] == quote ? 0 : quote;
+        else if (xml[end] == '"' || xml[end] == '\'')
+          quote = xml[end];
+        else if (xml[end] == '>')
+          break;
+      }
+      const bool empty = end < xml.size() && xml[end - 1] == '/';
+      for (size_t i = k; i < std::min(end, xml.size()); ++i) line += xml[i] == '\n';
+      k = end;
+      if (closing)
+        --depth;
+      else if (!empty && ++depth > max_depth)
+        throw InputError({path_, line}, "URDF", fmt::format("elements nested more than {} levels deep", max_depth),
+                         "a URDF needs a handful of levels: check the file's structure");
+    }
+  }
+
   void check_joints(const TiXmlElement& robot) const {
     std::set<std::string> links;
     for (const TiXmlElement* e = robot.FirstChildElement("link"); e; e = e->NextSiblingElement("link"))

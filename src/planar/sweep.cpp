@@ -20,6 +20,7 @@ namespace {
 double refine_limit(const Mechanism& m, const Workspace& ws, const TrackingState& ok, double t_ok, double t_bad) {
   Workspace probe = ws;
   ok.restore(probe);
+  probe.branch_only = true;
   for (int it = 0; it < 60 && std::abs(t_bad - t_ok) > 1e-13 * (1.0 + std::abs(t_ok)); ++it) {
     const double mid = 0.5 * (t_ok + t_bad);
     Workspace trial = probe;

@@ -44,7 +44,9 @@ void pareto_front(const io::Study& study, StudyResult& result) {
   std::vector<std::pair<size_t, std::vector<double>>> optima;
   for (const OptimumRun& r : result.runs)
     if (r.feasible) optima.emplace_back(r.best, *objective_values(study, result.variants[r.best]));
-  for (const auto& [i, f] : optima) {
+  for (const auto& optimum : optima) {  // (not a structured binding: clang 14 cannot capture one)
+    const size_t i = optimum.first;
+    const std::vector<double>& f = optimum.second;
     const bool dominated = std::any_of(optima.begin(), optima.end(), [&](const auto& other) {
       const auto& g = other.second;
       return g[0] <= f[0] && g[1] <= f[1] && (g[0] < f[0] || g[1] < f[1]);

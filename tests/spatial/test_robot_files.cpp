@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "linkdyn/io/chain_file.hpp"
 #include "linkdyn/spatial/dynamics.hpp"
@@ -112,6 +113,24 @@ TEST(RobotFiles, BrokenUrdfIsRefusedWithItsLine) {
   <link name="a"/>
 </robot>)",
                3, "planar");
+}
+
+TEST(RobotFiles, AUrdfNestedAHundredThousandLevelsIsRefusedBeforeTheXmlParserRecurses) {
+  // Once a stack overflow in the XML parser (SIGSEGV after 7 s); now one line at once. Nesting
+  // inside comments, CDATA and attribute values does not count.
+  std::string deep = "<robot name=\"deep\">\n<!-- <a><a><a> -->\n<link name=\"base\" note=\"<b>\"/>\n";
+  for (int k = 0; k < 100000; ++k) deep += "<a>";
+  for (int k = 0; k < 100000; ++k) deep += "</a>";
+  deep += "\n</robot>\n";
+  expect_error("deep.urdf", deep, 4, "nested more than 64 levels deep");
+  std::ifstream in(std::string(LINKDYN_EXAMPLES_DIR) + "/robots/iiwa14.urdf");
+  std::string iiwa((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string comment = "<!--";
+  for (int k = 0; k < 1000; ++k) comment += "<a>";
+  iiwa.insert(iiwa.find("<link"), comment + "-->\n<![CDATA[<b><b>]]>\n");
+  const std::string path = ::testing::TempDir() + "/iiwa-commented.urdf";
+  std::ofstream(path) << iiwa;
+  EXPECT_EQ(io::read_chain_file(path).joints.size(), 7u);
 }
 
 TEST(RobotFiles, DenavitHartenbergFramesEqualTheProductOfTheirMatrices) {

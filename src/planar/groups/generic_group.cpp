@@ -39,6 +39,7 @@ class GenericGroup final : public Group {
         return true;
       }
       state.tracked = false;  // lost: look for an assembly again from the hints
+      if (ws.branch_only) return false;
     }
     if (!search(m, ws, s)) return false;
     state.tracked = true;
