@@ -143,7 +143,7 @@ KinematicStatus solve_positions(const Mechanism& m, Workspace& ws) {
     if (!walkable || !status.ok() || largest_ambiguity(ws) < 0.25 || steps >= 1024) break;
     steps *= 4;
   }
-  if (status.ok() || ws.group[status.group].tracked) return status;
+  if (status.ok() || ws.group[status.group].tracked || ws.branch_only) return status;
   // A group assembled from the hints where its closed form degenerates (a rhombus started
   // with its crank on the next pivot) has no unique answer: assemble it at a nearby regular
   // position and come back along the branch.

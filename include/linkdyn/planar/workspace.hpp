@@ -124,9 +124,9 @@ class Workspace {
   std::vector<double> effort_frictionless;
   /// Groups with conditioning below this are at a dead point: velocities are not defined.
   double singular_tolerance = default_singular_tolerance;
-  /// A group solved by Newton's method that loses its branch fails rather than searching for
-  /// another assembly: an assembly limit is refined along the branch it ends (and a search at
-  /// every trial point of the bisection would cost it 96 Newton solves).
+  /// A group that loses its branch fails rather than being assembled again (a Newton-solved
+  /// group's search, a degenerate dyad's detour): an assembly limit is refined along the
+  /// branch it ends, and a search at every trial of the bisection would cost 96 Newton solves.
   bool branch_only = false;
   /// Forget the tracked assembly modes: the next solve starts again from the hints.
   void reset_tracking();

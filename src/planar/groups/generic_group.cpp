@@ -39,9 +39,8 @@ class GenericGroup final : public Group {
         return true;
       }
       state.tracked = false;  // lost: look for an assembly again from the hints
-      if (ws.branch_only) return false;
     }
-    if (!search(m, ws, s)) return false;
+    if (ws.branch_only || !search(m, ws, s)) return false;
     state.tracked = true;
     state.conditioning = GroupClosure::conditioning(s);
     return true;
