@@ -181,9 +181,12 @@ class ChainReader {
     if (const YAML::Node I = node["inertia"]) {
       in_.allow_only(I, entity + ".inertia", {"ixx", "iyy", "izz", "ixy", "ixz", "iyz"});
       auto get = [&](const char* k) { return in_.optional_number(I, k, entity + ".inertia").value_or(0.0); };
+      // Read first, then set: a bad entry throws, and must not do so inside Eigen's comma
+      // initializer (whose destructor asserts that it was completed).
+      const double ixx = get("ixx"), iyy = get("iyy"), izz = get("izz");
+      const double ixy = get("ixy"), ixz = get("ixz"), iyz = get("iyz");
       // Products of inertia as in URDF: ixy is the (0,1) entry of the tensor.
-      l.inertia.inertia_com << get("ixx"), get("ixy"), get("ixz"), get("ixy"), get("iyy"), get("iyz"), get("ixz"),
-          get("iyz"), get("izz");
+      l.inertia.inertia_com << ixx, ixy, ixz, ixy, iyy, iyz, ixz, iyz, izz;
     }
     return l;
   }
