@@ -81,6 +81,7 @@ format-check: deps
 FUZZ_DIR ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_PACKAGES = clang libclang-rt-14-dev
+FUZZ_TARGETS ?= model_file robot_file csv_table
 fuzz: deps
 	@missing=""; for p in $(FUZZ_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
@@ -93,7 +94,7 @@ fuzz: deps
 	  -DLINKDYN_FUZZ=ON -DLINKDYN_BUILD_TESTS=OFF -DLINKDYN_BUILD_BENCH=OFF -DLINKDYN_BUILD_APPS=OFF \
 	  -DLINKDYN_BUILD_PYTHON=OFF -DLINKDYN_WITH_MPI=OFF -DLINKDYN_WARNINGS_AS_ERRORS=OFF
 	cmake --build $(FUZZ_DIR) -j $(JOBS) --target fuzz_model_file fuzz_robot_file fuzz_csv_table
-	@set -e; for t in model_file robot_file csv_table; do \
+	@set -e; for t in $(FUZZ_TARGETS); do \
 	  mkdir -p $(FUZZ_DIR)/corpus/$$t $(FUZZ_DIR)/findings/$$t; \
 	  case $$t in \
 	    model_file) cp examples/*.yaml $(FUZZ_DIR)/corpus/$$t/ ;; \
@@ -101,6 +102,7 @@ fuzz: deps
 	    csv_table) cp examples/*.csv examples/robots/*.csv $(FUZZ_DIR)/corpus/$$t/ ;; \
 	  esac; \
 	  echo "fuzzing $$t for $(FUZZ_SECONDS) s"; \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp \
 	  $(FUZZ_DIR)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
 	    -artifact_prefix=$(FUZZ_DIR)/findings/$$t/ -print_final_stats=1 \
 	    $(FUZZ_DIR)/corpus/$$t tests/fuzz/corpus/$$t 2>$(FUZZ_DIR)/fuzz_$$t.log \
