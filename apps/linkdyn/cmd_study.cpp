@@ -29,7 +29,7 @@ std::string value_text(double v) { return std::isfinite(v) ? fmt::format("{:.6g}
 
 std::string metric_label(const io::StudyMetric& m) { return m.unit.empty() ? m.name : m.name + " (" + m.unit + ")"; }
 
-void print_failures(const io::Study&, const study::StudyResult& r) {
+void print_failures(const study::StudyResult& r) {
   const size_t total = r.variants.size();
   for (int s = 1; s < study::status_count; ++s) {
     const int n = r.status_counts[static_cast<size_t>(s)];
@@ -77,7 +77,7 @@ void print_grid_summary(const io::Study& s, const study::StudyResult& r) {
 void print_design_summary(const io::Study& s, const study::StudyResult& r) {
   const int ok = r.status_counts[0];
   fmt::print("{} variants: {} ok, {} failed\n", r.variants.size(), ok, static_cast<int>(r.variants.size()) - ok);
-  print_failures(s, r);
+  print_failures(r);
   if (s.kind == io::StudyKind::sweep && s.design == io::SweepDesign::grid) return print_grid_summary(s, r);
   const int level = static_cast<int>(std::lround(100 * s.confidence));
   fmt::print("{:<28} {:>12} {:>27} {:>12} {:>12} {:>12}\n", "metric", "mean", fmt::format("({} % interval)", level),
@@ -113,7 +113,7 @@ void print_design(const io::Study& s, const study::Variant& v) {
 
 void print_optimisation_summary(const io::Study& s, const study::StudyResult& r) {
   fmt::print("{} evaluations in {} run(s)\n", r.variants.size(), r.runs.size());
-  print_failures(s, r);
+  print_failures(r);
   if (r.best >= r.variants.size()) return;
   const bool feasible = std::any_of(r.runs.begin(), r.runs.end(),
                                     [&](const study::OptimumRun& run) { return run.best == r.best && run.feasible; });

@@ -122,15 +122,13 @@ void run_phase(Problem& problem, nlopt::algorithm method, int evaluations, doubl
     opt.set_xtol_rel(tolerance);
     opt.set_initial_step(0.1);
   }
-  std::vector<double> c;
-  Variant none;
-  none.status = Status::failed;
-  constraint_values(problem.study, problem.goal, none, std::nullopt, c);  // how many
+  size_t constraints = problem.goal.epsilon ? 1 : 0;  // one per bound, as constraint_values lists them
+  for (const io::StudyConstraint& k : problem.study.constraints) constraints += (k.min ? 1 : 0) + (k.max ? 1 : 0);
   std::vector<std::pair<Problem*, size_t>> data;
-  data.reserve(c.size());
+  data.reserve(constraints);
   problem.penalty = false;
   try {
-    for (size_t k = 0; k < c.size(); ++k) {
+    for (size_t k = 0; k < constraints; ++k) {
       data.emplace_back(&problem, k);
       opt.add_inequality_constraint(constraint, &data.back(), 0.0);
     }

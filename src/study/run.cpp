@@ -24,9 +24,13 @@ std::vector<Variant> run_tasks(Executor& executor, Evaluations& evaluations, siz
   return out;
 }
 
-void summarise_design(const io::Study& study, StudyResult& result) {
+void count_statuses(StudyResult& result) {
   result.status_counts.assign(status_count, 0);
   for (const Variant& v : result.variants) ++result.status_counts[static_cast<size_t>(v.status)];
+}
+
+void summarise_design(const io::Study& study, StudyResult& result) {
+  count_statuses(result);
   const bool sampled = study.kind == io::StudyKind::monte_carlo || study.design == io::SweepDesign::latin_hypercube;
   std::vector<std::vector<double>> x;
   for (const Variant& v : result.variants) x.push_back(v.parameters);
@@ -153,8 +157,7 @@ StudyResult run_study(const io::Study& study, const io::ModelTemplate& model, Ex
   if (study.kind == io::StudyKind::optimisation) {
     run_optimisation(study, executor, evaluations, result);
     if (!executor.root()) return {};
-    result.status_counts.assign(status_count, 0);
-    for (const Variant& v : result.variants) ++result.status_counts[static_cast<size_t>(v.status)];
+    count_statuses(result);
     return result;
   }
   const size_t n = design_size(study);
