@@ -72,9 +72,8 @@ Vec2 pin_force(const Mechanism& m, const Workspace& ws, int pin, int member) {
   // The pair force on body[1] is the stored reaction, on body[0] its opposite.
   const int body = m.pins()[pin].bodies[member];
   Vec2 force = Vec2::Zero();
-  for (size_t k = m.spec().joints.size(); k < m.joints().size(); ++k) {
+  for (int k : m.pin_pairs(pin)) {
     const Joint& j = m.joints()[k];
-    if (j.pin != pin) continue;
     if (j.body[1] == body)
       force += ws.reaction[k].force;
     else if (j.body[0] == body)
@@ -85,8 +84,7 @@ Vec2 pin_force(const Mechanism& m, const Workspace& ws, int pin, int member) {
 
 double pin_friction_power(const Mechanism& m, const Workspace& ws, int pin) {
   double power = 0.0;
-  for (size_t k = 0; k < m.bearings().size(); ++k)
-    if (m.bearings()[k].pin == pin) power -= ws.bearing_effort[k] * bearing_speed(m, ws, m.bearings()[k]);
+  for (int k : m.pin_bearings(pin)) power -= ws.bearing_effort[k] * bearing_speed(m, ws, m.bearings()[k]);
   return power;
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <unordered_map>
 
 #include "linkdyn/planar/friction.hpp"
 #include "linkdyn/planar/groups/group.hpp"
@@ -86,6 +87,17 @@ void check_spec(const MechanismSpec& spec) {
     throw InputError(spec.where, "bodies", "the mechanism has no moving body",
                      "describe at least one body besides the ground");
   }
+  // The joints and compound pins on each body, their indices ascending (out-of-range bodies are
+  // reported below).
+  std::vector<std::vector<int>> joints_at(n_bodies), pins_at(n_bodies);
+  for (size_t jn = 0; jn < spec.joints.size(); ++jn)
+    for (int b : spec.joints[jn].body)
+      if (b >= 0 && b < n_bodies && (joints_at[b].empty() || joints_at[b].back() != static_cast<int>(jn)))
+        joints_at[b].push_back(static_cast<int>(jn));
+  for (size_t pin = 0; pin < spec.pins.size(); ++pin)
+    for (int b : spec.pins[pin].bodies)
+      if (b >= 0 && b < n_bodies && (pins_at[b].empty() || pins_at[b].back() != static_cast<int>(pin)))
+        pins_at[b].push_back(static_cast<int>(pin));
   for (int b = 1; b < n_bodies; ++b) {
     const Body& body = spec.bodies[b];
     const std::string entity = "body '" + body.name + "'";
@@ -94,10 +106,7 @@ void check_spec(const MechanismSpec& spec) {
     if (!(body.inertia >= 0.0) || !std::isfinite(body.inertia))
       throw InputError(body.where, entity, "moment of inertia must be zero or positive",
                        "give inertia >= 0 in kg m^2 about the centre of mass");
-    const bool used =
-        std::any_of(spec.joints.begin(), spec.joints.end(), [b](const Joint& j) { return j.connects(b); }) ||
-        std::any_of(spec.pins.begin(), spec.pins.end(), [b](const CompoundPin& p) { return p.member(b) >= 0; });
-    if (!used)
+    if (joints_at[b].empty() && pins_at[b].empty())
       throw InputError(body.where, entity, "is connected to nothing",
                        "join it to another body with a joint, or remove it");
   }
@@ -136,12 +145,12 @@ void check_spec(const MechanismSpec& spec) {
   };
   for (int b = 1; b < n_bodies; ++b) {
     std::vector<BodyPin> pins;
-    for (const Joint& j : spec.joints)
-      if (j.type == JointType::revolute && j.connects(b))
+    for (int jn : joints_at[b])
+      if (const Joint& j = spec.joints[jn]; j.type == JointType::revolute)
         pins.push_back({&j.name, &j.where, j.body[0] == b ? j.point[0] : j.point[1], j.other(b)});
-    for (size_t p = 0; p < spec.pins.size(); ++p)
+    for (int p : pins_at[b])
       if (const int k = spec.pins[p].member(b); k >= 0)
-        pins.push_back({&spec.pins[p].name, &spec.pins[p].where, spec.pins[p].points[k], -1 - static_cast<int>(p)});
+        pins.push_back({&spec.pins[p].name, &spec.pins[p].where, spec.pins[p].points[k], -1 - p});
     for (size_t x = 0; x < pins.size(); ++x)
       for (size_t y = x + 1; y < pins.size(); ++y)
         if ((pins[x].local - pins[y].local).norm() < 1e-12 && pins[x].partner != pins[y].partner) {
@@ -204,45 +213,67 @@ void check_spec(const MechanismSpec& spec) {
   }
 }
 
+/// The bodies that carry a point of one name, grouped by the pins that join them there.
+struct PointCarriers {
+  std::vector<int> bodies;  // ascending
+  std::vector<int> parent;  // union-find over `bodies`
+  std::vector<int> first;   // per root: the first body of its group
+  int groups = 0;
+
+  int index(int body) const {
+    return static_cast<int>(std::lower_bound(bodies.begin(), bodies.end(), body) - bodies.begin());
+  }
+  int root(int x) const {
+    while (parent[x] != x) x = parent[x];
+    return x;
+  }
+  void join(int body_a, int body_c) {
+    const int a = index(body_a), c = index(body_c);
+    if (a < static_cast<int>(bodies.size()) && c < static_cast<int>(bodies.size()) && bodies[a] == body_a &&
+        bodies[c] == body_c)
+      parent[root(a)] = root(c);
+  }
+};
+
+/// The points written in the output: a point shared by all the bodies that carry its name (all
+/// joined there) once under its name, else each body's as body.point.
 std::vector<OutputPoint> output_points(const MechanismSpec& spec) {
-  std::vector<OutputPoint> out;
   const auto n_bodies = static_cast<int>(spec.bodies.size());
+  std::unordered_map<std::string, PointCarriers> by_name;
+  for (int b = 1; b < n_bodies; ++b)
+    for (const NamedPoint& p : spec.bodies[b].points) by_name[p.name].bodies.push_back(b);
+  for (auto& [name, c] : by_name) {
+    c.parent.resize(c.bodies.size());
+    std::iota(c.parent.begin(), c.parent.end(), 0);
+  }
+  auto join = [&](const std::string& name, int body_a, int body_c) {
+    const auto c = by_name.find(name);
+    if (c != by_name.end()) c->second.join(body_a, body_c);
+  };
+  for (const Joint& j : spec.joints)
+    if (j.type == JointType::revolute && j.point_name[0] == j.point_name[1])
+      join(j.point_name[0], j.body[0], j.body[1]);
+  // A compound pin joins every member whose point there has the same name.
+  for (const CompoundPin& pin : spec.pins)
+    for (size_t x = 0; x < pin.bodies.size(); ++x)
+      for (size_t y = x + 1; y < pin.bodies.size(); ++y)
+        if (pin.point_names[x] == pin.point_names[y]) join(pin.point_names[x], pin.bodies[x], pin.bodies[y]);
+  for (auto& [name, c] : by_name) {
+    c.first.assign(c.bodies.size(), -1);
+    for (size_t k = 0; k < c.bodies.size(); ++k) {
+      int& first = c.first[c.root(static_cast<int>(k))];
+      if (first < 0) {
+        first = c.bodies[k];
+        ++c.groups;
+      }
+    }
+  }
+  std::vector<OutputPoint> out;
   for (int b = 1; b < n_bodies; ++b) {
     for (const NamedPoint& p : spec.bodies[b].points) {
-      // Bodies that carry a point of this name, grouped by the pins that join them there.
-      std::vector<int> carriers;
-      for (int o = 1; o < n_bodies; ++o)
-        if (spec.bodies[o].find_point(p.name) >= 0) carriers.push_back(o);
-      std::vector<int> component(carriers.size());
-      std::iota(component.begin(), component.end(), 0);
-      auto root = [&](int x) {
-        while (component[x] != x) x = component[x];
-        return x;
-      };
-      auto join = [&](int body_a, int body_c) {
-        const auto a = std::find(carriers.begin(), carriers.end(), body_a);
-        const auto c = std::find(carriers.begin(), carriers.end(), body_c);
-        if (a != carriers.end() && c != carriers.end())
-          component[root(static_cast<int>(a - carriers.begin()))] = root(static_cast<int>(c - carriers.begin()));
-      };
-      for (const Joint& j : spec.joints) {
-        if (j.type != JointType::revolute || j.point_name[0] != p.name || j.point_name[1] != p.name) continue;
-        join(j.body[0], j.body[1]);
-      }
-      // A compound pin joins every member whose point there has this name.
-      for (const CompoundPin& pin : spec.pins)
-        for (size_t x = 0; x < pin.bodies.size(); ++x)
-          for (size_t y = x + 1; y < pin.bodies.size(); ++y)
-            if (pin.point_names[x] == p.name && pin.point_names[y] == p.name) join(pin.bodies[x], pin.bodies[y]);
-      const int mine = root(static_cast<int>(std::find(carriers.begin(), carriers.end(), b) - carriers.begin()));
-      bool all_one = true, first_of_mine = true;
-      for (size_t k = 0; k < carriers.size(); ++k) {
-        if (root(static_cast<int>(k)) != mine)
-          all_one = false;
-        else if (carriers[k] < b)
-          first_of_mine = false;
-      }
-      if (all_one && !first_of_mine) continue;  // the same point, already listed
+      const PointCarriers& c = by_name.at(p.name);
+      const bool all_one = c.groups == 1;
+      if (all_one && c.first[c.root(c.index(b))] != b) continue;  // the same point, already listed
       out.push_back({all_one ? p.name : spec.bodies[b].name + "." + p.name, b, p.local});
     }
   }
@@ -261,6 +292,12 @@ Mechanism compile(MechanismSpec spec, const CompileOptions& options) {
   m.output_points_ = output_points(m.spec_);
   m.groups_ = find_structure(m, m.joints_, m.spec_.drivers, options.force_generic);
   m.bearings_ = find_bearings(m);
+  m.pin_pairs_.resize(m.spec_.pins.size());
+  m.pin_bearings_.resize(m.spec_.pins.size());
+  for (size_t k = 0; k < m.joints_.size(); ++k)
+    if (m.joints_[k].pin >= 0) m.pin_pairs_[m.joints_[k].pin].push_back(static_cast<int>(k));
+  for (size_t k = 0; k < m.bearings_.size(); ++k)
+    if (m.bearings_[k].pin >= 0) m.pin_bearings_[m.bearings_[k].pin].push_back(static_cast<int>(k));
   return m;
 }
 

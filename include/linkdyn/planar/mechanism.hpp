@@ -280,8 +280,12 @@ class Mechanism {
   /// the pairs materialised for the compound pins (Joint::pin >= 0).
   const std::vector<Joint>& joints() const { return joints_; }
   const std::vector<CompoundPin>& pins() const { return spec_.pins; }
+  /// The binary pairs materialised for compound pin `pin` (indices into joints(), ascending).
+  const std::vector<int>& pin_pairs(int pin) const { return pin_pairs_[static_cast<size_t>(pin)]; }
   /// The bearings with friction (friction.hpp).
   const std::vector<Bearing>& bearings() const { return bearings_; }
+  /// The bearings of compound pin `pin`'s members (indices into bearings(), ascending).
+  const std::vector<int>& pin_bearings(int pin) const { return pin_bearings_[static_cast<size_t>(pin)]; }
   const std::vector<Driver>& drivers() const { return spec_.drivers; }
   int dof() const { return dof_; }
   const std::vector<std::unique_ptr<Group>>& groups() const { return groups_; }
@@ -305,6 +309,8 @@ class Mechanism {
   std::vector<std::unique_ptr<Group>> groups_;
   std::vector<OutputPoint> output_points_;
   std::vector<Bearing> bearings_;
+  std::vector<std::vector<int>> pin_pairs_;
+  std::vector<std::vector<int>> pin_bearings_;
 };
 
 /// Checks the description, counts the DOF (Gruebler-Kutzbach), finds the structural sequence
