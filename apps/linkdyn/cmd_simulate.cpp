@@ -118,14 +118,21 @@ std::function<void(double)> progress_reporter(double t0, double t_end) {
   };
 }
 
+/// "250x real time", or "3.2x slower than real time" when the computing takes longer.
+std::string speed_against_real_time(double simulated, double computing) {
+  const double ratio = simulated / std::max(computing, 1e-9);
+  if (ratio >= 1.0) return fmt::format("{:.0f}x real time", ratio);
+  return fmt::format("{:.2g}x slower than real time", 1.0 / std::max(ratio, 1e-300));
+}
+
 void print_summary(const planar::Mechanism& m, const dynamics::DynamicSystem& system, const SimulateOptions& o,
                    const dynamics::SimulationResult& r, double seconds) {
   const Eigen::Index rows = r.rows(), dof = r.q.cols();
   fmt::print(
       "{}: {} method ({}), t = [{:g}, {:g}] s, {} rows; {} steps, {} events, {} right-hand sides, {:.3g} s of "
-      "computing ({:.0f}x real time)\n",
+      "computing ({})\n",
       m.spec().name, o.method, o.integrator, o.sim.t0, r.t_final, rows, r.steps, r.events, r.rhs_evaluations, seconds,
-      (r.t_final - o.sim.t0) / std::max(seconds, 1e-9));
+      speed_against_real_time(r.t_final - o.sim.t0, seconds));
   if (o.method == "reduced")
     fmt::print("reduced model: {} intervals per {}, estimated relative interpolation error {:.2g}\n", r.table_points,
                m.drivers()[0].type == planar::DriverType::rotational ? "turn (or range)" : "range", r.table_error);

@@ -8,10 +8,9 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "io/yaml_reader.hpp"
+#include "linkdyn/io/text_file.hpp"
 
 namespace linkdyn::io {
 using namespace linkdyn::planar;
@@ -869,8 +868,8 @@ class ModelParser {
     const std::filesystem::path rel = in_.text(f, entity + ".file");
     const std::filesystem::path full = rel.is_absolute() ? rel : std::filesystem::path(path_).parent_path() / rel;
     file = full.string();
-    if (!std::ifstream(full))
-      in_.fail(f, entity, "cannot open '" + file + "'", "give a path relative to the model file");
+    if (!std::filesystem::exists(full))
+      in_.fail(f, entity, "'" + file + "' does not exist", "give a path relative to the model file");
     const CsvTable csv = read_csv_table(file);
     const Table& t = csv.table;
     std::string joined;
@@ -1047,11 +1046,7 @@ Model parse_model_tree(const YAML::Node& root, const std::string& path) {
 }
 
 Model read_model(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError({path, 0}, "model", "cannot open the file", "check the path");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return parse_model(buffer.str(), path);
+  return parse_model(read_text_file(path, "model", max_model_file_bytes), path);
 }
 
 MechanismSpec parse_planar_model(const std::string& text, const std::string& path) {

@@ -7,11 +7,10 @@
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
-#include <fstream>
 #include <limits>
-#include <sstream>
 
 #include "io/yaml_reader.hpp"
+#include "linkdyn/io/text_file.hpp"
 
 namespace linkdyn::io {
 namespace {
@@ -95,13 +94,7 @@ std::string keys_of(const YAML::Node& node) {
   return keys;
 }
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError({path, 0}, "model", "cannot open the file", "check the path");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
+std::string read_text(const std::string& path) { return read_text_file(path, "model", max_model_file_bytes); }
 
 /// A value in an entry's own unit: shortest text that reads back to the same double.
 std::string entry_text(const ModelEntry& entry, double value) {

@@ -2,11 +2,12 @@
 
 #include <charconv>
 #include <cmath>
-#include <fstream>
+#include <sstream>
 #include <string_view>
 #include <vector>
 
 #include "linkdyn/core/error.hpp"
+#include "linkdyn/io/text_file.hpp"
 
 namespace linkdyn::io {
 namespace {
@@ -29,8 +30,7 @@ std::vector<std::string_view> split(std::string_view line) {
 
 CsvTable read_csv_table(const std::string& path) {
   CsvTable result;
-  std::ifstream in(path);
-  if (!in) throw InputError({path, 0}, "table", "cannot open the file", "check the path");
+  std::istringstream in(read_text_file(path, "table", max_table_file_bytes));
   Table& table = result.table;
   std::string line;
   int line_no = 0;

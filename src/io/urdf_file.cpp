@@ -8,11 +8,10 @@
 
 #include <filesystem>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
+#include "linkdyn/io/text_file.hpp"
 #include "linkdyn/io/chain_file.hpp"
 
 namespace linkdyn::io {
@@ -45,11 +44,7 @@ class UrdfReader {
   UrdfReader(std::string path, const ChainFileOptions& options) : path_(std::move(path)), options_(options) {}
 
   ChainSpec read() {
-    std::ifstream in(path_);
-    if (!in) throw InputError({path_, 0}, "model", "cannot open the file", "check the path");
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    const std::string xml = buffer.str();
+    const std::string xml = read_text_file(path_, "model", max_model_file_bytes);
     require_shallow(xml);
     // XML syntax first, with the line of the error; and the line of every joint and link.
     TiXmlDocument doc;

@@ -1,13 +1,15 @@
 #include "io/yaml_reader.hpp"
 
 #include <fmt/format.h>
+#include <yaml-cpp/depthguard.h>
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
+
+#include "linkdyn/io/text_file.hpp"
 
 namespace linkdyn::io {
 namespace {
@@ -31,26 +33,85 @@ std::string entry_name(const std::string& section, const std::string& key) {
   return section.empty() ? "'" + key + "'" : "'" + key + "' in '" + section + "'";
 }
 
-/// Every map under `node` (in section `section`) with distinct keys, else InputError naming the
-/// entry and both lines.
-void check_unique_keys(const YAML::Node& node, const std::string& section, const std::string& file) {
-  if (node.IsSequence()) {
-    for (const YAML::Node& item : node) check_unique_keys(item, section, file);
-  } else if (node.IsMap()) {
-    std::unordered_map<std::string, int> seen;
-    for (const auto& entry : node) {
-      if (!entry.first.IsScalar())
-        throw InputError({file, entry.first.Mark().line + 1}, section.empty() ? "model" : "'" + section + "'",
-                         "has a key that is not a name", "write keys as plain names");
-      const std::string& key = entry.first.Scalar();
-      const int line = entry.first.Mark().line + 1;
-      if (const auto [at, fresh] = seen.emplace(key, line); !fresh)
-        throw InputError({file, line}, entry_name(section, key),
-                         fmt::format("is defined twice in the same map, on lines {} and {}", at->second, line),
-                         "keep one of them (YAML allows a key once per map)");
-      check_unique_keys(entry.second, key, file);
+/// Nesting of flow collections ([ and {) deeper than this is refused before parsing.
+constexpr int max_flow_depth = 64;
+/// Values an aliased file may expand to (each alias counted as a copy of what it names).
+constexpr double max_expanded_values = 1e6;
+
+/// The first line where [ or { collections nest deeper than max_flow_depth, else 0. Quoted
+/// text and comments are skipped; a bracket inside a plain word counts (harmless: the limit is
+/// far above any model).
+int too_deep_flow_line(const std::string& text) {
+  int depth = 0, line = 1;
+  char quote = 0;
+  bool comment = false;
+  for (size_t k = 0; k < text.size(); ++k) {
+    const char c = text[k];
+    if (c == '\n') {
+      ++line, comment = false;
+      if (quote == 0) continue;
+    }
+    if (comment) continue;
+    if (quote != 0) {
+      if (c == quote && !(quote == '"' && k > 0 && text[k - 1] == '\\')) quote = 0;
+      continue;
+    }
+    if (c == '#' && (k == 0 || text[k - 1] == ' ' || text[k - 1] == '\t' || text[k - 1] == '\n')) {
+      comment = true;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '[' || c == '{') {
+      if (++depth > max_flow_depth) return line;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
     }
   }
+  return 0;
+}
+
+/// Checks every map of the tree (in section `section`): distinct keys (else InputError naming
+/// the entry and both lines), no merge key. A node reached again through an alias is checked
+/// once (`checked` holds the positions of the collections done).
+void check_keys(const YAML::Node& node, const std::string& section, const std::string& file,
+                std::unordered_set<size_t>& checked) {
+  if (!(node.IsSequence() || node.IsMap()) || !checked.insert(static_cast<size_t>(node.Mark().pos)).second) return;
+  if (node.IsSequence()) {
+    for (const YAML::Node& item : node) check_keys(item, section, file, checked);
+    return;
+  }
+  std::unordered_map<std::string, int> seen;
+  for (const auto& entry : node) {
+    const int line = entry.first.Mark().line + 1;
+    if (!entry.first.IsScalar())
+      throw InputError({file, line}, section.empty() ? "model" : "'" + section + "'", "has a key that is not a name",
+                       "write keys as plain names");
+    const std::string& key = entry.first.Scalar();
+    if (key == "<<")
+      throw InputError({file, line}, section.empty() ? "model" : "'" + section + "'",
+                       "uses a YAML merge key ('<<'), which linkdyn does not read",
+                       "write the entries out; an alias (*name) of a whole value works");
+    if (const auto [at, fresh] = seen.emplace(key, line); !fresh)
+      throw InputError({file, line}, entry_name(section, key),
+                       fmt::format("is defined twice in the same map, on lines {} and {}", at->second, line),
+                       "keep one of them (YAML allows a key once per map)");
+    check_keys(entry.second, key, file, checked);
+  }
+}
+
+/// The number of values the tree holds with every alias expanded; each distinct collection is
+/// counted once (`sizes`, by position), so an alias bomb costs its size in the file, not its
+/// expansion.
+double expanded_values(const YAML::Node& node, std::unordered_map<size_t, double>& sizes) {
+  if (!(node.IsSequence() || node.IsMap())) return 1.0;
+  const auto pos = static_cast<size_t>(node.Mark().pos);
+  if (const auto at = sizes.find(pos); at != sizes.end()) return at->second;
+  double n = 1.0;
+  if (node.IsSequence())
+    for (const YAML::Node& item : node) n += expanded_values(item, sizes);
+  else
+    for (const auto& entry : node) n += 1.0 + expanded_values(entry.second, sizes);
+  sizes[pos] = n;
+  return n;
 }
 
 }  // namespace
@@ -64,23 +125,30 @@ YAML::Node field(const YAML::Node& map, const char* key) {
 }
 
 YAML::Node YamlReader::load(const std::string& text) const {
+  if (const int line = too_deep_flow_line(text); line > 0)
+    throw InputError({file_, line}, "model", fmt::format("lists or maps nest more than {} levels deep", max_flow_depth),
+                     "flatten the structure (a model nests a few levels)");
   YAML::Node root;
   try {
     root = YAML::Load(text);
+  } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own guard, for indented nesting
+    throw InputError({file_, e.mark.line + 1}, "model", "lists or maps nest too deeply for the YAML reader",
+                     "flatten the structure (a model nests a few levels)");
   } catch (const YAML::Exception& e) {
     throw InputError({file_, e.mark.line + 1}, "model", "not valid YAML: " + e.msg, "fix the YAML syntax");
   }
-  check_unique_keys(root, "", file_);
+  std::unordered_set<size_t> checked;
+  check_keys(root, "", file_, checked);
+  std::unordered_map<size_t, double> sizes;
+  if (const double n = expanded_values(root, sizes); n > max_expanded_values)
+    throw InputError(
+        {file_, 0}, "model",
+        fmt::format("its aliases (*name) expand to {:.3g} values, more than {:.0g}", n, max_expanded_values),
+        "write the repeated entries out, or alias fewer of them");
   return root;
 }
 
-YAML::Node YamlReader::load_file() const {
-  std::ifstream in(file_);
-  if (!in) throw InputError({file_, 0}, "model", "cannot open the file", "check the path");
-  std::stringstream text;
-  text << in.rdbuf();
-  return load(text.str());
-}
+YAML::Node YamlReader::load_file() const { return load(read_text_file(file_, "model", max_model_file_bytes)); }
 
 SourceLocation YamlReader::where(const YAML::Node& node) const {
   const YAML::Mark mark = node.Mark();

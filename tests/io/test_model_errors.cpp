@@ -398,3 +398,79 @@ TEST(ModelErrors, PeriodicTableWhoseEndsDiffer) {
                29, {"load 'push'", "periodic table must end with its first value", "repeat the first row's values"},
                testing::TempDir() + "/bad.yaml");
 }
+
+// Strict parsing: the YAML features linkdyn reads and those it refuses, and unusable files.
+
+TEST(ModelErrors, AnAliasOfAWholeValueReadsAsACopy) {
+  // YAML anchors and aliases work as YAML defines them: the rocker's points are the coupler's.
+  const planar::Mechanism m = planar::compile(io::parse_planar_model(
+      replace(replace(base, "points: {B: [0, 0], C: [4, 0]}", "points: &pts {B: [0, 0], C: [4, 0]}"), "mass: 2",
+              "mass: &m 2"),
+      "ok.yaml"));
+  EXPECT_EQ(m.bodies()[2].mass, 2.0);
+}
+
+TEST(ModelErrors, MergeKeyIsRefusedWithItsLine) {
+  expect_error(replace(base, "  rocker:\n    mass: 1\n", "  rocker:\n    <<: {mass: 1}\n"), 15,
+               {"merge key ('<<')", "write the entries out"});
+}
+
+TEST(ModelErrors, AliasBombIsRefusedBeforeItExpands) {
+  std::string bomb = base + "analysis: {x0: &x0 [1, 2, 3, 4, 5, 6, 7, 8, 9]";
+  for (int k = 1; k < 9; ++k) {
+    bomb += ", x" + std::to_string(k) + ": &x" + std::to_string(k) + " [";
+    for (int j = 0; j < 9; ++j) bomb += (j ? ", *x" : "*x") + std::to_string(k - 1);
+    bomb += "]";
+  }
+  bomb += "}\n";
+  expect_error(bomb, 0, {"aliases (*name) expand to", "more than 1e+06"});
+}
+
+TEST(ModelErrors, DeepFlowNestingIsRefusedBeforeParsing) {
+  expect_error(base + "analysis: " + std::string(100000, '[') + std::string(100000, ']') + "\n", 28,
+               {"nest more than 64 levels deep"});
+}
+
+TEST(ModelErrors, DeepIndentedNestingIsRefused) {
+  std::string deep = base + "analysis:\n";
+  for (int k = 1; k <= 2000; ++k) deep += std::string(static_cast<size_t>(k), ' ') + "a:\n";
+  try {
+    planar::compile(io::parse_planar_model(deep, "bad.yaml"));
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("nest too deeply"), std::string::npos) << e.what();
+  }
+}
+
+namespace {
+/// Expects io::read_model(path) to fail with one line containing `fragment`.
+void expect_file_error(const std::string& path, const char* fragment) {
+  try {
+    io::read_model(path);
+    FAIL() << "no error for " << path;
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    EXPECT_EQ(e.where().file, path) << msg;
+    EXPECT_NE(msg.find(fragment), std::string::npos) << "'" << fragment << "' not in: " << msg;
+    EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+  }
+}
+}  // namespace
+
+TEST(ModelErrors, UnusableFilesGetOneLineEach) {
+  const std::string dir = testing::TempDir();
+  expect_file_error(dir + "/no-such-model.yaml", "does not exist");
+  expect_file_error(dir, "is a folder");
+  expect_file_error("/dev/null", "not a regular file");
+  std::ofstream(dir + "/empty.yaml") << "\n  \n";
+  expect_file_error(dir + "/empty.yaml", "the file is empty");
+  std::ofstream(dir + "/binary.yaml", std::ios::binary) << std::string("name: x\n\0\x01\x02", 11);
+  expect_file_error(dir + "/binary.yaml", "binary file");
+  std::ofstream(dir + "/latin1.yaml", std::ios::binary) << "name: caf\xE9\n";
+  expect_file_error(dir + "/latin1.yaml", "not UTF-8");
+  std::ofstream(dir + "/overlong.yaml", std::ios::binary) << "name: \xC0\xAF\n";  // an overlong '/'
+  expect_file_error(dir + "/overlong.yaml", "not UTF-8");
+  std::ofstream(dir + "/utf8.yaml", std::ios::binary)
+      << base + "description: \xC3\xA9l\xC3\xA8ve \xE2\x86\x92 \xF0\x9F\x94\xA7\n";
+  EXPECT_NO_THROW(io::read_model(dir + "/utf8.yaml"));
+}
