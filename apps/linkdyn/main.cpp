@@ -10,25 +10,31 @@
 
 #include "commands.hpp"
 #include "linkdyn/core/error.hpp"
+#include "linkdyn/core/units.hpp"
 #include "linkdyn/core/version.hpp"
 
 namespace {
 
 /// Every option value that reads as a number must be finite: "nan", "inf" and "1e999" are
-/// refused whatever the option (a NaN would otherwise pass range checks, or mean "unset").
+/// refused whatever the option (a NaN would otherwise pass range checks, or mean "unset"); a
+/// real-valued option is also held to |x| < 1e12 like the model's numbers (linkdyn::
+/// max_input_magnitude).
 void refuse_non_finite_numbers(CLI::App& app) {
-  const CLI::Validator finite(
-      [](std::string& text) -> std::string {
-        double value = 0.0;
-        const char* const end = text.data() + text.size();
-        const auto [at, error] = std::from_chars(text.data() + (text.starts_with('+') ? 1 : 0), end, value);
-        if (at == end && (error == std::errc::result_out_of_range || (error == std::errc() && !std::isfinite(value))))
-          return "'" + text + "' is not a finite number";
-        return "";
-      },
-      "");
+  const auto checker = [](bool real) {
+    return CLI::Validator(
+        [real](std::string& text) -> std::string {
+          double value = 0.0;
+          const char* const end = text.data() + text.size();
+          const auto [at, error] = std::from_chars(text.data() + (text.starts_with('+') ? 1 : 0), end, value);
+          if (at != end) return "";
+          if (error == std::errc::result_out_of_range || (error == std::errc() && !std::isfinite(value)))
+            return "'" + text + "' is not a finite number";
+          return real && error == std::errc() ? linkdyn::magnitude_problem(value, text) : "";
+        },
+        "");
+  };
   for (CLI::Option* option : app.get_options())
-    if (option->get_expected_max() > 0) option->check(finite);
+    if (option->get_expected_max() > 0) option->check(checker(option->get_type_name() == "FLOAT"));
   for (CLI::App* command : app.get_subcommands({})) refuse_non_finite_numbers(*command);
 }
 

@@ -52,6 +52,12 @@ std::string accepted_units(Quantity kind) {
   return out.empty() ? "no unit" : out;
 }
 
+std::string magnitude_problem(double value, std::string_view text) {
+  if (std::abs(value) < max_input_magnitude) return {};
+  return fmt::format("'{}' is too large: inputs are limited to |x| < {:g} in SI units (double precision)", text,
+                     max_input_magnitude);
+}
+
 std::optional<double> parse_quantity(std::string_view text, Quantity kind, std::string& problem) {
   text = trim(text);
   double value = 0.0;
@@ -68,9 +74,14 @@ std::optional<double> parse_quantity(std::string_view text, Quantity kind, std::
     return std::nullopt;
   }
   const std::string_view unit = trim(std::string_view(ptr, static_cast<size_t>(end - ptr)));
-  if (unit.empty()) return value;
+  const auto in_range = [&](double si) -> std::optional<double> {
+    problem = magnitude_problem(si, text);
+    if (!problem.empty()) return std::nullopt;
+    return si;
+  };
+  if (unit.empty()) return in_range(value);
   for (const auto& [name, factor] : units_of(kind)) {
-    if (unit == name) return value * factor;
+    if (unit == name) return in_range(value * factor);
   }
   problem = fmt::format("unit '{}' is not accepted here (accepted: {})", unit, accepted_units(kind));
   return std::nullopt;

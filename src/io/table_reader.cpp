@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "linkdyn/core/error.hpp"
+#include "linkdyn/core/units.hpp"
 #include "linkdyn/io/text_file.hpp"
 
 namespace linkdyn::io {
@@ -63,6 +64,8 @@ CsvTable read_csv_table(const std::string& path) {
       if (ec != std::errc() || end != cell.data() + cell.size() || !std::isfinite(v))
         throw InputError({path, line_no}, "column '" + table.columns[k] + "'",
                          "'" + std::string(cells[k]) + "' is not a number", "write numbers in SI units");
+      if (const std::string problem = magnitude_problem(v, cells[k]); !problem.empty())
+        throw InputError({path, line_no}, "column '" + table.columns[k] + "'", problem, "check the value and its unit");
       table.values.push_back(v);
     }
   }

@@ -6,13 +6,17 @@
 #include <tinyxml.h>
 #include <urdf_parser/urdf_parser.h>
 
-#include <filesystem>
+#include <charconv>
+#include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <set>
+#include <sstream>
 
-#include "linkdyn/io/text_file.hpp"
+#include "linkdyn/core/units.hpp"
 #include "linkdyn/io/chain_file.hpp"
+#include "linkdyn/io/text_file.hpp"
 
 namespace linkdyn::io {
 using namespace spatial;
@@ -43,6 +47,29 @@ class UrdfReader {
  public:
   UrdfReader(std::string path, const ChainFileOptions& options) : path_(std::move(path)), options_(options) {}
 
+  /// Every number in the attributes under `element` (xyz="0 0 1e300", value="nan") finite and
+  /// within linkdyn::max_input_magnitude, as in the YAML files: else InputError at its line.
+  void check_numbers(const TiXmlElement& element) const {
+    for (const TiXmlAttribute* a = element.FirstAttribute(); a; a = a->Next()) {
+      const std::string name = a->Name();
+      if (name == "name" || name == "link" || name == "filename" || name == "type") continue;
+      std::istringstream words(a->Value());
+      for (std::string word; words >> word;) {
+        double value = 0.0;
+        const char* const end = word.data() + word.size();
+        const auto [at, error] = std::from_chars(word.data() + (word.starts_with('+') ? 1 : 0), end, value);
+        if (at != end) continue;  // not a number: urdfdom reports it
+        std::string problem = error == std::errc() && std::isfinite(value) ? magnitude_problem(value, word)
+                                                                           : "'" + word + "' is not a finite number";
+        if (!problem.empty())
+          throw InputError({path_, element.Row()}, "<" + std::string(element.Value()) + " " + name + ">", problem,
+                           "check the value and its unit (URDF uses SI units)");
+      }
+    }
+    for (const TiXmlElement* child = element.FirstChildElement(); child; child = child->NextSiblingElement())
+      check_numbers(*child);
+  }
+
   ChainSpec read() {
     const std::string xml = read_text_file(path_, "model", max_model_file_bytes);
     require_shallow(xml);
@@ -56,7 +83,10 @@ class UrdfReader {
       for (const TiXmlElement* e = robot->FirstChildElement(); e; e = e->NextSiblingElement())
         if (const char* name = e->Attribute("name")) line_[std::string(e->Value()) + ":" + name] = e->Row();
     }
-    if (const TiXmlElement* robot = doc.FirstChildElement("robot")) check_joints(*robot);
+    if (const TiXmlElement* robot = doc.FirstChildElement("robot")) {
+      check_joints(*robot);
+      check_numbers(*robot);
+    }
     console_bridge::setLogLevel(console_bridge::CONSOLE_BRIDGE_LOG_NONE);
     model_ = urdf::parseURDF(xml);
     const urdf::ModelInterfaceSharedPtr& model = model_;

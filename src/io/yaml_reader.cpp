@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -201,8 +202,10 @@ double YamlReader::number(const YAML::Node& node, const std::string& entity, Qua
   const std::optional<double> value = parse_quantity(node.Scalar(), kind, problem);
   if (!value) {
     fail(node, entity, problem,
-         kind == Quantity::plain ? "write a plain number in SI units"
-                                 : "write a number in SI units or with a unit (" + accepted_units(kind) + ")");
+         std::isfinite(std::strtod(node.Scalar().c_str(), nullptr)) && problem.find("too large") != std::string::npos
+             ? "check the value and its unit"
+         : kind == Quantity::plain ? "write a plain number in SI units"
+                                   : "write a number in SI units or with a unit (" + accepted_units(kind) + ")");
   }
   return *value;
 }

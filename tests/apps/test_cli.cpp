@@ -555,3 +555,13 @@ TEST(Cli, NonFiniteNumbersAreRefusedForEveryOption) {
   EXPECT_EQ(run("kinematics " + linkdyn::test::example("seed001-fourbar") + " --singular-tol nan").code, 2);
   EXPECT_EQ(run("simulate " + motor + " --t-end 0.01 --steps 2 --qd0 12.5").code, 0);
 }
+
+TEST(Cli, HugeRealOptionsAreRefusedLikeTheModelsNumbers) {
+  // |x| < 1e12 in SI, as in the model files: a speed of 1e13 rad/s has no meaning in doubles.
+  const std::string motor = linkdyn::test::example("seed001-fourbar-motor");
+  const CliRun r = run("simulate " + motor + " --t-end 0.01 --steps 2 --qd0 1e13");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("'1e13' is too large"), std::string::npos) << r.output;
+  // Integer options keep their own ranges (a seed may be large).
+  EXPECT_EQ(run("simulate " + motor + " --t-end 0.01 --steps 2 --qd0 -9.9e11").code, 0);
+}

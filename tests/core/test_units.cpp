@@ -29,3 +29,14 @@ TEST(Units, RejectsUnitsOfTheWrongKindAndNonNumbers) {
   EXPECT_FALSE(parse_quantity("nan", Quantity::plain, problem));
   EXPECT_FALSE(parse_quantity("1e400", Quantity::plain, problem));
 }
+
+TEST(Units, RefusesMagnitudesBeyondDoublePrecisionsUsefulRangeInSI) {
+  std::string problem;
+  EXPECT_FALSE(parse_quantity("1e300", Quantity::plain, problem));
+  EXPECT_NE(problem.find("too large"), std::string::npos) << problem;
+  EXPECT_FALSE(parse_quantity("-1e12", Quantity::length, problem));
+  // The limit holds in SI: 2e11 rpm is 2.1e10 rad/s (accepted), 1e14 mm is 1e11 m (accepted).
+  EXPECT_TRUE(parse_quantity("2e11 rpm", Quantity::angular_velocity, problem));
+  EXPECT_TRUE(parse_quantity("1e14 mm", Quantity::length, problem));
+  EXPECT_TRUE(parse_quantity("9.99e11", Quantity::plain, problem));
+}

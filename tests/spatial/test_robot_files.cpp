@@ -115,6 +115,21 @@ TEST(RobotFiles, BrokenUrdfIsRefusedWithItsLine) {
                3, "planar");
 }
 
+TEST(RobotFiles, AUrdfNumberThatIsNotFiniteOrTooLargeIsRefusedAtItsLine) {
+  expect_error("huge.urdf", R"(<robot name="h">
+  <link name="base"/>
+  <link name="arm"><inertial><mass value="1e300"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <joint name="j" type="continuous"><parent link="base"/><child link="arm"/><axis xyz="0 0 1"/></joint>
+</robot>)",
+               3, "'1e300' is too large");
+  expect_error("nan.urdf", R"(<robot name="h">
+  <link name="base"/>
+  <link name="arm"/>
+  <joint name="j" type="continuous"><parent link="base"/><child link="arm"/><axis xyz="0 nan 1"/></joint>
+</robot>)",
+               4, "'nan' is not a finite number");
+}
+
 TEST(RobotFiles, AUrdfNestedAHundredThousandLevelsIsRefusedBeforeTheXmlParserRecurses) {
   // Once a stack overflow in the XML parser (SIGSEGV after 7 s); now one line at once. Nesting
   // inside comments, CDATA and attribute values does not count.
