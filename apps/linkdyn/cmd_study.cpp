@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "linkdyn/core/interrupt.hpp"
 #include "linkdyn/io/table_writer.hpp"
 #include "linkdyn/report/report.hpp"
 #include "linkdyn/study/study.hpp"
@@ -194,6 +195,11 @@ void run_study(StudyCliOptions o) {
   try {
     study::check_metrics(s, *file.model);
     result = study::run_study(s, *file.model, *executor, options);
+  } catch (const Interrupted&) {
+    if (!root) throw;
+    throw Interrupted(o.journal.empty() ? "no output was written (give --csv, --json or --report to keep a journal)"
+                                        : "the finished variants are in " + o.journal +
+                                              "; run the same command with --resume to go on");
   } catch (const std::exception& e) {
 #ifdef LINKDYN_WITH_MPI
     // One rank's error ends the job: the others would wait for it for ever.

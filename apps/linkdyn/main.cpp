@@ -1,19 +1,29 @@
 // linkdyn: the command line. Exit codes: 0 ok, 2 bad input (a non-finite number too), 3 the
-// analysis cannot proceed (or the request does not fit in memory), 1 a defect of linkdyn.
+// analysis cannot proceed (or the request does not fit in memory), 130 stopped by Ctrl-C, 1 a
+// defect of linkdyn.
 #include <fmt/core.h>
 
 #include <CLI/CLI.hpp>
 #include <charconv>
 #include <cmath>
+#include <csignal>
 #include <new>
 #include <stdexcept>
 
 #include "commands.hpp"
 #include "linkdyn/core/error.hpp"
+#include "linkdyn/core/interrupt.hpp"
 #include "linkdyn/core/units.hpp"
 #include "linkdyn/core/version.hpp"
 
 namespace {
+
+/// Ctrl-C: the running analysis stops at its next row or step and the command ends cleanly
+/// (exit 130); a second Ctrl-C ends the process at once.
+extern "C" void on_interrupt(int) {
+  linkdyn::request_stop();
+  std::signal(SIGINT, SIG_DFL);
+}
 
 /// Every option value that reads as a number must be finite: "nan", "inf" and "1e999" are
 /// refused whatever the option (a NaN would otherwise pass range checks, or mean "unset"); a
@@ -57,11 +67,16 @@ int main(int argc, char** argv) {
   linkdyn::cli::add_flex_command(app);
   linkdyn::cli::add_study_command(app);
   refuse_non_finite_numbers(app);
+  std::signal(SIGINT, on_interrupt);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? 0 : linkdyn::InputError::exit_code;
+  } catch (const linkdyn::Interrupted& e) {
+    fmt::print(stderr, "{}\nThe files reported as written above are whole; no other file was written or changed.\n",
+               e.what());
+    return linkdyn::Interrupted::exit_code;
   } catch (const linkdyn::InputError& e) {
     fmt::print(stderr, "error: {}\n", e.what());
     return linkdyn::InputError::exit_code;

@@ -9,6 +9,7 @@
 
 #include "dynamics/evaluator.hpp"
 #include "linkdyn/core/integrator.hpp"
+#include "linkdyn/core/interrupt.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
 #include "linkdyn/planar/singular.hpp"
 
@@ -601,6 +602,7 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
     int probes = 0;
     State start(y.size());
     while (!finished && next <= o.steps) {
+      throw_if_stop_requested();
       std::copy(stepper->state().begin(), stepper->state().end(), start.begin());  // to redo a probe step (below)
       const auto [ta, tb] = stepper->step(f);
       ++result.steps;
@@ -683,6 +685,11 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
     result.stop_message =
         fmt::format("the simulation stops at {}: {}", where_text(m, t, stepper->state()), error.what());
     finish(t, stepper->state());
+  } catch (const Interrupted&) {
+    result.stopped = true;
+    result.stop_exit_code = Interrupted::exit_code;
+    result.stop_message = fmt::format("the simulation stopped at {}", where_text(m, t, stepper->state()));
+    finish(t, stepper->state());
   } catch (const InputError& error) {
     result.stopped = true;
     result.stop_exit_code = InputError::exit_code;
@@ -698,6 +705,7 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
 void throw_if_stopped(const SimulationResult& r) {
   if (!r.stopped) return;
   if (r.stop_exit_code == InputError::exit_code) throw InputError({}, "", r.stop_message, "");
+  if (r.stop_exit_code == Interrupted::exit_code) throw Interrupted(r.stop_message);
   throw AnalysisError(r.stop_message);
 }
 

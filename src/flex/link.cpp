@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "linkdyn/core/error.hpp"
+#include "linkdyn/core/interrupt.hpp"
 #include "linkdyn/flex/modal.hpp"
 #include "linkdyn/planar/kinematics.hpp"
 #include "linkdyn/planar/sweep.hpp"
@@ -137,6 +138,7 @@ EigenCycleResult eigen_cycle(const planar::Mechanism& m, const std::vector<Elast
   RigidMotion rigid(m, options.kinetostatics);
   FrameMotion motion;
   for (int step = 0; step <= grid.steps; ++step) {
+    throw_if_stop_requested();
     const double t = grid.time(step);
     rigid.solve(t);
     const planar::Workspace& ws = rigid.workspace();

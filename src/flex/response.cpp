@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 
 #include "linkdyn/core/error.hpp"
+#include "linkdyn/core/interrupt.hpp"
 
 namespace linkdyn::flex {
 namespace {
@@ -70,6 +71,7 @@ Response integrate(const BeamModel& beam, const MotionAt& motion_at, double t0, 
   r.velocity.col(0) = ws.v.col(0);
   const double dt = duration / steps;
   for (int k = 1; k <= steps; ++k) {
+    throw_if_stop_requested();
     r.t[k] = t0 + k * dt;
     motion_at(r.t[k], motion);
     newmark_step(beam, motion, dt, ws);
@@ -97,6 +99,7 @@ Response periodic_response(const BeamModel& beam, const MotionAt& motion_at, dou
   newmark_initialize(beam, motion, ws);
   const double dt = period / steps;
   for (int k = 1; k <= steps; ++k) {
+    throw_if_stop_requested();
     motion_at(t0 + k * dt, motion);
     newmark_step(beam, motion, dt, ws);
   }

@@ -1,5 +1,6 @@
 #include "linkdyn/planar/sweep.hpp"
 
+#include "linkdyn/core/interrupt.hpp"
 #include "linkdyn/planar/groups/group.hpp"
 
 namespace linkdyn::planar {
@@ -53,6 +54,7 @@ SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid&
   // The last assembled state, for refining an assembly limit (copied without allocating).
   TrackingState last(ws);
   for (int k = 0; k <= grid.steps; ++k) {
+    throw_if_stop_requested();
     const double t = grid.time(k);
     set_drivers(m, ws, t);
     StepStatus status = StepStatus::ok;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "linkdyn/core/interrupt.hpp"
 #include "linkdyn/dynamics/direct.hpp"
 #include "report/x_axis.hpp"
 
@@ -131,6 +132,8 @@ void add_dynamics(const Mechanism& m, const dynamics::MachineSpec& machine, cons
       data.sections.push_back({"Direct dynamics (against time: not linked to the slider)", std::move(simulation)});
     data.summary +=
         fmt::format("direct dynamics: from the driver's law at t = {:g} s, until t = {:g} s\n", grid.t0, grid.t_end);
+  } catch (const Interrupted&) {
+    throw;
   } catch (const std::exception& e) {
     data.summary += std::string("reduced parameters / dynamics not shown: ") + e.what() + "\n";
   }

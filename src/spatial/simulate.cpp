@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "linkdyn/core/interrupt.hpp"
 #include "linkdyn/spatial/kinematics.hpp"
 
 namespace linkdyn::spatial {
@@ -68,6 +69,7 @@ ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, Vector
   emit(0.0, y);
   int next = 1;
   while (next <= o.steps) {
+    throw_if_stop_requested();
     if (result.rhs_evaluations > o.max_rhs_evaluations)
       throw AnalysisError(
           fmt::format("{}: the integration stalls at t = {:.6g} s after {} right-hand sides: dry friction "

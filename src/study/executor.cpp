@@ -6,6 +6,7 @@
 #include <mutex>
 #include <thread>
 
+#include "linkdyn/core/interrupt.hpp"
 #include "linkdyn/study/study.hpp"
 
 namespace linkdyn::study {
@@ -34,6 +35,7 @@ void ThreadExecutor::run_pulling(const std::function<bool(size_t&)>& next, const
       if (!evaluators_[slot]) evaluators_[slot] = std::make_unique<VariantEvaluator>(study_, model_);
       size_t index = 0;
       while (!stop && next(index)) {
+        throw_if_stop_requested();
         std::vector<Variant> out;
         task(index, *evaluators_[slot], out);
         done(index, std::move(out));

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <limits>
 
+#include "linkdyn/core/interrupt.hpp"
+
 namespace linkdyn::study {
 namespace {
 
@@ -144,6 +146,8 @@ void run_phase(Problem& problem, nlopt::algorithm method, int evaluations, doubl
   } catch (const std::invalid_argument& e) {
     throw InputError(problem.study.optimiser.where, "optimiser",
                      fmt::format("NLopt refuses the settings: {}", e.what()), "see docs/studies.md");
+  } catch (const Interrupted&) {
+    throw;
   } catch (const std::runtime_error&) {  // NLOPT_FAILURE (a degenerate local model): the best point so far stands
   }
 }

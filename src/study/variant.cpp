@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 
+#include "linkdyn/core/interrupt.hpp"
 #include "linkdyn/dynamics/direct.hpp"
 #include "linkdyn/dynamics/reduced.hpp"
 #include "linkdyn/flex/link.hpp"
@@ -283,6 +284,8 @@ Variant VariantEvaluator::evaluate(std::span<const double> parameters) {
                : what.find("singular") != std::string::npos ? Status::singular
                                                             : Status::failed;
     v.reason = what;
+  } catch (const Interrupted&) {
+    throw;  // the run stops: not a property of this variant
   } catch (const std::exception& e) {
     v.status = Status::failed;
     v.reason = e.what();

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -15,6 +16,7 @@
 
 using linkdyn::test::CliRun;
 using linkdyn::test::run;
+using linkdyn::test::run_interrupted;
 using linkdyn::test::write_temp;
 
 TEST(Cli, HelpListsTheCommands) {
@@ -554,6 +556,34 @@ TEST(Cli, NonFiniteNumbersAreRefusedForEveryOption) {
   }
   EXPECT_EQ(run("kinematics " + linkdyn::test::example("seed001-fourbar") + " --singular-tol nan").code, 2);
   EXPECT_EQ(run("simulate " + motor + " --t-end 0.01 --steps 2 --qd0 12.5").code, 0);
+}
+
+TEST(Cli, CtrlCStopsASimulationCleanlyAndWritesTheRowsUpToThere) {
+  const std::string dir = ::testing::TempDir() + "/interrupted";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string csv = dir + "/run.csv";
+  const CliRun r = run_interrupted(
+      "simulate " + linkdyn::test::example("seed001-fourbar-motor") + " --t-end 1e5 --steps 1000 --csv " + csv, 2.0);
+  EXPECT_EQ(r.code, 130) << r.output;
+  EXPECT_NE(r.output.find("interrupted (Ctrl-C): the simulation stopped at t = "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("wrote " + csv), std::string::npos) << r.output;
+  // The file is whole (every row complete) and no temporary file is left beside it.
+  const std::string text = linkdyn::test::read_text(csv);
+  ASSERT_FALSE(text.empty());
+  EXPECT_EQ(text.back(), '\n');
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    EXPECT_EQ(entry.path().filename().string().find(".partial"), std::string::npos) << entry.path();
+}
+
+TEST(Cli, CtrlCStopsASweepWithoutWritingAnything) {
+  const std::string csv = ::testing::TempDir() + "/interrupted-sweep.csv";
+  std::filesystem::remove(csv);
+  const CliRun r =
+      run_interrupted("kinetostatics " + linkdyn::test::example("watt-sixbar") + " --steps 2000000 --csv " + csv, 2.0);
+  EXPECT_EQ(r.code, 130) << r.output;
+  EXPECT_NE(r.output.find("interrupted (Ctrl-C)"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(csv));
 }
 
 TEST(Cli, HugeRealOptionsAreRefusedLikeTheModelsNumbers) {

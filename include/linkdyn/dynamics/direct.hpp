@@ -113,7 +113,7 @@ struct SimulationResult {
   bool friction = false;                          ///< pair friction acted
   bool stopped = false;                           ///< the run stopped before t_end: see stop_message
   std::string stop_message;                       ///< t, the driver values, the group and the reason
-  int stop_exit_code = AnalysisError::exit_code;  ///< 2 when bad input caused it (a load table left)
+  int stop_exit_code = AnalysisError::exit_code;  ///< 2: bad input caused it (a load table left); 130: Ctrl-C
 };
 
 /// Integrates from t0 to t_end. A run that cannot go on (a dead point, the mechanism leaves its
