@@ -155,7 +155,7 @@ void run_flex(const FlexOptions& o) {
   const io::Model model = io::read_model(o.model);
   const planar::Mechanism m = planar::compile(model.mechanism);
   const std::vector<flex::ElasticLink> links = flex::require_elastic_links(m, model.elastic_links);
-  const planar::TimeGrid grid = analysis_grid(m, o.steps);
+  const planar::TimeGrid grid = bounded_analysis_grid(m, o.steps);
   fmt::print("{}: {} -> {} positions over t = [{:g}, {:g}] s\n", m.spec().name, m.structure_string(), grid.steps,
              grid.t0, grid.t_end);
   planar::KinetostaticsOptions kinetostatics;
@@ -223,6 +223,7 @@ void add_flex_command(CLI::App& app) {
   cmd->add_option("--modes", options->modes, "Number of eigenvalues per link (default 4)")->check(CLI::PositiveNumber);
   cmd->add_option("--steps", options->steps, "Number of positions along the cycle (default: from the model)")
       ->check(CLI::PositiveNumber);
+  add_max_steps_option(cmd);
   cmd->add_option("--csv", options->csv, "Write the eigenvalues along the cycle as CSV");
   add_digits_option(cmd);
   cmd->add_option("--json", options->json, "Write the eigenvalues and metadata as JSON");

@@ -46,7 +46,7 @@ void print_summary(const planar::Mechanism& m, const Table& table) {
 
 void run_kinematics(const KinematicsOptions& o) {
   const planar::Mechanism m = io::load_mechanism(o.model);
-  const planar::TimeGrid grid = analysis_grid(m, o.steps);
+  const planar::TimeGrid grid = bounded_analysis_grid(m, o.steps);
   const planar::KinematicsResult result = planar::kinematics(m, grid, o.singular_tol);
   const planar::SweepSummary& summary = result.summary;
   const Table table = io::kinematics_table(m, result);
@@ -68,6 +68,7 @@ void add_kinematics_command(CLI::App& app) {
   cmd->add_option("MODEL", options->model, "Model file (YAML)")->required();
   cmd->add_option("--steps", options->steps, "Number of steps (default: from the model's motion law)")
       ->check(CLI::PositiveNumber);
+  add_max_steps_option(cmd);
   cmd->add_option("--singular-tol", options->singular_tol,
                   "Dead point when a group's conditioning (sine of its transmission angle) is below this")
       ->check(CLI::Range(0.0, 1.0));

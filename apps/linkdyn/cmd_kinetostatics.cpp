@@ -27,8 +27,12 @@ void print_summary(const planar::Mechanism& m, const planar::KinetostaticsSummar
   if (friction) {
     fmt::print("friction: {:.6g} J lost; iterations per position mean {:.2f}, max {}\n", s.friction_work,
                s.mean_iterations, s.max_iterations);
-    if (s.driver_work > 0.0)
-      fmt::print("cycle efficiency 1 - friction / driving work: {:.6f}\n", 1.0 - s.friction_work / s.driver_work);
+    if (s.driver_work > 0.0) {
+      const double efficiency = 1.0 - s.friction_work / s.driver_work;
+      // Rounding of equal works (all the input lost to friction) is no "-0.000000".
+      fmt::print("cycle efficiency 1 - friction / driving work: {:.6f}\n",
+                 std::abs(efficiency) < 5e-7 ? 0.0 : efficiency);
+    }
   }
   if (s.has_useful_loads && s.driver_work > 0.0)
     fmt::print("cycle efficiency useful / driving work [001 Eq. 1]: {:.6f} (useful work {:.6g} J)\n",
@@ -67,7 +71,7 @@ void print_summary(const planar::Mechanism& m, const planar::KinetostaticsSummar
 
 void run_kinetostatics(KinetostaticsCliOptions o) {
   const planar::Mechanism m = io::load_mechanism(o.model);
-  const planar::TimeGrid grid = analysis_grid(m, o.steps);
+  const planar::TimeGrid grid = bounded_analysis_grid(m, o.steps);
   o.solver.friction = !o.no_friction;
   const planar::KinetostaticsResult result = planar::kinetostatics(m, grid, o.solver);
   const planar::KinetostaticsSummary& summary = result.summary;
@@ -114,6 +118,7 @@ void add_kinetostatics_command(CLI::App& app) {
   cmd->add_option("MODEL", options->model, "Model file (YAML)")->required();
   cmd->add_option("--steps", options->steps, "Number of steps (default: from the model's motion law)")
       ->check(CLI::PositiveNumber);
+  add_max_steps_option(cmd);
   cmd->add_flag("--no-friction", options->no_friction, "Frictionless analysis");
   cmd->add_option("--tol", options->solver.tolerance,
                   "Friction iterations stop when no reaction changes more than this (N)")

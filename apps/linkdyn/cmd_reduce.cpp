@@ -19,7 +19,7 @@ struct ReduceOptions {
 void run_reduce(const ReduceOptions& o) {
   const io::Model model = io::read_model(o.model);
   const planar::Mechanism m = planar::compile(model.mechanism);
-  analysis_grid(m, 0);  // assembles at the start
+  planar::analysis_grid(m, 0);  // assembles at the start
   const dynamics::ReducedTable t = dynamics::tabulate_reduced_parameters(m, o.points, model.machine.constraint_actions);
   double worst_m = 0.0, worst_dm = 0.0, m_lo = INFINITY, m_hi = -INFINITY, dm_scale = 0.0;
   for (size_t k = 0; k < t.q.size(); ++k) {

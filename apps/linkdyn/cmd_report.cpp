@@ -21,7 +21,7 @@ struct ReportCliOptions {
 void run_report(const ReportCliOptions& o) {
   const io::Model model = io::read_model(o.model);
   const planar::Mechanism m = planar::compile(model.mechanism);
-  const planar::TimeGrid grid = analysis_grid(m, o.steps);
+  const planar::TimeGrid grid = bounded_analysis_grid(m, o.steps);
   report::ReportOptions options;
   options.solver.friction = !o.no_friction;
   const std::string html = report::planar_report_html(m, model.machine, grid, options);
@@ -41,6 +41,7 @@ void add_report_command(CLI::App& app) {
   cmd->add_option("-o,--output", options->output, "The HTML file (default: <model name>.report.html)");
   cmd->add_option("--steps", options->steps, "Number of steps (default: from the model's motion law)")
       ->check(CLI::PositiveNumber);
+  add_max_steps_option(cmd);
   cmd->add_flag("--no-friction", options->no_friction, "Frictionless kinetostatics");
   cmd->callback([options] { run_report(*options); });
 }

@@ -256,6 +256,7 @@ void run_simulation(const Chain& chain, ChainData& data, const RobotOptions& o, 
   states.read(0, "q", q0);
   states.read(0, "qd", qd0);
   if (states.has("tau")) states.read(0, "tau", tau0);
+  require_within_max_steps(o.steps, {}, "--steps");
   ChainSimulationOptions so;
   so.t_end = o.t_end;
   so.steps = o.steps;
@@ -556,7 +557,8 @@ void add_robot_command(CLI::App& app) {
                     "Also compare with central differences of the inverse dynamics (stderr)");
     if (name == "simulate") {
       cmd->add_option("--t-end", options->t_end, "Simulated time, s")->check(CLI::PositiveNumber);
-      cmd->add_option("--steps", options->steps, "Output rows after the first")->check(CLI::Range(1, 10000000));
+      cmd->add_option("--steps", options->steps, "Output rows after the first")->check(CLI::PositiveNumber);
+      add_max_steps_option(cmd);
       cmd->add_option("--torques", options->torques, "CSV with t and <joint>.tau: driving forces, linear in t")
           ->check(CLI::ExistingFile);
       cmd->add_option("--kp", options->kp,

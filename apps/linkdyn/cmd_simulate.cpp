@@ -185,7 +185,8 @@ void print_summary(const planar::Mechanism& m, const dynamics::DynamicSystem& sy
 void run_simulate(SimulateOptions o) {
   io::Model model = io::read_model(o.model);
   const planar::Mechanism m = planar::compile(model.mechanism);
-  analysis_grid(m, 0);
+  planar::analysis_grid(m, 0);  // assembles at the start
+  require_within_max_steps(o.sim.steps, {}, "--steps");
   o.sim.method = o.method == "full"   ? dynamics::Method::full
                  : o.method == "kane" ? dynamics::Method::kane
                                       : dynamics::Method::reduced;
@@ -231,6 +232,11 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("MODEL", options->model, "Model file (YAML)")->required();
   cmd->add_option("--t-end", options->sim.t_end, "End time (s)")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--steps", options->sim.steps, "Output rows - 1")->check(CLI::PositiveNumber)->capture_default_str();
+  add_max_steps_option(cmd);
+  cmd->add_option("--max-integrator-steps", options->sim.max_integrator_steps,
+                  "The integrator's step budget; beyond it the run stops with the rows so far (default: 10^6 + 100 "
+                  "per output row)")
+      ->check(CLI::PositiveNumber);
   cmd->add_option(
          "--method", options->method,
          "reduced (tabulated reduced model, fast, one DOF), full (whole constrained model) or kane (Kane's equations "

@@ -42,7 +42,15 @@ void write_outputs(const planar::Mechanism& m, const std::string& model_file, co
                    const std::string& json, const nlohmann::ordered_json& extra);
 /// Writes one SVG per plot into `dir` (when given).
 void write_plots(const std::string& dir, const std::vector<io::Plot>& plots);
-using planar::analysis_grid;
+/// The most output rows a command computes (--max-steps, default 10^6): a larger request is
+/// refused before any work with the number and the option to raise it.
+extern long max_steps;
+/// Adds --max-steps to a command that computes rows.
+void add_max_steps_option(CLI::App* command);
+/// InputError when `steps` (what `source`, read at `where`, asks for) exceeds max_steps.
+void require_within_max_steps(long steps, const SourceLocation& where, const std::string& source);
+/// The analysis grid (the model's, or `steps` rows) within --max-steps, assembled at its start.
+planar::TimeGrid bounded_analysis_grid(const planar::Mechanism& m, int steps);
 using planar::driver_values;
 using planar::require_start_assembly;
 

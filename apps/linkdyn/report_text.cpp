@@ -33,6 +33,33 @@ void add_digits_option(CLI::App* command) {
       ->check(CLI::Range(1, 17));
 }
 
+long max_steps = 1'000'000;
+
+void add_max_steps_option(CLI::App* command) {
+  command
+      ->add_option("--max-steps", max_steps,
+                   "The most output rows computed: a larger request (--steps, the model's steps:) is refused up front")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+}
+
+void require_within_max_steps(long steps, const SourceLocation& where, const std::string& source) {
+  if (steps > max_steps)
+    throw InputError(where, source,
+                     fmt::format("asks for {} steps, more than --max-steps {} (time and memory grow with the rows)",
+                                 steps, max_steps),
+                     "lower the steps, or raise --max-steps if you mean it");
+}
+
+planar::TimeGrid bounded_analysis_grid(const planar::Mechanism& m, int steps) {
+  const planar::TimeGrid grid = planar::analysis_grid(m, steps);
+  if (steps > 0)
+    require_within_max_steps(grid.steps, {}, "--steps");
+  else
+    require_within_max_steps(grid.steps, {m.spec().where.file, 0}, "the drivers' motion law (steps:)");
+  return grid;
+}
+
 std::vector<std::string> model_inputs(const planar::MechanismSpec& spec) {
   std::vector<std::string> files{spec.where.file};
   for (const planar::Load& load : spec.loads)

@@ -571,6 +571,7 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
   // Steps no longer than the rows' spacing: a switching function that changes sign twice within
   // a step would go unseen.
   std::unique_ptr<Stepper> stepper = Stepper::make(o.integrator, o.abs_tol, o.rel_tol, span / o.steps);
+  const long step_budget = o.max_integrator_steps > 0 ? o.max_integrator_steps : 1'000'000 + 100L * o.steps;
   // The functions whose sign changes are located, made once: function `located`, its locked
   // sign taken as positive, and the distance to the stop at q.
   size_t located = 0;
@@ -587,14 +588,20 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
   double t = o.t0;
   int next = 0;
   result.qd_min = result.qd_max = y[L.n];
+  double speed = 0.0;
+  for (size_t i = 0; i < L.n; ++i) speed = std::max(speed, std::abs(y[L.n + i]));
+  if (const double needed = 16.0 * speed * span / (2.0 * M_PI); needed > static_cast<double>(step_budget))
+    throw InputError({}, "the start",
+                     fmt::format("a speed of {:.3g} over {:.3g} s needs about {:.3g} integrator steps (16 per turn), "
+                                 "more than the budget of {}",
+                                 speed, span, needed, step_budget),
+                     "check the speeds and the time span, or raise --max-integrator-steps");
   try {
     // The branches at the start; a one-DOF machine starting at rest sticks or starts.
     switches.lock(t, y);
     if (switches.one_dof_stick() && y[1] == 0.0) switches.stop_or_start(t, y);
     switches.hold_at_start(t, y);
     // A first step that turns the coordinates by about 1e-3 (the controller adapts it).
-    double speed = 0.0;
-    for (size_t i = 0; i < L.n; ++i) speed = std::max(speed, std::abs(y[L.n + i]));
     stepper->initialize(y, t, std::min(span / o.steps / 10.0, 1e-3 / (1.0 + speed)));
     emit(t, y);
     ++next;
@@ -605,7 +612,12 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
       throw_if_stop_requested();
       std::copy(stepper->state().begin(), stepper->state().end(), start.begin());  // to redo a probe step (below)
       const auto [ta, tb] = stepper->step(f);
-      ++result.steps;
+      if (++result.steps > step_budget)
+        throw AnalysisError(fmt::format(
+            "more than {} integrator steps by t = {:.9g} s: the motion needs steps far shorter than expected (a stiff "
+            "spring or motor, or friction that switches back and forth); lower the stiffness, loosen --rtol, or raise "
+            "--max-integrator-steps",
+            step_budget, tb));
       // Functions that had no sign yet (at rest, or a speed exactly zero) take the sign the
       // step found, and the step is redone on that branch.
       switches.values(tb, stepper->state(), g_end);

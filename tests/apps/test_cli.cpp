@@ -563,8 +563,9 @@ TEST(Cli, CtrlCStopsASimulationCleanlyAndWritesTheRowsUpToThere) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   const std::string csv = dir + "/run.csv";
-  const CliRun r = run_interrupted(
-      "simulate " + linkdyn::test::example("seed001-fourbar-motor") + " --t-end 1e5 --steps 1000 --csv " + csv, 2.0);
+  const CliRun r = run_interrupted("simulate " + linkdyn::test::example("seed001-fourbar-motor") +
+                                       " --t-end 1e5 --steps 1000 --max-integrator-steps 1000000000 --csv " + csv,
+                                   2.0);
   EXPECT_EQ(r.code, 130) << r.output;
   EXPECT_NE(r.output.find("interrupted (Ctrl-C): the simulation stopped at t = "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("wrote " + csv), std::string::npos) << r.output;
@@ -579,11 +580,48 @@ TEST(Cli, CtrlCStopsASimulationCleanlyAndWritesTheRowsUpToThere) {
 TEST(Cli, CtrlCStopsASweepWithoutWritingAnything) {
   const std::string csv = ::testing::TempDir() + "/interrupted-sweep.csv";
   std::filesystem::remove(csv);
-  const CliRun r =
-      run_interrupted("kinetostatics " + linkdyn::test::example("watt-sixbar") + " --steps 2000000 --csv " + csv, 2.0);
+  const CliRun r = run_interrupted(
+      "kinetostatics " + linkdyn::test::example("watt-sixbar") + " --steps 2000000 --max-steps 2000000 --csv " + csv,
+      2.0);
   EXPECT_EQ(r.code, 130) << r.output;
   EXPECT_NE(r.output.find("interrupted (Ctrl-C)"), std::string::npos) << r.output;
   EXPECT_FALSE(std::filesystem::exists(csv));
+}
+
+TEST(Cli, ARequestBeyondTheStepBudgetIsRefusedBeforeAnyWork) {
+  // Once 3.5 GB and 545 s for 10^6 rows with --csv --json: now the number and the option, at once.
+  const std::string fourbar = linkdyn::test::example("seed001-fourbar");
+  for (const std::string& verb : {"kinematics " + fourbar, "kinetostatics " + fourbar, "report " + fourbar,
+                                  "flex " + linkdyn::test::example("seed004-pump")}) {
+    const CliRun r = run(verb + " --steps 5000000");
+    EXPECT_EQ(r.code, 2) << verb << ": " << r.output;
+    EXPECT_NE(r.output.find("asks for 5000000 steps, more than --max-steps 1000000"), std::string::npos) << r.output;
+  }
+  // The model's own steps: are held to it too, and --max-steps raises it.
+  std::string text = linkdyn::test::read_text(fourbar);
+  text.replace(text.find("steps: 360"), 10, "steps: 90000000");
+  const std::string huge = write_temp("huge-steps.yaml", text);
+  const CliRun model = run("kinematics " + huge);
+  EXPECT_EQ(model.code, 2) << model.output;
+  EXPECT_NE(model.output.find("huge-steps.yaml: the drivers' motion law (steps:)"), std::string::npos) << model.output;
+  EXPECT_EQ(run("kinematics " + fourbar + " --steps 1500 --max-steps 2000").code, 0);
+  const CliRun sim = run("simulate " + linkdyn::test::example("seed001-fourbar-motor") + " --steps 2000000");
+  EXPECT_EQ(sim.code, 2) << sim.output;
+}
+
+TEST(Cli, ASimulationBeyondItsIntegratorBudgetIsRefusedOrStopsWithItsRows) {
+  const std::string motor = linkdyn::test::example("seed001-fourbar-motor");
+  // 10^10 rad/s for 1 s: about 2.5e10 steps, refused before the first.
+  const CliRun fast = run("simulate " + motor + " --qd0 1e10");
+  EXPECT_EQ(fast.code, 2) << fast.output;
+  EXPECT_NE(fast.output.find("needs about 2.55e+10 integrator steps"), std::string::npos) << fast.output;
+  // A budget met during the run: exit 3 with t and the reason, and the rows computed so far.
+  const std::string csv = ::testing::TempDir() + "/budget.csv";
+  const CliRun stopped = run("simulate " + motor + " --max-integrator-steps 200 --csv " + csv);
+  EXPECT_EQ(stopped.code, 3) << stopped.output;
+  EXPECT_NE(stopped.output.find("more than 200 integrator steps by t = "), std::string::npos) << stopped.output;
+  const std::string rows = linkdyn::test::read_text(csv);
+  EXPECT_GT(std::count(rows.begin(), rows.end(), '\n'), 100);
 }
 
 TEST(Cli, HugeRealOptionsAreRefusedLikeTheModelsNumbers) {
@@ -592,6 +630,7 @@ TEST(Cli, HugeRealOptionsAreRefusedLikeTheModelsNumbers) {
   const CliRun r = run("simulate " + motor + " --t-end 0.01 --steps 2 --qd0 1e13");
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_NE(r.output.find("'1e13' is too large"), std::string::npos) << r.output;
-  // Integer options keep their own ranges (a seed may be large).
-  EXPECT_EQ(run("simulate " + motor + " --t-end 0.01 --steps 2 --qd0 -9.9e11").code, 0);
+  // Just below the limit the value passes (and meets the integrator's budget instead).
+  EXPECT_EQ(run("simulate " + motor + " --t-end 0.01 --steps 2 --qd0 -9.9e11").output.find("too large"),
+            std::string::npos);
 }
