@@ -234,7 +234,7 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--steps", options->sim.steps, "Output rows - 1")->check(CLI::PositiveNumber)->capture_default_str();
   add_max_steps_option(cmd);
   cmd->add_option("--max-integrator-steps", options->sim.max_integrator_steps,
-                  "The integrator's step budget; beyond it the run stops with the rows so far (default: 10^6 + 100 "
+                  "The integrator's step budget; beyond it the run stops with the rows so far (default: 10^5 + 100 "
                   "per output row)")
       ->check(CLI::PositiveNumber);
   cmd->add_option(

@@ -571,7 +571,7 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
   // Steps no longer than the rows' spacing: a switching function that changes sign twice within
   // a step would go unseen.
   std::unique_ptr<Stepper> stepper = Stepper::make(o.integrator, o.abs_tol, o.rel_tol, span / o.steps);
-  const long step_budget = o.max_integrator_steps > 0 ? o.max_integrator_steps : 1'000'000 + 100L * o.steps;
+  const long step_budget = o.max_integrator_steps > 0 ? o.max_integrator_steps : 100'000 + 100L * o.steps;
   // The functions whose sign changes are located, made once: function `located`, its locked
   // sign taken as positive, and the distance to the stop at q.
   size_t located = 0;

@@ -186,7 +186,9 @@ class ModelParser {
             in_.allow_only(j, entity, {"type", "bodies", "ratio", "phase"});
             joint.ratio = in_.number(in_.required(j, "ratio", entity, "give ratio: theta_second / theta_first"),
                                      entity + ".ratio");
-            if (joint.ratio == 0.0) in_.fail(field(j, "ratio"), entity, "gear ratio is zero", "give a non-zero ratio");
+            if (!(std::abs(joint.ratio) >= 1e-6 && std::abs(joint.ratio) <= 1e6))
+              in_.fail(field(j, "ratio"), entity, "gear ratio must be between 1e-6 and 1e6 in magnitude",
+                       "give theta_second / theta_first (a ratio beyond that is no gear)");
             joint.phase = in_.optional_number(j, "phase", entity, Quantity::angle).value_or(0.0);
           } else {
             in_.fail(type, entity, "unknown joint type '" + t + "'", "use revolute, prismatic or gear");
@@ -276,6 +278,11 @@ class ModelParser {
     if (node[size_key]) f.size = in_.number(node[size_key], entity + ".friction." + size_key, Quantity::length);
     if (f.coefficient < 0.0)
       in_.fail(field(node, "coefficient"), entity, "friction coefficient is negative", "give a coefficient >= 0");
+    // Dry friction coefficients of real pairs lie below about 1.5; beyond 10 a value is a typo.
+    for (const char* key : {"coefficient", "static"})
+      if (const YAML::Node v = field(node, key); v && in_.number(v, entity) > 10.0)
+        in_.fail(v, entity, fmt::format("friction {} {} is above 10", key, in_.number(v, entity)),
+                 "give a Coulomb coefficient (0.05 to 1.5 for real pairs)");
     if (f.static_coefficient < f.coefficient)
       in_.fail(field(node, "static") ? field(node, "static") : node, entity,
                fmt::format("the static friction coefficient {:g} is below the kinetic one {:g}", f.static_coefficient,
@@ -508,7 +515,9 @@ class ModelParser {
               in_.allow_only(r, entity + ".reducer", {"ratio", "inertia", "efficiency"});
               d.ratio = in_.number(in_.required(r, "ratio", entity + ".reducer", "give ratio: omega_out / omega_motor"),
                                    entity + ".reducer.ratio");
-              if (d.ratio == 0.0) in_.fail(field(r, "ratio"), entity, "reducer ratio is zero", "give a non-zero ratio");
+              if (!(std::abs(d.ratio) >= 1e-6 && std::abs(d.ratio) <= 1e6))
+                in_.fail(field(r, "ratio"), entity, "reducer ratio must be between 1e-6 and 1e6 in magnitude",
+                         "give omega_out / omega_motor (a ratio beyond that is no reducer)");
               d.reducer_inertia = non_negative(r, "inertia", entity + ".reducer", Quantity::plain, false);
               d.efficiency =
                   field(r, "efficiency") ? in_.number(field(r, "efficiency"), entity + ".reducer.efficiency") : 1.0;

@@ -21,11 +21,15 @@ Wrench inertial_load(const Body& body, const BodyState& b) {
 }
 
 /// Largest change of any reaction (force components, normal force, gear torque) in N.
+/// The largest change of a reaction between two approximations; infinite when a reaction is
+/// not finite (std::max would drop a NaN and report convergence).
 double reaction_change(const Workspace& ws) {
   double change = 0.0;
   for (size_t k = 0; k < ws.reaction.size(); ++k) {
     const JointReaction &a = ws.reaction[k], &b = ws.reaction_previous[k];
-    change = std::max({change, (a.force - b.force).lpNorm<Eigen::Infinity>(), std::abs(a.moment - b.moment)});
+    const double d = std::max((a.force - b.force).lpNorm<Eigen::Infinity>(), std::abs(a.moment - b.moment));
+    if (!std::isfinite(d) || !a.force.allFinite() || !std::isfinite(a.moment)) return INFINITY;
+    change = std::max(change, d);
   }
   return change;
 }

@@ -172,6 +172,19 @@ TEST(ModelErrors, NegativeFrictionCoefficient) {
                21, {"joint 'C'", "friction coefficient is negative"});
 }
 
+TEST(ModelErrors, FrictionCoefficientAboveTen) {
+  // Once accepted at 9e11: every position self-locked, the summary printed nan.
+  expect_error(base + "friction:\n  revolute: {coefficient: 0.3, static: 40, radius: 5 mm}\n", 29,
+               {"friction.revolute", "friction static 40 is above 10"});
+}
+
+TEST(ModelErrors, GearRatioBeyondAMillion) {
+  expect_error(replace(base, "  D: {type: revolute, bodies: [ground, rocker]}\n",
+                       "  D: {type: revolute, bodies: [ground, rocker]}\n  G: {type: gear, bodies: [crank, rocker], "
+                       "ratio: 1e-300}\n"),
+               23, {"joint 'G'", "gear ratio must be between 1e-6 and 1e6"});
+}
+
 TEST(ModelErrors, NegativePinRadius) {
   expect_error(base + "friction:\n  revolute: {coefficient: 0.1, radius: -5 mm}\n", 29,
                {"friction.revolute", "friction radius is negative", "radius >= 0"});

@@ -128,6 +128,23 @@ TEST(Kinetostatics, WithFrictionDriverPowerIsFrictionlessPlusFrictionPower) {
   }
 }
 
+TEST(Kinetostatics, ReactionsThatOverflowAreSelfLockingNeverConverged) {
+  // A pin radius of 1e11 m makes the friction moments overflow: the successive approximations
+  // must not report convergence on infinite reactions (std::max dropped the NaN change).
+  MechanismSpec spec = io::read_planar_model(test::example("seed001-fourbar"));
+  for (Joint& j : spec.joints) j.pin_radius = 1e11;
+  const Mechanism m = compile(spec);
+  for_each_position(m, [&](Workspace& ws, double t) {
+    const KinetostaticsStatus status = solve_kinetostatics(m, ws, t);
+    bool finite = true;
+    for (const JointReaction& r : ws.reaction) finite = finite && r.force.allFinite() && std::isfinite(r.moment);
+    if (status.converged) {
+      EXPECT_TRUE(finite) << "t = " << t;
+    }
+    EXPECT_EQ(status.self_locking, !status.converged);
+  });
+}
+
 TEST(Kinetostatics, NewtonEulerEquationsHoldForEveryBody) {
   for (const auto& c : test::example_cases()) {
     SCOPED_TRACE(c.name);
