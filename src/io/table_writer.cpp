@@ -58,6 +58,17 @@ void require_not_an_input(const std::string& output, const std::vector<std::stri
   }
 }
 
+namespace {
+/// A missing value (NaN) is written empty; an infinite one is an overflow that no file carries.
+void require_not_infinite(const Table& table, size_t row, size_t column) {
+  if (std::isinf(table.at(row, column)))
+    throw AnalysisError(
+        fmt::format("row {} (t = {:.9g}), column '{}' is infinite: the analysis overflowed; check the "
+                    "model's magnitudes (nothing was written)",
+                    row + 1, table.at(row, 0), table.columns[column]));
+}
+}  // namespace
+
 void write_csv(const std::string& path, const Table& table, int digits) {
   write_file(path, [&](std::ostream& out) { write_csv(out, table, digits); });
 }
@@ -71,6 +82,7 @@ void write_csv(std::ostream& out, const Table& table, int digits) {
     for (size_t c = 0; c < table.width(); ++c) {
       if (c) line += ',';
       const double v = table.at(r, c);
+      require_not_infinite(table, r, c);
       if (v == 0.0)
         line += '0';  // no "-0"
       else if (std::isfinite(v))
@@ -92,6 +104,7 @@ void write_json(const std::string& path, const Table& table, const std::string& 
     nlohmann::ordered_json column = nlohmann::ordered_json::array();
     for (size_t r = 0; r < table.rows(); ++r) {
       const double v = table.at(r, c);
+      require_not_infinite(table, r, c);
       column.push_back(std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr));
     }
     data[table.columns[c]] = std::move(column);

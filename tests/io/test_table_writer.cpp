@@ -38,6 +38,26 @@ TEST(TableWriter, JsonCarriesUnitsMetadataAndNulls) {
   EXPECT_TRUE(doc["data"]["C.vx"][1].is_null());
 }
 
+TEST(TableWriter, AnInfiniteValueIsAnAnalysisErrorWithItsRowAndColumnAndNoFile) {
+  Table t = sample();
+  t.values[3] = -INFINITY;
+  for (const char* name : {"/overflow.csv", "/overflow.json"}) {
+    const std::string path = ::testing::TempDir() + name;
+    std::filesystem::remove(path);
+    try {
+      if (std::string(name).ends_with(".csv"))
+        io::write_csv(path, t);
+      else
+        io::write_json(path, t, "{}");
+      FAIL() << "an infinite value was written to " << name;
+    } catch (const AnalysisError& e) {
+      EXPECT_NE(std::string(e.what()).find("row 2 (t = 0.1), column 'C.vx' is infinite"), std::string::npos)
+          << e.what();
+    }
+    EXPECT_FALSE(std::filesystem::exists(path));
+  }
+}
+
 TEST(WriteFile, AnInterruptedWriteLeavesTheEarlierFileAsItWasAndNoPartialFile) {
   const std::string dir = ::testing::TempDir() + "/write_file";
   std::filesystem::create_directories(dir);

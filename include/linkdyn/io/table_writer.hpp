@@ -21,13 +21,15 @@ void write_file(const std::string& path, const std::function<void(std::ostream&)
 /// overwrites what it was computed from. `option` names the output's option (--csv, ...).
 void require_not_an_input(const std::string& output, const std::vector<std::string>& inputs, const std::string& option);
 
-/// CSV with a header row; missing values are empty cells. Numbers in full double precision
+/// CSV with a header row; missing values (NaN) are empty cells, an infinite value is an
+/// AnalysisError naming its row and column (nothing written). Numbers in full double precision
 /// (the shortest text that reads back to the same double, at most 17 significant digits), or
 /// with `digits` significant digits when digits > 0.
 void write_csv(const std::string& path, const Table& table, int digits = 0);
 void write_csv(std::ostream& out, const Table& table, int digits = 0);
 /// JSON object: {"metadata": <metadata_json>, "columns": [...], "units": {...}, "data":
-/// {column: [values]}}; missing values are null. `metadata_json` must be a JSON object text.
+/// {column: [values]}}; missing values are null, an infinite value an AnalysisError as in
+/// write_csv. `metadata_json` must be a JSON object text.
 void write_json(const std::string& path, const Table& table, const std::string& metadata_json);
 
 }  // namespace linkdyn::io
