@@ -87,6 +87,7 @@ class ModelParser {
   }
 
   void bodies(const YAML::Node& node) {
+    bodies_node_ = node;
     each_named(node, "bodies", spec_.bodies, "body",
                [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
                  const YAML::Node& b = value;
@@ -1016,6 +1017,54 @@ class ModelParser {
           }
           elastic_links_.push_back(std::move(e));
         });
+    for (size_t b = 1; b < spec_.bodies.size(); ++b) beam_inertia(static_cast<int>(b));
+  }
+
+  /// A body that bends has the inertia of its beams: mass rho A L, centre at mid-chord, m L^2 / 12
+  /// about it (combined by the parallel-axis theorem when it carries several). Its mass,
+  /// inertia and com are set from them; values the model gives must agree within 1 % (of the
+  /// mass, the inertia, the length), else InputError naming both: a body mass of 0 under a
+  /// beam made the end forces, hence the axial force and the geometric stiffness, wrong.
+  void beam_inertia(int b) {
+    double mass = 0.0, first_moment_x = 0.0, first_moment_y = 0.0, length = 0.0;
+    std::vector<const flex::ElasticLinkSpec*> links;
+    for (const flex::ElasticLinkSpec& e : elastic_links_)
+      if (e.body == b) {
+        const double L = (e.point[1] - e.point[0]).norm(), m = e.rho * e.A * L;
+        const Vec2 c = 0.5 * (e.point[0] + e.point[1]);
+        mass += m, first_moment_x += m * c.x(), first_moment_y += m * c.y(), length = std::max(length, L);
+        links.push_back(&e);
+      }
+    if (links.empty() || !(mass > 0.0)) return;
+    const Vec2 com(first_moment_x / mass, first_moment_y / mass);
+    double inertia = 0.0;
+    for (const flex::ElasticLinkSpec* e : links) {
+      const double L = (e->point[1] - e->point[0]).norm(), m = e->rho * e->A * L;
+      inertia += m * L * L / 12.0 + m * (0.5 * (e->point[0] + e->point[1]) - com).squaredNorm();
+    }
+    Body& body = spec_.bodies[static_cast<size_t>(b)];
+    const YAML::Node given = field(bodies_node_, body.name.c_str());
+    const std::string entity = "body '" + body.name + "'", link = "elastic link '" + links.front()->name + "'";
+    const std::string fix = "remove the entry (the beam gives it) or make the two agree within 1 %";
+    if (const YAML::Node v = field(given, "mass"); !v)
+      body.mass = mass;
+    else if (std::abs(body.mass - mass) > 0.01 * mass)
+      in_.fail(v, entity, fmt::format("mass {:g} kg differs from rho A L = {:g} kg of its {}", body.mass, mass, link),
+               fix);
+    if (const YAML::Node v = field(given, "inertia"); !v)
+      body.inertia = inertia;
+    else if (std::abs(body.inertia - inertia) > 0.01 * inertia)
+      in_.fail(v, entity,
+               fmt::format("inertia {:g} kg m^2 differs from m L^2 / 12 = {:g} kg m^2 of its {}", body.inertia, inertia,
+                           link),
+               fix);
+    if (const YAML::Node v = field(given, "com"); !v)
+      body.com = com;
+    else if ((body.com - com).norm() > 0.01 * length)
+      in_.fail(v, entity,
+               fmt::format("com ({:g}, {:g}) m differs from the mid-chord ({:g}, {:g}) m of its {}", body.com.x(),
+                           body.com.y(), com.x(), com.y(), link),
+               fix);
   }
 
   void analysis(const YAML::Node& node) {
@@ -1036,6 +1085,7 @@ class ModelParser {
   MechanismSpec spec_;
   dynamics::MachineSpec machine_;
   std::vector<flex::ElasticLinkSpec> elastic_links_;
+  YAML::Node bodies_node_;                               // the bodies: map, to tell given entries from defaults
   PairFriction revolute_friction_, prismatic_friction_;  // model-wide defaults
 };
 

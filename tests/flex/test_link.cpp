@@ -83,6 +83,36 @@ TEST(ElasticLinkModel, SectionIsReadWithItsSupportsAndEnds) {
   EXPECT_EQ(links[0].end_joints[1].size(), 1u);  // C
 }
 
+TEST(ElasticLinkModel, ABodyThatBendsTakesItsInertiaFromTheBeamOrMustAgreeWithIt) {
+  // The rocker as the model writes it (rho A L, mid-chord, m L^2 / 12) and with those entries
+  // left out: the same body, to rounding.
+  const double mass = 7850.0 * 4.0e-4 * 0.30;
+  const Linked given = compile_text(fourbar(rocker_link));
+  std::string text = fourbar(rocker_link);
+  const size_t at = text.find("  rocker: {mass: ");
+  text.replace(at, text.find("points:", at) - at, "  rocker: {");
+  const Linked derived = compile_text(text);
+  const planar::Body &a = given.m.bodies()[3], &b = derived.m.bodies()[3];
+  EXPECT_NEAR(b.mass, mass, 1e-12);
+  EXPECT_NEAR(b.inertia, mass * 0.09 / 12.0, 1e-12);
+  EXPECT_NEAR((b.com - Vec2(0.15, 0.0)).norm(), 0.0, 1e-15);
+  EXPECT_NEAR(a.mass, b.mass, 1e-6 * mass);
+  // A mass that disagrees (the default 0 once made the axial force wrong without a word).
+  std::string wrong = fourbar(rocker_link);
+  const size_t value = wrong.find("  rocker: {mass: ") + 17;
+  wrong.replace(value, wrong.find(',', value) - value, "0.5");
+  try {
+    compile_text(wrong);
+    ADD_FAILURE() << "a rocker of 0.5 kg on a 0.942 kg beam was accepted";
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("body 'rocker': mass 0.5 kg differs from rho A L = 0.942 kg of its elastic link 'rocker_beam'"),
+              std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("fourbar-elastic.yaml:6"), std::string::npos) << msg;
+  }
+}
+
 TEST(ElasticLinkModel, BadSectionIsAnInputErrorNamingFileLineAndLink) {
   auto error_of = [](const std::string& text) -> std::string {
     try {
@@ -111,7 +141,8 @@ TEST(ElasticLinkModel, BadSectionIsAnInputErrorNamingFileLineAndLink) {
                 .find("negative"),
             std::string::npos);
   const Linked free_free = compile_text(fourbar(
-      "elastic_links:\n  lever: {body: rocker, from: D, to: C, E: 1, rho: 1, A: 1, I: 1, supports: [free, free]}\n"));
+      "elastic_links:\n  lever: {body: rocker, from: D, to: C, E: 1, rho: 7850, A: 4.0e-4, I: 1, supports: [free, "
+      "free]}\n"));
   try {
     free_free.links();
     ADD_FAILURE() << "free-free accepted";
