@@ -19,7 +19,7 @@ namespace {
 struct FlexOptions {
   std::string model, csv, json, response_csv, plot_dir;
   int steps = 0, modes = 4, substeps = 20;
-  bool no_friction = false, no_gyroscopic = false, from_rest = false, no_response = false;
+  bool no_friction = false, no_gyroscopic = false, from_rest = false, no_response = false, allow_unstable = false;
 };
 
 std::vector<double> column_values(const Table& table, const std::string& name) {
@@ -161,9 +161,23 @@ void run_flex(const FlexOptions& o) {
   planar::KinetostaticsOptions kinetostatics;
   kinetostatics.friction = !o.no_friction;
   flex::CycleOptions cycle{o.modes, !o.no_gyroscopic, kinetostatics};
-  const Table eigen = io::eigen_cycle_table(m, links, flex::eigen_cycle(m, links, grid, cycle));
+  const flex::EigenCycleResult cycle_result = flex::eigen_cycle(m, links, grid, cycle);
+  const Table eigen = io::eigen_cycle_table(m, links, cycle_result);
+  nlohmann::ordered_json extra;
+  extra["settings"] = {{"t0", grid.t0},
+                       {"t_end", grid.t_end},
+                       {"steps", grid.steps},
+                       {"modes", o.modes},
+                       {"gyroscopic", !o.no_gyroscopic},
+                       {"friction", !o.no_friction}};
+  // The eigen table first: a failure of the response below leaves it written.
+  write_outputs(m, o.model, "flex", eigen, planar::SweepSummary{}, o.csv, o.json, extra);
+  if (const std::string unstable = flex::first_instability(m, links, cycle_result); !unstable.empty()) {
+    if (!o.allow_unstable)
+      throw AnalysisError(unstable + "; the eigen table is written; --allow-unstable computes the response anyway");
+    fmt::print("warning: {}\n", unstable);
+  }
   std::vector<Table> responses;
-  nlohmann::ordered_json periodicity;
   for (const flex::ElasticLink& link : links) {
     print_link(m, link);
     print_cycle(link, eigen, o.modes, flex::periodicity_problem(m, grid).empty() ? grid.t_end - grid.t0 : 0.0);
@@ -171,6 +185,14 @@ void run_flex(const FlexOptions& o) {
     flex::ResponseOptions ro{o.substeps, !o.from_rest, kinetostatics};
     const flex::LinkResponse response = flex::link_response(m, link, grid, ro);
     const double error = response.periodicity_error;
+    // A response beyond the link's length is no small vibration: it grows (unstable) or resonates.
+    const double largest = std::max(response.node_w.cwiseAbs().maxCoeff(), response.node_u.cwiseAbs().maxCoeff());
+    if (!std::isfinite(largest) || (largest > link.beam.length && !o.allow_unstable))
+      throw AnalysisError(fmt::format(
+          "elastic link '{}': the {} response reaches {:.3g} m, beyond the link's length {:.3g} m: it grows "
+          "(an unstable or resonant link; see the eigen table){}",
+          link.name, o.from_rest ? "from-rest" : "steady", largest, link.beam.length,
+          std::isfinite(largest) ? "; --allow-unstable writes it anyway" : ""));
     responses.push_back(io::response_table(m, link, response));
     const Table& r = responses.back();
     const auto [wlo, whi] = range_of(column_values(r, link.name + ".mid.w"));
@@ -180,16 +202,7 @@ void run_flex(const FlexOptions& o) {
         o.from_rest ? "from rest" : "steady periodic", o.substeps, wlo, whi, ulo, uhi);
     if (!o.from_rest) fmt::print(", periodicity error {:.2g}", error);
     fmt::print("\n");
-    periodicity[link.name] = error;
   }
-  nlohmann::ordered_json extra;
-  extra["settings"] = {{"t0", grid.t0},
-                       {"t_end", grid.t_end},
-                       {"steps", grid.steps},
-                       {"modes", o.modes},
-                       {"gyroscopic", !o.no_gyroscopic},
-                       {"friction", !o.no_friction}};
-  write_outputs(m, o.model, "flex", eigen, planar::SweepSummary{}, o.csv, o.json, extra);
   if (!o.response_csv.empty() && !responses.empty()) {
     Table all = responses.front();
     for (size_t k = 1; k < responses.size(); ++k) {  // further links: their columns after the first's
@@ -233,6 +246,8 @@ void add_flex_command(CLI::App& app) {
   cmd->add_flag("--from-rest", options->from_rest,
                 "Response from rest over the grid instead of the steady periodic one");
   cmd->add_flag("--no-response", options->no_response, "Eigen-analysis only");
+  cmd->add_flag("--allow-unstable", options->allow_unstable,
+                "Go on when a link buckles or flutters (a warning instead of exit 3), and write a response that grows");
   cmd->add_flag("--no-gyroscopic", options->no_gyroscopic, "Skip the gyroscopic (quadratic) eigenproblem");
   cmd->add_flag("--no-friction", options->no_friction, "End forces from kinetostatics without friction");
   cmd->add_option("--plot", options->plot_dir, "Write the eigenvalue and response plots as SVG into this folder");

@@ -185,6 +185,33 @@ std::string periodicity_problem(const planar::Mechanism& m, const planar::TimeGr
   return {};
 }
 
+std::string first_instability(const planar::Mechanism& m, const std::vector<ElasticLink>& links,
+                              const EigenCycleResult& cycle) {
+  for (Eigen::Index row = 0; row < cycle.t.size(); ++row) {
+    const Eigen::VectorXd q = cycle.q.row(row).transpose();
+    const std::string where = fmt::format("t = {:.6g} s ({})", cycle.t(row),
+                                          planar::driver_values(m, {q.data(), static_cast<size_t>(q.size())}));
+    for (size_t l = 0; l < links.size(); ++l) {
+      const LinkModes& modes = cycle.links[l];
+      if (modes.lambda.cols() > 0 && modes.lambda(row, 0) < 0.0)
+        return fmt::format(
+            "elastic link '{}' is unstable at {}: its first eigenvalue is negative (lambda1 = {:.6g} 1/s^2): the axial "
+            "force buckles it",
+            links[l].name, where, modes.lambda(row, 0));
+      for (Eigen::Index k = 0; k < modes.gyroscopic_sigma.cols(); ++k) {
+        const double sigma = modes.gyroscopic_sigma(row, k),
+                     omega = 2.0 * M_PI * std::abs(modes.gyroscopic_frequency(row, k));
+        if (sigma > 1e-6 * std::max(omega, 1.0))
+          return fmt::format(
+              "elastic link '{}' is unstable at {}: mode {} grows (real part sigma = {:.6g} 1/s > 0, frequency {:.6g} "
+              "Hz)",
+              links[l].name, where, k + 1, sigma, modes.gyroscopic_frequency(row, k));
+      }
+    }
+  }
+  return {};
+}
+
 LinkResponse link_response(const planar::Mechanism& m, const ElasticLink& link, const planar::TimeGrid& grid,
                            const ResponseOptions& options) {
   if (options.periodic) {

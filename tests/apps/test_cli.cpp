@@ -398,6 +398,27 @@ TEST(Cli, FlexRefusesAModelWithoutElasticLinksOrWithBadSupports) {
   EXPECT_NE(bad.output.find("rigid-body motion"), std::string::npos) << bad.output;
 }
 
+TEST(Cli, FlexReportsABucklingLinkAsAFailureAfterWritingTheEigenTable) {
+  // The pump's lever with I = 1e-15 m^4: its Euler load is far below the pendulum's push.
+  std::string text = linkdyn::test::read_text(linkdyn::test::example("seed004-pump"));
+  text.replace(text.find("I: 3.6e-10"), 10, "I: 1e-15");
+  const std::string model = write_temp("buckling-lever.yaml", text), csv = ::testing::TempDir() + "/buckling.csv";
+  std::filesystem::remove(csv);
+  const CliRun r = run("flex " + model + " --csv " + csv);
+  EXPECT_EQ(r.code, 3) << r.output;
+  EXPECT_NE(r.output.find("elastic link 'lever' is unstable at t = "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("its first eigenvalue is negative"), std::string::npos) << r.output;
+  EXPECT_TRUE(std::filesystem::exists(csv)) << "the eigen table is written before the failure";
+  // Asked for, the eigen-analysis goes on with a warning; without it a response is refused too.
+  const CliRun allowed = run("flex " + model + " --allow-unstable --no-response");
+  EXPECT_EQ(allowed.code, 0) << allowed.output;
+  EXPECT_NE(allowed.output.find("warning: elastic link 'lever' is unstable"), std::string::npos) << allowed.output;
+  const CliRun grows = run("flex " + model + " --from-rest");
+  EXPECT_EQ(grows.code, 3) << grows.output;
+  // A stable link passes untouched.
+  EXPECT_EQ(run("flex " + linkdyn::test::example("seed004-pump") + " --no-response").code, 0);
+}
+
 TEST(Cli, FlexOnAMechanismThatStopsAssemblingExitsWithCode3AndTheDriverValue) {
   // The non-Grashof four-bar does not assemble past 97.9 deg: the link needs the whole motion.
   std::string text = linkdyn::test::read_text(linkdyn::test::example("non-grashof-fourbar"));

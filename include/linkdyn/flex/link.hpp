@@ -92,6 +92,13 @@ struct EigenCycleResult {
 EigenCycleResult eigen_cycle(const planar::Mechanism& m, const std::vector<ElasticLink>& links,
                              const planar::TimeGrid& grid, const CycleOptions& options);
 
+/// The first instability along the cycle, as a sentence naming the link, t and the driver
+/// values, or empty: a negative first eigenvalue (the axial force buckles the link) or, of the
+/// gyroscopic problem, a mode whose real part sigma exceeds 1e-6 of its circular frequency (it
+/// grows: flutter). Rounding leaves |sigma| near 1e-9 of it in a stable link.
+std::string first_instability(const planar::Mechanism& m, const std::vector<ElasticLink>& links,
+                              const EigenCycleResult& cycle);
+
 struct ResponseOptions {
   int substeps = 20;     ///< Newmark steps per grid step
   bool periodic = true;  ///< the steady periodic response (else: from rest over the grid)
