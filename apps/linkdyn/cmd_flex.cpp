@@ -233,16 +233,15 @@ void add_flex_command(CLI::App& app) {
   CLI::App* cmd =
       app.add_subcommand("flex", "Elastic links: natural frequencies along the cycle and vibration response");
   cmd->add_option("MODEL", options->model, "Model file (YAML) with an 'elastic_links:' section")->required();
-  cmd->add_option("--modes", options->modes, "Number of eigenvalues per link (default 4)")->check(CLI::PositiveNumber);
+  cmd->add_option("--modes", options->modes, "Number of eigenvalues per link (default 4)")->check(positive);
   cmd->add_option("--steps", options->steps, "Number of positions along the cycle (default: from the model)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive);
   add_max_steps_option(cmd);
   cmd->add_option("--csv", options->csv, "Write the eigenvalues along the cycle as CSV");
   add_digits_option(cmd);
   cmd->add_option("--json", options->json, "Write the eigenvalues and metadata as JSON");
   cmd->add_option("--response", options->response_csv, "Write the deflections along the cycle as CSV");
-  cmd->add_option("--substeps", options->substeps, "Newmark steps per position (default 20)")
-      ->check(CLI::PositiveNumber);
+  cmd->add_option("--substeps", options->substeps, "Newmark steps per position (default 20)")->check(positive);
   cmd->add_flag("--from-rest", options->from_rest,
                 "Response from rest over the grid instead of the steady periodic one");
   cmd->add_flag("--no-response", options->no_response, "Eigen-analysis only");

@@ -66,8 +66,7 @@ void add_kinematics_command(CLI::App& app) {
   auto options = std::make_shared<KinematicsOptions>();
   CLI::App* cmd = app.add_subcommand("kinematics", "Positions, velocities and accelerations over the drivers' motion");
   cmd->add_option("MODEL", options->model, "Model file (YAML)")->required();
-  cmd->add_option("--steps", options->steps, "Number of steps (default: from the model's motion law)")
-      ->check(CLI::PositiveNumber);
+  cmd->add_option("--steps", options->steps, "Number of steps (default: from the model's motion law)")->check(positive);
   add_max_steps_option(cmd);
   cmd->add_option("--singular-tol", options->singular_tol,
                   "Dead point when a group's conditioning (sine of its transmission angle) is below this")

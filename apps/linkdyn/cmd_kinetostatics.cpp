@@ -116,15 +116,14 @@ void add_kinetostatics_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "kinetostatics", "Driver efforts, pair reactions, friction losses and efficiency over the drivers' motion");
   cmd->add_option("MODEL", options->model, "Model file (YAML)")->required();
-  cmd->add_option("--steps", options->steps, "Number of steps (default: from the model's motion law)")
-      ->check(CLI::PositiveNumber);
+  cmd->add_option("--steps", options->steps, "Number of steps (default: from the model's motion law)")->check(positive);
   add_max_steps_option(cmd);
   cmd->add_flag("--no-friction", options->no_friction, "Frictionless analysis");
   cmd->add_option("--tol", options->solver.tolerance,
                   "Friction iterations stop when no reaction changes more than this (N)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive);
   cmd->add_option("--max-iter", options->solver.max_iterations, "Largest number of friction iterations per position")
-      ->check(CLI::PositiveNumber);
+      ->check(positive);
   cmd->add_option("--csv", options->csv, "Write the table as CSV");
   add_digits_option(cmd);
   cmd->add_option("--json", options->json, "Write the table and metadata as JSON");

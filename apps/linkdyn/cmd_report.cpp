@@ -39,8 +39,7 @@ void add_report_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("report", "A self-contained HTML report: animation and plots of every analysis");
   cmd->add_option("MODEL", options->model, "Model file (YAML)")->required();
   cmd->add_option("-o,--output", options->output, "The HTML file (default: <model name>.report.html)");
-  cmd->add_option("--steps", options->steps, "Number of steps (default: from the model's motion law)")
-      ->check(CLI::PositiveNumber);
+  cmd->add_option("--steps", options->steps, "Number of steps (default: from the model's motion law)")->check(positive);
   add_max_steps_option(cmd);
   cmd->add_flag("--no-friction", options->no_friction, "Frictionless kinetostatics");
   cmd->callback([options] { run_report(*options); });

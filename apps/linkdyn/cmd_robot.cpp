@@ -556,8 +556,8 @@ void add_robot_command(CLI::App& app) {
       cmd->add_flag("--check", options->check,
                     "Also compare with central differences of the inverse dynamics (stderr)");
     if (name == "simulate") {
-      cmd->add_option("--t-end", options->t_end, "Simulated time, s")->check(CLI::PositiveNumber);
-      cmd->add_option("--steps", options->steps, "Output rows after the first")->check(CLI::PositiveNumber);
+      cmd->add_option("--t-end", options->t_end, "Simulated time, s")->check(positive);
+      cmd->add_option("--steps", options->steps, "Output rows after the first")->check(positive);
       add_max_steps_option(cmd);
       cmd->add_option("--torques", options->torques, "CSV with t and <joint>.tau: driving forces, linear in t")
           ->check(CLI::ExistingFile);

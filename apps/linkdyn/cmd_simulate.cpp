@@ -230,13 +230,13 @@ void add_simulate_command(CLI::App& app) {
       "simulate",
       "Direct dynamics of a machine with motors, resistances and friction (any DOF with --method kane or full)");
   cmd->add_option("MODEL", options->model, "Model file (YAML)")->required();
-  cmd->add_option("--t-end", options->sim.t_end, "End time (s)")->check(CLI::PositiveNumber)->capture_default_str();
-  cmd->add_option("--steps", options->sim.steps, "Output rows - 1")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--t-end", options->sim.t_end, "End time (s)")->check(positive)->capture_default_str();
+  cmd->add_option("--steps", options->sim.steps, "Output rows - 1")->check(positive)->capture_default_str();
   add_max_steps_option(cmd);
   cmd->add_option("--max-integrator-steps", options->sim.max_integrator_steps,
                   "The integrator's step budget; beyond it the run stops with the rows so far (default: 10^5 + 100 "
                   "per output row)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive);
   cmd->add_option(
          "--method", options->method,
          "reduced (tabulated reduced model, fast, one DOF), full (whole constrained model) or kane (Kane's equations "
@@ -249,10 +249,10 @@ void add_simulate_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--rtol", options->sim.rel_tol,
                   "Relative tolerance of the integration (the reduced model's tables follow it)")
-      ->check(CLI::PositiveNumber)
+      ->check(positive)
       ->capture_default_str();
   cmd->add_option("--atol", options->sim.abs_tol, "Absolute tolerance of the integration")
-      ->check(CLI::PositiveNumber)
+      ->check(positive)
       ->capture_default_str();
   cmd->add_option("--q0", options->sim.q0,
                   "Initial value of the first driver coordinate (default: its motion law's at t = 0)");
@@ -270,12 +270,10 @@ void add_simulate_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--table-tolerance", options->sim.table_tolerance,
                   "Reduced method: relative interpolation error of the table (default 0: --rtol / 10)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative)
       ->capture_default_str();
   cmd->add_flag("--steady", options->steady, "Start from the steady (periodic) regime and simulate --cycles cycles");
-  cmd->add_option("--cycles", options->cycles, "Steady cycles to simulate")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
+  cmd->add_option("--cycles", options->cycles, "Steady cycles to simulate")->check(positive)->capture_default_str();
   cmd->add_option("--mean-speed", options->mean_speed,
                   "Solve the --adjust actuators' common scale for this mean speed");
   cmd->add_option("--adjust", options->adjust, "Actuators whose value (torque, voltage, T0) is scaled for --mean-speed")

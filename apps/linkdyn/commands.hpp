@@ -42,6 +42,11 @@ void write_outputs(const planar::Mechanism& m, const std::string& model_file, co
                    const std::string& json, const nlohmann::ordered_json& extra);
 /// Writes one SVG per plot into `dir` (when given).
 void write_plots(const std::string& dir, const std::vector<io::Plot>& plots);
+/// Option checks with plain messages ("must be greater than 0, not '0'") instead of CLI11's
+/// range with the largest double written out.
+extern const CLI::Validator positive;
+extern const CLI::Validator non_negative;
+
 /// The most output rows a command computes (--max-steps, default 10^6): a larger request is
 /// refused before any work with the number and the option to raise it.
 extern long max_steps;

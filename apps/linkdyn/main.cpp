@@ -4,12 +4,16 @@
 #include <fmt/core.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <csignal>
 #include <new>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
+#include "build_info.hpp"
 #include "commands.hpp"
 #include "linkdyn/core/error.hpp"
 #include "linkdyn/core/interrupt.hpp"
@@ -48,13 +52,54 @@ void refuse_non_finite_numbers(CLI::App& app) {
   for (CLI::App* command : app.get_subcommands({})) refuse_non_finite_numbers(*command);
 }
 
+/// A misspelt command or option, answered with the nearest name and where the list is; empty
+/// when the command line has neither (CLI11's own message stands).
+std::string unknown_name_hint(CLI::App& app, int argc, char** argv) {
+  std::vector<std::string> commands;
+  for (CLI::App* command : app.get_subcommands({})) commands.push_back(command->get_name());
+  std::string all;
+  for (const std::string& c : commands) all += (all.empty() ? "" : ", ") + c;
+  if (argc < 2) return "a command is required: " + all + " ('linkdyn --help' says what each does)";
+  if (argv[1][0] == '-') return {};
+  const std::string verb = argv[1];
+  CLI::App* command = nullptr;
+  for (CLI::App* c : app.get_subcommands({}))
+    if (c->get_name() == verb) command = c;
+  if (!command) {
+    const std::string nearest = linkdyn::nearest_name(verb, commands);
+    return fmt::format("unknown command '{}'{}; the commands are: {}", verb,
+                       nearest.empty() ? "" : " (did you mean '" + nearest + "'?)", all);
+  }
+  // The first --option that the command (or its own subcommand) does not have.
+  std::vector<std::string> options;
+  std::vector<CLI::App*> scopes{command};
+  if (argc > 2)
+    for (CLI::App* sub : command->get_subcommands({}))
+      if (sub->get_name() == argv[2]) scopes.push_back(sub);
+  for (CLI::App* scope : scopes)
+    for (const CLI::Option* option : scope->get_options())
+      for (const std::string& name : option->get_lnames()) options.push_back("--" + name);
+  for (int k = 2; k < argc; ++k) {
+    std::string word = argv[k];
+    if (!word.starts_with("--")) continue;
+    word = word.substr(0, word.find('='));
+    if (std::find(options.begin(), options.end(), word) != options.end()) continue;
+    const std::string nearest = linkdyn::nearest_name(word, options);
+    const std::string name = scopes.back()->get_name() == verb ? verb : verb + " " + scopes.back()->get_name();
+    return fmt::format("'{}' has no option '{}'{}; 'linkdyn {} --help' lists them", name, word,
+                       nearest.empty() ? "" : " (did you mean '" + nearest + "'?)", name);
+  }
+  return {};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{
       "linkdyn: kinematics and dynamics of mechanisms.\n"
       "Run 'linkdyn <command> --help' for a command's options."};
-  app.set_version_flag("--version", std::string(linkdyn::version));
+  app.set_version_flag("--version", fmt::format("linkdyn {} (commit {})\nbuilt with {}", linkdyn::version,
+                                                LINKDYN_BUILD_COMMIT, LINKDYN_BUILD_DEPENDENCIES));
   app.require_subcommand(1, 1);
   linkdyn::cli::add_check_command(app);
   linkdyn::cli::add_kinematics_command(app);
@@ -71,6 +116,12 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() != 0) {
+      if (const std::string hint = unknown_name_hint(app, argc, argv); !hint.empty()) {
+        fmt::print(stderr, "error: {}\n", hint);
+        return linkdyn::InputError::exit_code;
+      }
+    }
     const int code = app.exit(e);
     return code == 0 ? 0 : linkdyn::InputError::exit_code;
   } catch (const linkdyn::Interrupted& e) {

@@ -1,6 +1,7 @@
 // Text shared by the commands: driver values, sweep events.
 #include <fmt/core.h>
 
+#include <charconv>
 #include <cmath>
 
 #include "commands.hpp"
@@ -33,13 +34,33 @@ void add_digits_option(CLI::App* command) {
       ->check(CLI::Range(1, 17));
 }
 
+namespace {
+CLI::Validator sign_check(bool zero_allowed) {
+  return CLI::Validator(
+      [zero_allowed](std::string& text) -> std::string {
+        double value = 0.0;
+        const char* const end = text.data() + text.size();
+        const auto [at, error] = std::from_chars(text.data() + (text.starts_with('+') ? 1 : 0), end, value);
+        if (at == end && (error == std::errc::result_out_of_range || !std::isfinite(value)))
+          return "'" + text + "' is not a finite number";
+        if (at != end || error != std::errc()) return "'" + text + "' is not a number";
+        if (zero_allowed ? value >= 0.0 : value > 0.0) return "";
+        return fmt::format("must be {}, not '{}'", zero_allowed ? "zero or more" : "greater than 0", text);
+      },
+      zero_allowed ? "NONNEGATIVE" : "POSITIVE");
+}
+}  // namespace
+
+const CLI::Validator positive = sign_check(false);
+const CLI::Validator non_negative = sign_check(true);
+
 long max_steps = 1'000'000;
 
 void add_max_steps_option(CLI::App* command) {
   command
       ->add_option("--max-steps", max_steps,
                    "The most output rows computed: a larger request (--steps, the model's steps:) is refused up front")
-      ->check(CLI::PositiveNumber)
+      ->check(positive)
       ->capture_default_str();
 }
 

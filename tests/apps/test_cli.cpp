@@ -19,6 +19,39 @@ using linkdyn::test::run;
 using linkdyn::test::run_interrupted;
 using linkdyn::test::write_temp;
 
+TEST(Cli, AMisspeltCommandOrOptionIsAnsweredWithTheNearestName) {
+  const std::string fourbar = linkdyn::test::example("seed001-fourbar");
+  CliRun r = run("kinematcs " + fourbar);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("unknown command 'kinematcs' (did you mean 'kinematics'?); the commands are: check, "
+                          "kinematics, kinetostatics"),
+            std::string::npos)
+      << r.output;
+  r = run("kinematics " + fourbar + " --stpes 10");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("'kinematics' has no option '--stpes' (did you mean '--steps'?)"), std::string::npos)
+      << r.output;
+  r = run("robot simulate x.urdf --t-ned 3");
+  EXPECT_NE(r.output.find("'robot simulate' has no option '--t-ned' (did you mean '--t-end'?)"), std::string::npos)
+      << r.output;
+  r = run("");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("a command is required: check, kinematics"), std::string::npos) << r.output;
+  // A range error in plain words, not CLI11's range up to the largest double.
+  r = run("kinematics " + fourbar + " --steps 0");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("--steps: must be greater than 0, not '0'"), std::string::npos) << r.output;
+}
+
+TEST(Cli, VersionNamesTheCommitAndTheDependencies) {
+  const CliRun r = run("--version");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.output.find("linkdyn 0.1.0 (commit "), std::string::npos) << r.output;
+  for (const char* dependency :
+       {"Eigen 3.", "yaml-cpp 0.", "CLI11 2.", "fmt ", "nlohmann-json 3.", "Boost 1.", "NLopt 2."})
+    EXPECT_NE(r.output.find(dependency), std::string::npos) << dependency << " not in " << r.output;
+}
+
 TEST(Cli, HelpListsTheCommands) {
   const CliRun r = run("--help");
   EXPECT_EQ(r.code, 0);
