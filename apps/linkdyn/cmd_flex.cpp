@@ -49,6 +49,14 @@ void print_link(const planar::Mechanism& m, const flex::ElasticLink& link) {
   for (int k = 0; k < std::min(4, b.size()); ++k)
     fmt::print(" f{} = {:.6g} Hz", k + 1, flex::frequency_hz(ws.lambda(k)));
   fmt::print("\n");
+  if (b.damping_alpha > 0.0 || b.damping_beta > 0.0) {
+    fmt::print("  Rayleigh damping alpha = {:.6g} 1/s, beta = {:.6g} s: ratio", b.damping_alpha, b.damping_beta);
+    for (int k = 0; k < std::min(4, b.size()); ++k) {
+      const double w = std::sqrt(std::max(ws.lambda(k), 0.0));
+      fmt::print(" {:.4g}", w > 0.0 ? b.damping_alpha / (2.0 * w) + b.damping_beta * w / 2.0 : 0.0);
+    }
+    fmt::print(" in modes 1-{}\n", std::min(4, b.size()));
+  }
   if (!link.ignored_loads.empty()) {
     fmt::print(
         "  note: the beam carries its weight, inertia and end forces; these loads on body '{}' act on the\n"

@@ -262,9 +262,11 @@ AxialForce axial_force(const BeamModel& beam, const FrameMotion& motion) {
 void evaluate_operators(const BeamModel& beam, const FrameMotion& motion, BeamOperators& out) {
   const double w = motion.omega, e = motion.epsilon;
   out.damping = (2.0 * w) * beam.rotation_coupling;  // [c(omega)]
-  out.stiffness = beam.stiffness;                    // [k]
-  out.stiffness += e * beam.rotation_coupling;       // [k(epsilon)]
-  out.stiffness -= (w * w) * beam.mass;              // [k(omega)]
+  if (beam.damping_alpha != 0.0) out.damping += beam.damping_alpha * beam.mass;
+  if (beam.damping_beta != 0.0) out.damping += beam.damping_beta * beam.stiffness;
+  out.stiffness = beam.stiffness;               // [k]
+  out.stiffness += e * beam.rotation_coupling;  // [k(epsilon)]
+  out.stiffness -= (w * w) * beam.mass;         // [k(omega)]
   out.axial = axial_force(beam, motion);
   if (beam.geometric_stiffness) {
     out.stiffness += out.axial.c0 * beam.geometric[0];
@@ -282,6 +284,21 @@ void evaluate_operators(const BeamModel& beam, const FrameMotion& motion, BeamOp
       const int r = beam.reduced_of[(end == 0 ? 0 : last) + axis];
       if (r >= 0) out.load(r) += motion.end_force[end](axis);
     }
+}
+
+std::pair<double, double> rayleigh_damping(const BeamModel& beam, double zeta) {
+  // The at-rest problem k x = omega^2 m x, as in solve_undamped: L^-1 k L^-T.
+  Eigen::MatrixXd reduced = beam.stiffness;
+  const auto lower = beam.mass_factor.matrixL();
+  lower.solveInPlace(reduced);
+  reduced.transposeInPlace();
+  lower.solveInPlace(reduced);
+  const Eigen::VectorXd lambda =
+      Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(reduced, Eigen::EigenvaluesOnly).eigenvalues();
+  const double w1 = std::sqrt(std::max(lambda(0), 0.0)),
+               w2 = lambda.size() > 1 ? std::sqrt(std::max(lambda(1), 0.0)) : w1;
+  // zeta = alpha / (2 w) + beta w / 2 at w1 and w2.
+  return {2.0 * zeta * w1 * w2 / (w1 + w2), 2.0 * zeta / (w1 + w2)};
 }
 
 Vec2 displacement_at(const BeamModel& beam, const Eigen::VectorXd& free_dofs, double s) {

@@ -34,6 +34,10 @@ std::vector<ElasticLink> make_elastic_links(const planar::Mechanism& m, const st
     link.axis = chord / length;
     try {
       link.beam = make_beam({s.E, s.rho, s.A, s.I}, length, s.elements, s.supports, s.geometric_stiffness);
+      if (s.damping_ratio > 0.0)
+        std::tie(link.beam.damping_alpha, link.beam.damping_beta) = rayleigh_damping(link.beam, s.damping_ratio);
+      else
+        link.beam.damping_alpha = s.damping_alpha, link.beam.damping_beta = s.damping_beta;
     } catch (const InputError& e) {
       throw InputError(s.where, entity, e.what(), "fix the link's section, elements or supports");
     }

@@ -50,13 +50,17 @@ void solve_gyroscopic(const BeamModel& beam, ModalWorkspace& ws) {
   int kept = 0;
   for (int k = 0; k < 2 * n && kept < n; ++k)
     if (s(k).imag() > 0.0) ws.gyroscopic(kept++) = s(k);
-  // then, for the rest, the real ones (omega = 0; a pair +-sigma: a mode the frame's motion
-  // makes unstable), non-negative real parts first; sorted by (omega, -sigma) below.
+  // then, for the rest, the real ones (omega = 0): non-negative real parts first (a pair
+  // +-sigma: a mode the frame's motion makes unstable), sorted by (omega, -sigma) below; the
+  // negative ones (a mode damped beyond critical, such as the axial ones under stiffness-
+  // proportional damping) go last.
   for (int k = 0; k < 2 * n && kept < n; ++k)
     if (s(k).imag() == 0.0 && s(k).real() >= 0.0) ws.gyroscopic(kept++) = s(k);
   for (int k = 0; k < 2 * n && kept < n; ++k)
     if (s(k).imag() == 0.0 && s(k).real() < 0.0) ws.gyroscopic(kept++) = s(k);
   std::sort(ws.gyroscopic.data(), ws.gyroscopic.data() + kept, [](const auto& a, const auto& b) {
+    const bool a_overdamped = a.imag() == 0.0 && a.real() < 0.0, b_overdamped = b.imag() == 0.0 && b.real() < 0.0;
+    if (a_overdamped != b_overdamped) return b_overdamped;
     return a.imag() != b.imag() ? a.imag() < b.imag() : a.real() > b.real();
   });
 }

@@ -960,8 +960,9 @@ class ModelParser {
         [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
           const YAML::Node& n = value;
           in_.require_map(n, entity);
-          in_.allow_only(n, entity,
-                         {"body", "from", "to", "E", "rho", "A", "I", "elements", "supports", "geometric_stiffness"});
+          in_.allow_only(
+              n, entity,
+              {"body", "from", "to", "E", "rho", "A", "I", "elements", "supports", "geometric_stiffness", "damping"});
           flex::ElasticLinkSpec e;
           e.name = name;
           e.where = in_.where(key);
@@ -1008,6 +1009,21 @@ class ModelParser {
               e.supports[k] = flex::BeamSupport::free;
             else
               in_.fail(supports[k], entity, "unknown support '" + s + "'", "use clamped, pinned, sliding or free");
+          }
+          if (const YAML::Node d = field(n, "damping")) {
+            // Rayleigh {alpha, beta} or {ratio} for the first two modes (docs/elastic-links.md).
+            in_.allow_only(d, entity + ".damping", {"alpha", "beta", "ratio"});
+            const std::string hint = "write damping: {ratio: 0.02} or damping: {alpha: 1/s, beta: s}";
+            if (field(d, "ratio")) {
+              if (field(d, "alpha") || field(d, "beta"))
+                in_.fail(d, entity, "damping gives a ratio and Rayleigh coefficients", hint);
+              e.damping_ratio = non_negative(d, "ratio", entity + ".damping", Quantity::plain, true);
+              if (!(e.damping_ratio < 1.0))
+                in_.fail(field(d, "ratio"), entity, "a damping ratio of 1 or more leaves no vibration", hint);
+            } else {
+              e.damping_alpha = non_negative(d, "alpha", entity + ".damping", Quantity::plain, false);
+              e.damping_beta = non_negative(d, "beta", entity + ".damping", Quantity::plain, false);
+            }
           }
           if (const YAML::Node g = field(n, "geometric_stiffness")) {
             const std::string v = in_.text(g, entity + ".geometric_stiffness");

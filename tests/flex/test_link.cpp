@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <complex>
+#include <tuple>
 
 #include "linkdyn/flex/link.hpp"
 #include "linkdyn/flex/modal.hpp"
@@ -140,6 +141,14 @@ TEST(ElasticLinkModel, BadSectionIsAnInputErrorNamingFileLineAndLink) {
                      "[pinned, pinned]}\n")
                 .find("negative"),
             std::string::npos);
+  EXPECT_NE(error_of(rocker_link + "    damping: {ratio: 1.5}\n").find("a damping ratio of 1 or more"),
+            std::string::npos);
+  EXPECT_NE(error_of(rocker_link + "    damping: {ratio: 0.02, beta: 1e-5}\n").find("a ratio and Rayleigh"),
+            std::string::npos);
+  // A ratio becomes Rayleigh coefficients on the link's beam.
+  const std::vector<ElasticLink> damped = compile_text(fourbar(rocker_link + "    damping: {ratio: 0.05}\n")).links();
+  EXPECT_GT(damped[0].beam.damping_alpha, 0.0);
+  EXPECT_GT(damped[0].beam.damping_beta, 0.0);
   const Linked free_free = compile_text(fourbar(
       "elastic_links:\n  lever: {body: rocker, from: D, to: C, E: 1, rho: 7850, A: 4.0e-4, I: 1, supports: [free, "
       "free]}\n"));
@@ -305,6 +314,47 @@ TEST(ElasticResponse, FromRestUnderASuddenWeightOscillatesAboutTheStaticDeflecti
   // Mostly the first mode: w(T/2) ~ 2 w_static, back to ~0 at T (1.3 % of the load in higher modes).
   EXPECT_NEAR(displacement_at(beam, r.displacement.col(1000), 0.25).y(), 2.0 * static_w, 0.03 * std::abs(static_w));
   EXPECT_NEAR(displacement_at(beam, r.displacement.col(2000), 0.25).y(), 0.0, 0.03 * std::abs(static_w));
+}
+
+TEST(ElasticDamping, RayleighModesDecayAtTheClosedFormRateWithTheDampedFrequency) {
+  // Proportional damping keeps the undamped modes: s_k = -zeta_k w_k + i w_k sqrt(1 - zeta_k^2),
+  // zeta_k = alpha / (2 w_k) + beta w_k / 2.
+  BeamModel beam = make_beam(bar, 0.5, 10, {BeamSupport::pinned, BeamSupport::sliding});
+  std::tie(beam.damping_alpha, beam.damping_beta) = rayleigh_damping(beam, 0.02);
+  ModalWorkspace ws(beam);
+  analyze_modes(beam, FrameMotion{}, ws, true);
+  for (int k = 0; k < 4; ++k) {
+    const double w = std::sqrt(ws.lambda(k)), zeta = beam.damping_alpha / (2.0 * w) + beam.damping_beta * w / 2.0;
+    if (k < 2) {
+      EXPECT_NEAR(zeta, 0.02, 1e-12) << "the ratio asked for, at the first two modes";
+    }
+    EXPECT_NEAR(ws.gyroscopic(k).real(), -zeta * w, 1e-8 * w) << "mode " << k + 1;
+    EXPECT_NEAR(ws.gyroscopic(k).imag(), w * std::sqrt(1.0 - zeta * zeta), 1e-8 * w) << "mode " << k + 1;
+  }
+}
+
+TEST(ElasticDamping, AFreeVibrationAboutTheStaticDeflectionDecaysAsExpOfMinusZetaOmegaT) {
+  // The sudden weight of the test above, with 2 % of damping in the first modes: the deviation
+  // from the static deflection at its peaks (half periods) shrinks by exp(-zeta w1 t).
+  BeamModel beam = make_beam(bar, 0.5, 10, {BeamSupport::pinned, BeamSupport::sliding});
+  const double zeta = 0.02;
+  std::tie(beam.damping_alpha, beam.damping_beta) = rayleigh_damping(beam, zeta);
+  ModalWorkspace ws(beam);
+  analyze_modes(beam, FrameMotion{}, ws, false);
+  const double w1 = std::sqrt(ws.lambda(0)), damped_period = 2.0 * M_PI / (w1 * std::sqrt(1.0 - zeta * zeta));
+  const MotionAt weight = [&](double, FrameMotion& f) {
+    f = FrameMotion{};
+    f.gravity = {0.0, -9.81};
+  };
+  const int per_period = 2000, periods = 10;
+  const Response r = transient_response(beam, weight, 0.0, periods * damped_period, periods * per_period);
+  const double q = bar.mass_per_length() * 9.81, static_w = -5.0 * q * std::pow(0.5, 4) / (384.0 * bar.E * bar.I);
+  for (int p = 1; p <= periods; ++p) {
+    const int k = p * per_period - per_period / 2;  // a peak: (p - 1/2) damped periods
+    const double deviation = displacement_at(beam, r.displacement.col(k), 0.25).y() - static_w;
+    const double expected = static_w * std::exp(-zeta * w1 * r.t[static_cast<size_t>(k)]);
+    EXPECT_NEAR(deviation, expected, 0.01 * std::abs(static_w)) << "peak " << p;
+  }
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "linkdyn/dynamics/reduced.hpp"
 #include "linkdyn/io/model_template.hpp"
 #include "linkdyn/io/study_file.hpp"
+#include "linkdyn/io/table_writer.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
 #include "linkdyn/planar/sweep.hpp"
 #include "linkdyn/study/study.hpp"
@@ -29,14 +30,16 @@ std::string fourbar_with_crank_moment() {
   EXPECT_NE(at, std::string::npos);
   text.insert(at + anchor.size(), "  crank_moment: {type: moment, body: crank, value: 0}\n");
   const std::string path = dir + "/fourbar-moment.yaml";
-  std::ofstream(path) << text;
+  // Whole or not at all (a temporary file renamed): the tests run in parallel processes and
+  // each writes this file; a plain rewrite let another read it empty.
+  io::write_file(path, [&](std::ostream& out) { out << text; });
   return path;
 }
 
 std::string write_study(const std::string& name, const std::string& text) {
   std::filesystem::create_directories(::testing::TempDir() + "/study");
   const std::string path = ::testing::TempDir() + "/study/" + name;
-  std::ofstream(path) << text;
+  io::write_file(path, [&](std::ostream& out) { out << text; });
   return path;
 }
 

@@ -81,6 +81,9 @@ struct BeamModel {
   int elements = 0;
   std::array<BeamSupport, 2> supports{BeamSupport::pinned, BeamSupport::pinned};
   bool geometric_stiffness = true;
+  /// Rayleigh damping c = alpha [m] + beta [k] (1/s and s): mode k's damping ratio is
+  /// alpha / (2 omega_k) + beta omega_k / 2 (rayleigh_damping sets them from a ratio).
+  double damping_alpha = 0.0, damping_beta = 0.0;
 
   int full_dofs = 0;                                   ///< 3 (n + 1)
   std::vector<int> free_dofs;                          ///< full dof of each free dof
@@ -101,9 +104,13 @@ struct BeamModel {
 BeamModel make_beam(const BeamSection& section, double length, int elements, std::array<BeamSupport, 2> supports,
                     bool geometric_stiffness = true);
 
+/// Rayleigh coefficients (alpha, beta) that give the damping ratio `zeta` to the first two
+/// modes of the beam at rest (and, between them, slightly less; above them, more).
+std::pair<double, double> rayleigh_damping(const BeamModel& beam, double zeta);
+
 /// The operators of [004 Eq. 20] at one instant: m d'' + c d' + k_total d = load, with
-/// c = [c(omega)], k_total = [k] + [k(epsilon)] + [k(omega)] (+ the geometric stiffness), load =
-/// [m_O] a_O + Q(epsilon) + Q(omega) + weight + the end forces. Sized once by make_workspace.
+/// c = [c(omega)] + alpha [m] + beta [k] (Rayleigh), k_total = [k] + [k(epsilon)] + [k(omega)] (+ the geometric
+/// stiffness), load = [m_O] a_O + Q(epsilon) + Q(omega) + weight + the end forces. Sized once by make_workspace.
 struct BeamOperators {
   Eigen::MatrixXd damping, stiffness;
   Eigen::VectorXd load;

@@ -24,6 +24,9 @@ struct ElasticLinkSpec {
   int elements = 10;
   std::array<BeamSupport, 2> supports{BeamSupport::pinned, BeamSupport::sliding};
   bool geometric_stiffness = true;
+  /// Damping: Rayleigh alpha (1/s) and beta (s), or a ratio for the first two modes at rest
+  /// (ratio > 0 sets alpha and beta by flex::rayleigh_damping).
+  double damping_alpha = 0.0, damping_beta = 0.0, damping_ratio = 0.0;
   SourceLocation where;
 };
 
