@@ -47,6 +47,7 @@ void print_summary(const planar::Mechanism& m, const Table& table) {
 void run_kinematics(const KinematicsOptions& o) {
   const planar::Mechanism m = io::load_mechanism(o.model);
   const planar::TimeGrid grid = bounded_analysis_grid(m, o.steps);
+  const SweepProgress progress("kinematics");
   const planar::KinematicsResult result = planar::kinematics(m, grid, o.singular_tol);
   const planar::SweepSummary& summary = result.summary;
   const Table table = io::kinematics_table(m, result);

@@ -72,6 +72,7 @@ void print_summary(const planar::Mechanism& m, const planar::KinetostaticsSummar
 void run_kinetostatics(KinetostaticsCliOptions o) {
   const planar::Mechanism m = io::load_mechanism(o.model);
   const planar::TimeGrid grid = bounded_analysis_grid(m, o.steps);
+  const SweepProgress progress("kinetostatics");
   o.solver.friction = !o.no_friction;
   const planar::KinetostaticsResult result = planar::kinetostatics(m, grid, o.solver);
   const planar::KinetostaticsSummary& summary = result.summary;

@@ -22,6 +22,7 @@ void run_report(const ReportCliOptions& o) {
   const io::Model model = io::read_model(o.model);
   const planar::Mechanism m = planar::compile(model.mechanism);
   const planar::TimeGrid grid = bounded_analysis_grid(m, o.steps);
+  const SweepProgress progress("report");
   report::ReportOptions options;
   options.solver.friction = !o.no_friction;
   const std::string html = report::planar_report_html(m, model.machine, grid, options);

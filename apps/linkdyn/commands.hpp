@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "linkdyn/core/progress.hpp"
 #include "linkdyn/planar/mechanism.hpp"
 #include "linkdyn/io/svg_plot.hpp"
 #include "linkdyn/planar/sweep.hpp"
@@ -46,6 +47,16 @@ void write_plots(const std::string& dir, const std::vector<io::Plot>& plots);
 /// range with the largest double written out.
 extern const CLI::Validator positive;
 extern const CLI::Validator non_negative;
+
+/// While it lives, the sweeps of this thread show their progress on stderr once they have run
+/// for two seconds (on a terminal: one line redrawn each second; else a line each 10 s).
+class SweepProgress {
+ public:
+  explicit SweepProgress(const std::string& what);
+
+ private:
+  ProgressScope scope_;
+};
 
 /// The most output rows a command computes (--max-steps, default 10^6): a larger request is
 /// refused before any work with the number and the option to raise it.

@@ -1,8 +1,14 @@
 // Text shared by the commands: driver values, sweep events.
 #include <fmt/core.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <charconv>
+#include <chrono>
+#include <cstdio>
 #include <cmath>
+#include <memory>
 
 #include "commands.hpp"
 #include "linkdyn/core/version.hpp"
@@ -53,6 +59,30 @@ CLI::Validator sign_check(bool zero_allowed) {
 
 const CLI::Validator positive = sign_check(false);
 const CLI::Validator non_negative = sign_check(true);
+
+namespace {
+ProgressSink sweep_progress_sink(const std::string& what) {
+  const bool tty = isatty(fileno(stderr)) != 0;
+  const auto start = std::chrono::steady_clock::now();
+  auto last = std::make_shared<double>(0.0);
+  return [=](long done, long total) {
+    if (done + 1 >= total) {  // the last row: the line makes way for the results
+      if (tty && *last > 0.0) fmt::print(stderr, "\r{:90}\r", "");
+      *last = 0.0;
+      return;
+    }
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (elapsed < 2.0 || (*last > 0.0 && elapsed - *last < (tty ? 1.0 : 10.0))) return;
+    *last = elapsed;
+    const double fraction = static_cast<double>(done) / static_cast<double>(std::max(total, 1L));
+    fmt::print(stderr, "{}{}: {} of {} rows ({:.0f} %), about {:.0f} s left{}", tty ? "\r" : "", what, done, total,
+               100.0 * fraction, fraction > 0.0 ? elapsed * (1.0 - fraction) / fraction : 0.0, tty ? "   " : "\n");
+    std::fflush(stderr);
+  };
+}
+}  // namespace
+
+SweepProgress::SweepProgress(const std::string& what) : scope_(sweep_progress_sink(what)) {}
 
 long max_steps = 1'000'000;
 

@@ -1,6 +1,7 @@
 #include "linkdyn/planar/sweep.hpp"
 
 #include "linkdyn/core/interrupt.hpp"
+#include "linkdyn/core/progress.hpp"
 #include "linkdyn/planar/groups/group.hpp"
 
 namespace linkdyn::planar {
@@ -55,6 +56,7 @@ SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid&
   TrackingState last(ws);
   for (int k = 0; k <= grid.steps; ++k) {
     throw_if_stop_requested();
+    report_progress(k, grid.steps + 1);
     const double t = grid.time(k);
     set_drivers(m, ws, t);
     StepStatus status = StepStatus::ok;

@@ -7,7 +7,9 @@
 #include <sstream>
 
 #include "linkdyn/planar/groups/group.hpp"
+#include "linkdyn/core/progress.hpp"
 #include "linkdyn/planar/kinematics.hpp"
+#include "linkdyn/planar/sweep.hpp"
 #include "test_support.hpp"
 
 using namespace linkdyn;
@@ -96,3 +98,20 @@ TEST(Structure, ChainOf500FourBarsIsOneDyadPerFourBarInOrder) {
   for (int k = 1; k <= n; ++k) EXPECT_NEAR(std::remainder(ws.body[n + 1 + k].theta, 2 * M_PI), 0.0, 1e-9);
 }
 #endif
+
+TEST(Sweep, EveryRowIsReportedToTheThreadsProgressSinkWhileItsScopeLives) {
+  const planar::Mechanism m = io::load_mechanism(test::example("seed001-fourbar"));
+  planar::TimeGrid grid = m.default_grid();
+  grid.steps = 50;
+  std::vector<long> done;
+  long total = 0;
+  {
+    const ProgressScope scope([&](long d, long t) { done.push_back(d), total = t; });
+    planar::kinematics(m, grid);
+  }
+  ASSERT_EQ(done.size(), 51u);
+  EXPECT_EQ(total, 51);
+  for (long k = 0; k <= 50; ++k) EXPECT_EQ(done[static_cast<size_t>(k)], k);
+  planar::kinematics(m, grid);  // the scope is gone: nothing more reported
+  EXPECT_EQ(done.size(), 51u);
+}
