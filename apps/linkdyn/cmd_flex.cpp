@@ -164,6 +164,7 @@ void run_flex(const FlexOptions& o) {
   const planar::Mechanism m = planar::compile(model.mechanism);
   const std::vector<flex::ElasticLink> links = flex::require_elastic_links(m, model.elastic_links);
   const planar::TimeGrid grid = bounded_analysis_grid(m, o.steps);
+  const SweepProgress progress("flex");
   fmt::print("{}: {} -> {} positions over t = [{:g}, {:g}] s\n", m.spec().name, m.structure_string(), grid.steps,
              grid.t0, grid.t_end);
   planar::KinetostaticsOptions kinetostatics;

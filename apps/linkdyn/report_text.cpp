@@ -62,21 +62,32 @@ const CLI::Validator non_negative = sign_check(true);
 
 namespace {
 ProgressSink sweep_progress_sink(const std::string& what) {
+  using Clock = std::chrono::steady_clock;
+  struct State {
+    Clock::time_point start = Clock::now(), loop_start = start;
+    long loop_first = 0, previous = -1;
+    double last = 0.0;  // when the last line was shown (s since start), 0: none yet
+  };
   const bool tty = isatty(fileno(stderr)) != 0;
-  const auto start = std::chrono::steady_clock::now();
-  auto last = std::make_shared<double>(0.0);
+  auto state = std::make_shared<State>();
   return [=](long done, long total) {
+    State& s = *state;
+    const Clock::time_point now = Clock::now();
+    if (done < s.previous) s.loop_start = now, s.loop_first = done;  // a new loop (a second pass)
+    s.previous = done;
     if (done + 1 >= total) {  // the last row: the line makes way for the results
-      if (tty && *last > 0.0) fmt::print(stderr, "\r{:90}\r", "");
-      *last = 0.0;
+      if (tty && s.last > 0.0) fmt::print(stderr, "\r{:90}\r", "");
       return;
     }
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (elapsed < 2.0 || (*last > 0.0 && elapsed - *last < (tty ? 1.0 : 10.0))) return;
-    *last = elapsed;
-    const double fraction = static_cast<double>(done) / static_cast<double>(std::max(total, 1L));
+    const double elapsed = std::chrono::duration<double>(now - s.start).count();
+    if (elapsed < 2.0 || (s.last > 0.0 && elapsed - s.last < (tty ? 1.0 : 10.0))) return;
+    s.last = elapsed;
+    // The time left from this loop's own rate.
+    const double loop_seconds = std::chrono::duration<double>(now - s.loop_start).count();
+    const double rows_done = static_cast<double>(done - s.loop_first);
+    const double left = rows_done > 0.0 ? loop_seconds * static_cast<double>(total - done) / rows_done : 0.0;
     fmt::print(stderr, "{}{}: {} of {} rows ({:.0f} %), about {:.0f} s left{}", tty ? "\r" : "", what, done, total,
-               100.0 * fraction, fraction > 0.0 ? elapsed * (1.0 - fraction) / fraction : 0.0, tty ? "   " : "\n");
+               100.0 * static_cast<double>(done) / static_cast<double>(std::max(total, 1L)), left, tty ? "   " : "\n");
     std::fflush(stderr);
   };
 }

@@ -9,6 +9,7 @@
 
 #include "linkdyn/core/error.hpp"
 #include "linkdyn/core/interrupt.hpp"
+#include "linkdyn/core/progress.hpp"
 #include "linkdyn/flex/modal.hpp"
 #include "linkdyn/planar/kinematics.hpp"
 #include "linkdyn/planar/sweep.hpp"
@@ -143,6 +144,7 @@ EigenCycleResult eigen_cycle(const planar::Mechanism& m, const std::vector<Elast
   FrameMotion motion;
   for (int step = 0; step <= grid.steps; ++step) {
     throw_if_stop_requested();
+    report_progress(step, grid.steps + 1);
     const double t = grid.time(step);
     rigid.solve(t);
     const planar::Workspace& ws = rigid.workspace();
@@ -233,8 +235,14 @@ LinkResponse link_response(const planar::Mechanism& m, const ElasticLink& link, 
   };
   const double duration = grid.t_end - grid.t0;
   const int steps = grid.steps * options.substeps;
-  const Response r = options.periodic ? periodic_response(link.beam, motion_at, grid.t0, duration, steps)
-                                      : transient_response(link.beam, motion_at, grid.t0, duration, steps);
+  const Response r = [&] {
+    try {
+      return options.periodic ? periodic_response(link.beam, motion_at, grid.t0, duration, steps)
+                              : transient_response(link.beam, motion_at, grid.t0, duration, steps);
+    } catch (const AnalysisError& e) {  // which link (a machine may have several)
+      throw AnalysisError("elastic link '" + link.name + "': " + e.what());
+    }
+  }();
   LinkResponse res;
   res.periodicity_error = r.periodicity_error;
   const Eigen::Index rows = grid.steps + 1, nodes = link.beam.elements + 1;

@@ -6,6 +6,7 @@
 
 #include "linkdyn/core/error.hpp"
 #include "linkdyn/core/interrupt.hpp"
+#include "linkdyn/core/progress.hpp"
 
 namespace linkdyn::flex {
 namespace {
@@ -72,6 +73,7 @@ Response integrate(const BeamModel& beam, const MotionAt& motion_at, double t0, 
   const double dt = duration / steps;
   for (int k = 1; k <= steps; ++k) {
     throw_if_stop_requested();
+    report_progress(k, steps + 1);
     r.t[k] = t0 + k * dt;
     motion_at(r.t[k], motion);
     newmark_step(beam, motion, dt, ws);
@@ -100,6 +102,7 @@ Response periodic_response(const BeamModel& beam, const MotionAt& motion_at, dou
   const double dt = period / steps;
   for (int k = 1; k <= steps; ++k) {
     throw_if_stop_requested();
+    report_progress(k, steps + 1);
     motion_at(t0 + k * dt, motion);
     newmark_step(beam, motion, dt, ws);
   }
@@ -111,7 +114,7 @@ Response periodic_response(const BeamModel& beam, const MotionAt& motion_at, dou
   const Eigen::VectorXd z0 = shooting.fullPivLu().solve(zp);
   auto resonance = [&](double error) {
     return AnalysisError(
-        fmt::format("the elastic link has a free vibration of the motion's period {:g} s (resonance): "
+        fmt::format("the beam has a free vibration of the motion's period {:g} s (resonance): "
                     "no periodic response (periodicity error {:.2g}); change the speed or the link",
                     period, error));
   };
