@@ -1,14 +1,7 @@
 // Text shared by the commands: driver values, sweep events.
 #include <fmt/core.h>
 
-#include <unistd.h>
-
-#include <algorithm>
-#include <charconv>
-#include <chrono>
-#include <cstdio>
 #include <cmath>
-#include <memory>
 
 #include "commands.hpp"
 #include "linkdyn/core/version.hpp"
@@ -31,95 +24,6 @@ void print_sweep_events(const planar::Mechanism& m, const planar::SweepSummary& 
   for (const planar::SweepEvent& e : summary.events) {
     fmt::print("  t = {:.9g} s ({}): {}\n", e.t, driver_values(m, e.q), e.message);
   }
-}
-
-int csv_digits = 0;
-
-void add_digits_option(CLI::App* command) {
-  command->add_option("--digits", csv_digits, "Significant digits in the CSV file (default: full double precision)")
-      ->check(CLI::Range(1, 17));
-}
-
-namespace {
-CLI::Validator sign_check(bool zero_allowed) {
-  return CLI::Validator(
-      [zero_allowed](std::string& text) -> std::string {
-        double value = 0.0;
-        const char* const end = text.data() + text.size();
-        const auto [at, error] = std::from_chars(text.data() + (text.starts_with('+') ? 1 : 0), end, value);
-        if (at == end && (error == std::errc::result_out_of_range || !std::isfinite(value)))
-          return "'" + text + "' is not a finite number";
-        if (at != end || error != std::errc()) return "'" + text + "' is not a number";
-        if (zero_allowed ? value >= 0.0 : value > 0.0) return "";
-        return fmt::format("must be {}, not '{}'", zero_allowed ? "zero or more" : "greater than 0", text);
-      },
-      zero_allowed ? "NONNEGATIVE" : "POSITIVE");
-}
-}  // namespace
-
-const CLI::Validator positive = sign_check(false);
-const CLI::Validator non_negative = sign_check(true);
-
-namespace {
-ProgressSink sweep_progress_sink(const std::string& what) {
-  using Clock = std::chrono::steady_clock;
-  struct State {
-    Clock::time_point start = Clock::now(), loop_start = start;
-    long loop_first = 0, previous = -1;
-    double last = 0.0;  // when the last line was shown (s since start), 0: none yet
-  };
-  const bool tty = isatty(fileno(stderr)) != 0;
-  auto state = std::make_shared<State>();
-  return [=](long done, long total) {
-    State& s = *state;
-    const Clock::time_point now = Clock::now();
-    if (done < s.previous) s.loop_start = now, s.loop_first = done;  // a new loop (a second pass)
-    s.previous = done;
-    if (done + 1 >= total) {  // the last row: the line makes way for the results
-      if (tty && s.last > 0.0) fmt::print(stderr, "\r{:90}\r", "");
-      return;
-    }
-    const double elapsed = std::chrono::duration<double>(now - s.start).count();
-    if (elapsed < 2.0 || (s.last > 0.0 && elapsed - s.last < (tty ? 1.0 : 10.0))) return;
-    s.last = elapsed;
-    // The time left from this loop's own rate.
-    const double loop_seconds = std::chrono::duration<double>(now - s.loop_start).count();
-    const double rows_done = static_cast<double>(done - s.loop_first);
-    const double left = rows_done > 0.0 ? loop_seconds * static_cast<double>(total - done) / rows_done : 0.0;
-    fmt::print(stderr, "{}{}: {} of {} rows ({:.0f} %), about {:.0f} s left{}", tty ? "\r" : "", what, done, total,
-               100.0 * static_cast<double>(done) / static_cast<double>(std::max(total, 1L)), left, tty ? "   " : "\n");
-    std::fflush(stderr);
-  };
-}
-}  // namespace
-
-SweepProgress::SweepProgress(const std::string& what) : scope_(sweep_progress_sink(what)) {}
-
-long max_steps = 1'000'000;
-
-void add_max_steps_option(CLI::App* command) {
-  command
-      ->add_option("--max-steps", max_steps,
-                   "The most output rows computed: a larger request (--steps, the model's steps:) is refused up front")
-      ->check(positive)
-      ->capture_default_str();
-}
-
-void require_within_max_steps(long steps, const SourceLocation& where, const std::string& source) {
-  if (steps > max_steps)
-    throw InputError(where, source,
-                     fmt::format("asks for {} steps, more than --max-steps {} (time and memory grow with the rows)",
-                                 steps, max_steps),
-                     "lower the steps, or raise --max-steps if you mean it");
-}
-
-planar::TimeGrid bounded_analysis_grid(const planar::Mechanism& m, int steps) {
-  const planar::TimeGrid grid = planar::analysis_grid(m, steps);
-  if (steps > 0)
-    require_within_max_steps(grid.steps, {}, "--steps");
-  else
-    require_within_max_steps(grid.steps, {m.spec().where.file, 0}, "the drivers' motion law (steps:)");
-  return grid;
 }
 
 std::vector<std::string> model_inputs(const planar::MechanismSpec& spec) {

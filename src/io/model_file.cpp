@@ -1042,25 +1042,29 @@ class ModelParser {
   /// mass, the inertia, the length), else InputError naming both: a body mass of 0 under a
   /// beam made the end forces, hence the axial force and the geometric stiffness, wrong.
   void beam_inertia(int b) {
-    double mass = 0.0, first_moment_x = 0.0, first_moment_y = 0.0, length = 0.0;
-    std::vector<const flex::ElasticLinkSpec*> links;
+    struct Beam {
+      const flex::ElasticLinkSpec* link;
+      double length, mass;
+      Vec2 centre;
+    };
+    std::vector<Beam> beams;
+    double mass = 0.0, length = 0.0;
+    Vec2 first_moment = Vec2::Zero();
     for (const flex::ElasticLinkSpec& e : elastic_links_)
       if (e.body == b) {
-        const double L = (e.point[1] - e.point[0]).norm(), m = e.rho * e.A * L;
-        const Vec2 c = 0.5 * (e.point[0] + e.point[1]);
-        mass += m, first_moment_x += m * c.x(), first_moment_y += m * c.y(), length = std::max(length, L);
-        links.push_back(&e);
+        const double L = (e.point[1] - e.point[0]).norm();
+        beams.push_back({&e, L, e.rho * e.A * L, 0.5 * (e.point[0] + e.point[1])});
+        mass += beams.back().mass, first_moment += beams.back().mass * beams.back().centre;
+        length = std::max(length, L);
       }
-    if (links.empty() || !(mass > 0.0)) return;
-    const Vec2 com(first_moment_x / mass, first_moment_y / mass);
-    double inertia = 0.0;
-    for (const flex::ElasticLinkSpec* e : links) {
-      const double L = (e->point[1] - e->point[0]).norm(), m = e->rho * e->A * L;
-      inertia += m * L * L / 12.0 + m * (0.5 * (e->point[0] + e->point[1]) - com).squaredNorm();
-    }
+    if (beams.empty() || !(mass > 0.0)) return;
+    const Vec2 com = first_moment / mass;
+    double inertia = 0.0;  // m L^2 / 12 about each centre, moved to the body's (parallel axes)
+    for (const Beam& beam : beams)
+      inertia += beam.mass * (beam.length * beam.length / 12.0 + (beam.centre - com).squaredNorm());
     Body& body = spec_.bodies[static_cast<size_t>(b)];
     const YAML::Node given = field(bodies_node_, body.name.c_str());
-    const std::string entity = "body '" + body.name + "'", link = "elastic link '" + links.front()->name + "'";
+    const std::string entity = "body '" + body.name + "'", link = "elastic link '" + beams.front().link->name + "'";
     const std::string fix = "remove the entry (the beam gives it) or make the two agree within 1 %";
     if (const YAML::Node v = field(given, "mass"); !v)
       body.mass = mass;
