@@ -18,20 +18,30 @@ struct KinematicsOptions {
   double singular_tol = planar::default_singular_tolerance;
 };
 
-void print_summary(const planar::Mechanism& m, const Table& table) {
+/// A column's range over the sweep and where its magnitude peaks, gathered chunk by chunk.
+struct ColumnRange {
+  double lo = INFINITY, hi = -INFINITY, peak = -1.0, t_peak = 0.0;
+};
+
+void update_ranges(const Table& rows, std::vector<ColumnRange>& ranges) {
+  for (size_t r = 0; r < rows.rows(); ++r)
+    for (size_t c = 0; c < rows.width(); ++c) {
+      const double v = rows.at(r, c);
+      if (!std::isfinite(v)) continue;
+      ColumnRange& range = ranges[c];
+      range.lo = std::min(range.lo, v), range.hi = std::max(range.hi, v);
+      if (std::abs(v) > range.peak) range.peak = std::abs(v), range.t_peak = rows.at(r, 0);
+    }
+}
+
+void print_summary(const planar::Mechanism& m, const Table& columns, const std::vector<ColumnRange>& ranges) {
   fmt::print("{:<28} {:>14} {:>14} {:>14}\n", "quantity", "min", "max", "at t (max |.|)");
   auto column_summary = [&](const std::string& name, double scale, const char* unit) {
-    const int c = table.column(name);
-    if (c < 0 || table.rows() == 0) return;
-    double lo = INFINITY, hi = -INFINITY, peak = -1, t_peak = 0;
-    for (size_t r = 0; r < table.rows(); ++r) {
-      const double v = table.at(r, c);
-      if (!std::isfinite(v)) continue;
-      lo = std::min(lo, v), hi = std::max(hi, v);
-      if (std::abs(v) > peak) peak = std::abs(v), t_peak = table.at(r, 0);
-    }
-    if (peak < 0) return;
-    fmt::print("{:<28} {:>14.6g} {:>14.6g} {:>14.6g}  {}\n", name, lo * scale, hi * scale, t_peak, unit);
+    const int c = columns.column(name);
+    if (c < 0 || ranges[static_cast<size_t>(c)].peak < 0) return;
+    const ColumnRange& range = ranges[static_cast<size_t>(c)];
+    fmt::print("{:<28} {:>14.6g} {:>14.6g} {:>14.6g}  {}\n", name, range.lo * scale, range.hi * scale, range.t_peak,
+               unit);
   };
   for (size_t b = 1; b < m.bodies().size(); ++b) {
     const std::string& n = m.bodies()[b].name;
@@ -39,7 +49,7 @@ void print_summary(const planar::Mechanism& m, const Table& table) {
     column_summary(n + ".omega", 1.0, "rad/s");
     column_summary(n + ".alpha", 1.0, "rad/s^2");
   }
-  for (const std::string& name : table.columns)
+  for (const std::string& name : columns.columns)
     if (name.size() > 19 && name.compare(name.size() - 19, 19, ".transmission_angle") == 0)
       column_summary(name, 180.0 / M_PI, "deg");
 }
@@ -47,18 +57,30 @@ void print_summary(const planar::Mechanism& m, const Table& table) {
 void run_kinematics(const KinematicsOptions& o) {
   const planar::Mechanism m = io::load_mechanism(o.model);
   const planar::TimeGrid grid = bounded_analysis_grid(m, o.steps);
+  planar::KinematicsResult all;  // every row, for the plots only
+  planar::allocate_rows(m, 0, all);
+  const Table columns = io::kinematics_table(m, all);
+  TableFiles files(columns, o.csv, o.json, model_inputs(m.spec()));
+  std::vector<ColumnRange> ranges(columns.width());
   const SweepProgress progress("kinematics");
-  const planar::KinematicsResult result = planar::kinematics(m, grid, o.singular_tol);
-  const planar::SweepSummary& summary = result.summary;
-  const Table table = io::kinematics_table(m, result);
+  // Rows streamed to the files chunk by chunk; the plots need them all.
+  const Eigen::Index chunk = o.plot_dir.empty() ? files.chunk_rows() : grid.steps + 1;
+  const planar::SweepSummary summary =
+      planar::kinematics(m, grid, o.singular_tol, chunk, [&](planar::KinematicsResult& rows) {
+        const Table table = io::kinematics_table(m, rows);
+        files.append(table);
+        update_ranges(table, ranges);
+        if (!o.plot_dir.empty()) all = std::move(rows);
+      });
   fmt::print("{}: {} -> {} steps over t = [{:g}, {:g}] s\n", m.spec().name, m.structure_string(), grid.steps, grid.t0,
              grid.t_end);
   print_sweep_events(m, summary);
-  print_summary(m, table);
+  print_summary(m, columns, ranges);
   nlohmann::ordered_json extra;
   extra["settings"] = {{"t0", grid.t0}, {"t_end", grid.t_end}, {"steps", grid.steps}, {"singular_tol", o.singular_tol}};
-  write_outputs(m, o.model, "kinematics", table, summary, o.csv, o.json, extra);
-  write_plots(o.plot_dir, report::kinematics_plots(m, result));
+  files.finish(analysis_metadata(m, o.model, "kinematics", summary, extra));
+  all.summary = summary;
+  if (!o.plot_dir.empty()) write_plots(o.plot_dir, report::kinematics_plots(m, all));
 }
 
 }  // namespace

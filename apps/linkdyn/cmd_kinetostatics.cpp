@@ -72,16 +72,23 @@ void print_summary(const planar::Mechanism& m, const planar::KinetostaticsSummar
 void run_kinetostatics(KinetostaticsCliOptions o) {
   const planar::Mechanism m = io::load_mechanism(o.model);
   const planar::TimeGrid grid = bounded_analysis_grid(m, o.steps);
-  const SweepProgress progress("kinetostatics");
   o.solver.friction = !o.no_friction;
-  const planar::KinetostaticsResult result = planar::kinetostatics(m, grid, o.solver);
-  const planar::KinetostaticsSummary& summary = result.summary;
-  const Table table = io::kinetostatics_table(m, result);
+  planar::KinetostaticsResult all;  // every row, for the plots only
+  const Table columns = io::kinetostatics_table(m, all);
+  TableFiles files(columns, o.csv, o.json, model_inputs(m.spec()));
+  const SweepProgress progress("kinetostatics");
+  // Rows streamed to the files chunk by chunk; the plots need them all.
+  const Eigen::Index chunk = o.plot_dir.empty() ? files.chunk_rows() : grid.steps + 1;
+  const planar::KinetostaticsSummary summary =
+      planar::kinetostatics(m, grid, o.solver, chunk, [&](planar::KinetostaticsResult& rows) {
+        files.append(io::kinetostatics_table(m, rows));
+        if (!o.plot_dir.empty()) all = std::move(rows);
+      });
   fmt::print("{}: {} -> {} steps over t = [{:g}, {:g}] s, friction {}\n", m.spec().name, m.structure_string(),
              grid.steps, grid.t0, grid.t_end,
              o.solver.friction ? fmt::format("on (tolerance {:g} N)", o.solver.tolerance) : std::string("off"));
   print_sweep_events(m, summary.sweep);
-  planar::check_kinetostatics(m, result);
+  planar::check_kinetostatics(m, summary);
   print_summary(m, summary, o.solver.friction);
   nlohmann::ordered_json extra;
   extra["settings"] = {{"t0", grid.t0},
@@ -106,8 +113,9 @@ void run_kinetostatics(KinetostaticsCliOptions o) {
                                {"max_force", summary.pin_max_force[p]},
                                {"max_force_t", summary.pin_max_force_t[p]}};
   extra["pairs"] = pairs;
-  write_outputs(m, o.model, "kinetostatics", table, summary.sweep, o.csv, o.json, extra);
-  write_plots(o.plot_dir, report::kinetostatics_plots(m, result));
+  files.finish(analysis_metadata(m, o.model, "kinetostatics", summary.sweep, extra));
+  all.summary = summary;
+  if (!o.plot_dir.empty()) write_plots(o.plot_dir, report::kinetostatics_plots(m, all));
 }
 
 }  // namespace

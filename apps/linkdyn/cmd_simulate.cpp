@@ -125,42 +125,58 @@ std::string speed_against_real_time(double simulated, double computing) {
   return fmt::format("{:.2g}x slower than real time", 1.0 / std::max(ratio, 1e-300));
 }
 
+/// What the summary says of the rows, gathered chunk by chunk: the first coordinate's speed
+/// range and mean, every coordinate at the end, the time held by static friction.
+struct RowSummary {
+  Eigen::Index rows = 0, stuck_rows = 0;
+  double qd_lo = INFINITY, qd_hi = -INFINITY, qd_sum = 0.0, stuck_time = 0.0, t_last = 0.0;
+  bool stuck_last = false;
+  Eigen::VectorXd q_end, qd_end;
+
+  void add(const dynamics::SimulationResult& r) {
+    for (Eigen::Index k = 0; k < r.rows(); ++k) {
+      const double qd = r.qd(k, 0);
+      qd_lo = std::min(qd_lo, qd), qd_hi = std::max(qd_hi, qd), qd_sum += qd;
+      const bool stuck = r.stuck(k) > 0;
+      if (rows > 0 && stuck && stuck_last) stuck_time += r.t(k) - t_last;
+      stuck_rows += stuck ? 1 : 0;
+      stuck_last = stuck, t_last = r.t(k);
+      ++rows;
+    }
+    if (r.rows() > 0) q_end = r.q.row(r.rows() - 1).transpose(), qd_end = r.qd.row(r.rows() - 1).transpose();
+  }
+};
+
 void print_summary(const planar::Mechanism& m, const dynamics::DynamicSystem& system, const SimulateOptions& o,
-                   const dynamics::SimulationResult& r, double seconds) {
-  const Eigen::Index rows = r.rows(), dof = r.q.cols();
+                   const dynamics::SimulationResult& r, const RowSummary& rows, double seconds) {
   fmt::print(
       "{}: {} method ({}), t = [{:g}, {:g}] s, {} rows; {} steps, {} events, {} right-hand sides, {:.3g} s of "
       "computing ({})\n",
-      m.spec().name, o.method, o.integrator, o.sim.t0, r.t_final, rows, r.steps, r.events, r.rhs_evaluations, seconds,
-      speed_against_real_time(r.t_final - o.sim.t0, seconds));
+      m.spec().name, o.method, o.integrator, o.sim.t0, r.t_final, rows.rows, r.steps, r.events, r.rhs_evaluations,
+      seconds, speed_against_real_time(r.t_final - o.sim.t0, seconds));
   if (o.method == "reduced")
     fmt::print("reduced model: {} intervals per {}, estimated relative interpolation error {:.2g}\n", r.table_points,
                m.drivers()[0].type == planar::DriverType::rotational ? "turn (or range)" : "range", r.table_error);
   const bool bearings = !system.mechanism->bearings().empty();
   fmt::print("pair friction: {}\n", r.friction ? "on" : bearings ? "off (--no-friction)" : "none in the model");
-  if (rows > 0) {
-    double lo = INFINITY, hi = -INFINITY, sum = 0.0;
-    for (Eigen::Index k = 0; k < rows; ++k)
-      lo = std::min(lo, r.qd(k, 0)), hi = std::max(hi, r.qd(k, 0)), sum += r.qd(k, 0);
+  if (rows.rows > 0) {
     const planar::Driver& first = m.drivers()[0];
-    fmt::print("{} from {:.6g} to {:.6g}, mean {:.6g}; {} at the end {:.9g}\n", planar::driver_column(first, 1), lo, hi,
-               sum / static_cast<double>(rows), planar::driver_column(first), r.q(rows - 1, 0));
-    for (Eigen::Index i = 1; i < dof; ++i) {
+    fmt::print("{} from {:.6g} to {:.6g}, mean {:.6g}; {} at the end {:.9g}\n", planar::driver_column(first, 1),
+               rows.qd_lo, rows.qd_hi, rows.qd_sum / static_cast<double>(rows.rows), planar::driver_column(first),
+               rows.q_end(0));
+    for (Eigen::Index i = 1; i < rows.q_end.size(); ++i) {
       const planar::Driver& d = m.drivers()[static_cast<size_t>(i)];
-      fmt::print("{} at the end {:.9g}, {} {:.9g}\n", planar::driver_column(d), r.q(rows - 1, i),
-                 planar::driver_column(d, 1), r.qd(rows - 1, i));
+      fmt::print("{} at the end {:.9g}, {} {:.9g}\n", planar::driver_column(d), rows.q_end(i),
+                 planar::driver_column(d, 1), rows.qd_end(i));
     }
-    double stuck_time = 0.0;
-    for (Eigen::Index k = 1; k < rows; ++k)
-      if (r.stuck(k) > 0 && r.stuck(k - 1) > 0) stuck_time += r.t(k) - r.t(k - 1);
-    if ((r.stuck.array() > 0).all())
+    if (rows.stuck_rows == rows.rows)
       fmt::print(
           "the machine stays at rest: static friction holds it throughout (its actuators and loads never "
           "exceed the static limit); raise the drive or lower the static friction to start it\n");
-    else if (r.stuck(rows - 1) > 0)
+    else if (rows.stuck_last)
       fmt::print("the machine is at rest at the end, held by static friction (the drive does not exceed it)\n");
-    else if (stuck_time > 0.0)
-      fmt::print("the machine stood still, held by static friction, for {:.6g} s\n", stuck_time);
+    else if (rows.stuck_time > 0.0)
+      fmt::print("the machine stood still, held by static friction, for {:.6g} s\n", rows.stuck_time);
   }
   // The energy balance: input work - friction losses = change of kinetic + potential energy.
   double input = 0.0;
@@ -200,11 +216,26 @@ void run_simulate(SimulateOptions o) {
   o.sim.progress = progress_reporter(o.sim.t0, o.sim.t_end);
   if (o.steady || o.mean_speed != 0.0 || o.fluctuation > 0.0) o.sim = steady_setup(m, model.machine, o, system);
   o.sim.progress = progress_reporter(o.sim.t0, o.sim.t_end);
+  // The rows go to the files as they are computed (chunk by chunk), unless the plots need them.
+  check_output_paths(o.csv, o.json, model_inputs(m.spec()));
+  std::unique_ptr<TableFiles> files;
+  RowSummary rows;
+  if (o.plot_dir.empty())
+    o.sim.on_rows = [&](const dynamics::SimulationResult& chunk) {
+      const Table table = io::simulation_table(*system, chunk);
+      if (!files) {
+        files = std::make_unique<TableFiles>(table, o.csv, o.json, model_inputs(m.spec()));
+      } else {
+        files->append(table);
+      }
+      rows.add(chunk);
+    };
   const auto start = std::chrono::steady_clock::now();
   const dynamics::SimulationResult r = dynamics::simulate(*system, o.sim);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (o.sim.progress) fmt::print(stderr, "\r{:60}\r", "");
-  print_summary(m, *system, o, r, seconds);
+  if (!o.sim.on_rows) rows.add(r);
+  print_summary(m, *system, o, r, rows, seconds);
   nlohmann::ordered_json extra;
   extra["settings"] = {{"method", o.method},          {"integrator", o.integrator}, {"t0", o.sim.t0},
                        {"t_end", o.sim.t_end},        {"steps", o.sim.steps},       {"rel_tol", o.sim.rel_tol},
@@ -217,8 +248,11 @@ void run_simulate(SimulateOptions o) {
                      {"residual", r.energy_residual}};
   if (r.stopped) extra["stopped"] = {{"t", r.t_final}, {"message", r.stop_message}};
   // Whatever was computed is written, also when the run stopped early.
-  write_outputs(m, o.model, "simulate", io::simulation_table(*system, r), planar::SweepSummary{}, o.csv, o.json, extra);
-  write_plots(o.plot_dir, report::simulation_plots(*system, r));
+  const nlohmann::ordered_json metadata = analysis_metadata(m, o.model, "simulate", planar::SweepSummary{}, extra);
+  if (!files)
+    files = std::make_unique<TableFiles>(io::simulation_table(*system, r), o.csv, o.json, model_inputs(m.spec()));
+  files->finish(metadata);
+  if (!o.plot_dir.empty()) write_plots(o.plot_dir, report::simulation_plots(*system, r));
   dynamics::throw_if_stopped(r);
 }
 

@@ -3,11 +3,13 @@
 #include <CLI/CLI.hpp>
 
 #include <nlohmann/json.hpp>
+#include <memory>
 #include <string>
 
 #include "linkdyn/core/progress.hpp"
 #include "linkdyn/planar/mechanism.hpp"
 #include "linkdyn/io/svg_plot.hpp"
+#include "linkdyn/io/table_writer.hpp"
 #include "linkdyn/planar/sweep.hpp"
 
 namespace linkdyn::cli {
@@ -36,6 +38,30 @@ std::vector<std::string> model_inputs(const planar::MechanismSpec& spec);
 /// not at all (io::write_file); an output that is one of `inputs` is refused (InputError).
 void write_table_files(const Table& table, const std::string& csv, const std::string& json,
                        const nlohmann::ordered_json& metadata, const std::vector<std::string>& inputs);
+/// InputError when an output path (--csv, --json) is one of `inputs` or both are the same file.
+void check_output_paths(const std::string& csv, const std::string& json, const std::vector<std::string>& inputs);
+/// The table files of an analysis (CSV and/or JSON, when the paths are given), written as the
+/// rows are computed (io::TableStream: memory independent of the number of rows). Opened before
+/// the analysis runs (an output that is one of `inputs` is refused then); finish() completes
+/// them with the JSON's metadata and says what was written.
+class TableFiles {
+ public:
+  TableFiles(const Table& columns, const std::string& csv, const std::string& json,
+             const std::vector<std::string>& inputs);
+  void append(const Table& rows) { stream_->append(rows); }
+  void finish(const nlohmann::ordered_json& metadata);
+  /// Rows per chunk of a streamed analysis: about 8 MB of values.
+  Eigen::Index chunk_rows() const;
+
+ private:
+  std::string csv_, json_;
+  std::unique_ptr<io::TableStream> stream_;
+};
+/// The JSON metadata of a planar analysis: the model, version, analysis, structure, the sweep's
+/// intervals and events, and `extra`.
+nlohmann::ordered_json analysis_metadata(const planar::Mechanism& m, const std::string& model_file,
+                                         const std::string& analysis, const planar::SweepSummary& sweep,
+                                         const nlohmann::ordered_json& extra);
 /// Writes the table as CSV and/or JSON (when the paths are given). The JSON metadata carries
 /// the model, version, analysis, structure, the sweep's intervals and events, and `extra`.
 void write_outputs(const planar::Mechanism& m, const std::string& model_file, const std::string& analysis,

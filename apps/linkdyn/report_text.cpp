@@ -1,6 +1,7 @@
 // Text shared by the commands: driver values, sweep events.
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "commands.hpp"
@@ -37,22 +38,36 @@ std::vector<std::string> model_inputs(const planar::MechanismSpec& spec) {
 
 void write_table_files(const Table& table, const std::string& csv, const std::string& json,
                        const nlohmann::ordered_json& metadata, const std::vector<std::string>& inputs) {
+  TableFiles files(table, csv, json, inputs);
+  files.finish(metadata);
+}
+
+void check_output_paths(const std::string& csv, const std::string& json, const std::vector<std::string>& inputs) {
   if (!csv.empty()) io::require_not_an_input(csv, inputs, "--csv");
   if (!json.empty()) io::require_not_an_input(json, inputs, "--json");
   if (!csv.empty() && !json.empty()) io::require_not_an_input(json, {csv}, "--json");
-  if (!csv.empty()) {
-    io::write_csv(csv, table, csv_digits);
-    fmt::print("wrote {} ({} rows x {} columns)\n", csv, table.rows(), table.width());
-  }
-  if (!json.empty()) {
-    io::write_json(json, table, metadata.dump());
-    fmt::print("wrote {}\n", json);
-  }
 }
 
-void write_outputs(const planar::Mechanism& m, const std::string& model_file, const std::string& analysis,
-                   const Table& table, const planar::SweepSummary& sweep, const std::string& csv,
-                   const std::string& json, const nlohmann::ordered_json& extra) {
+TableFiles::TableFiles(const Table& columns, const std::string& csv, const std::string& json,
+                       const std::vector<std::string>& inputs)
+    : csv_(csv), json_(json) {
+  check_output_paths(csv, json, inputs);
+  stream_ = std::make_unique<io::TableStream>(columns, csv, json, csv_digits);
+}
+
+Eigen::Index TableFiles::chunk_rows() const {
+  return std::clamp<Eigen::Index>((Eigen::Index{1} << 20) / std::max<Eigen::Index>(1, stream_->width()), 64, 16384);
+}
+
+void TableFiles::finish(const nlohmann::ordered_json& metadata) {
+  stream_->finish(metadata.dump());
+  if (!csv_.empty()) fmt::print("wrote {} ({} rows x {} columns)\n", csv_, stream_->rows(), stream_->width());
+  if (!json_.empty()) fmt::print("wrote {}\n", json_);
+}
+
+nlohmann::ordered_json analysis_metadata(const planar::Mechanism& m, const std::string& model_file,
+                                         const std::string& analysis, const planar::SweepSummary& sweep,
+                                         const nlohmann::ordered_json& extra) {
   nlohmann::ordered_json meta;
   meta["model"] = m.spec().name;
   meta["model_file"] = model_file;
@@ -71,7 +86,13 @@ void write_outputs(const planar::Mechanism& m, const std::string& model_file, co
                       {"message", e.message}});
   meta["events"] = events;
   for (const auto& [key, value] : extra.items()) meta[key] = value;
-  write_table_files(table, csv, json, meta, model_inputs(m.spec()));
+  return meta;
+}
+
+void write_outputs(const planar::Mechanism& m, const std::string& model_file, const std::string& analysis,
+                   const Table& table, const planar::SweepSummary& sweep, const std::string& csv,
+                   const std::string& json, const nlohmann::ordered_json& extra) {
+  write_table_files(table, csv, json, analysis_metadata(m, model_file, analysis, sweep, extra), model_inputs(m.spec()));
 }
 
 void write_plots(const std::string& dir, const std::vector<io::Plot>& plots) {

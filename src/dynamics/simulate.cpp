@@ -38,8 +38,21 @@ class RowWriter {
  public:
   RowWriter(const DynamicSystem& s, const SimulationOptions& o, SimulationResult& result)
       : sys_(s), m_(*s.mechanism), o_(o), r_(result), ws_(m_), limits_(m_) {
-    // The rows: one per output time, and one more for a stop at an output time.
-    const Eigen::Index rows = o.steps + 2, n = static_cast<Eigen::Index>(m_.drivers().size());
+    // The rows: one per output time, and one more for a stop at an output time; or a chunk of
+    // about chunk_values values.
+    Eigen::Index rows = o.steps + 2;
+    if (o.on_rows) {
+      allocate(1);
+      rows = std::clamp<Eigen::Index>(static_cast<Eigen::Index>(o.chunk_values) / values_per_row(), 1, rows);
+    }
+    allocate(rows);
+    need_reactions_ = o.reactions || !sys_.machine.constraint_actions.empty();
+    constant_potential0_.assign(m_.spec().loads.size(), 0.0);
+  }
+
+  /// Room for `rows` rows in the result.
+  void allocate(Eigen::Index rows) {
+    const auto n = static_cast<Eigen::Index>(m_.drivers().size());
     const auto actuators = static_cast<Eigen::Index>(sys_.machine.actuators.size());
     const auto loads = static_cast<Eigen::Index>(m_.spec().loads.size());
     r_.t.resize(rows);
@@ -55,10 +68,24 @@ class RowWriter {
     energy.actuator_work.resize(rows, actuators);
     energy.load_work.resize(rows, loads);
     r_.stuck.resize(rows);
-    if (o.kinematics) planar::allocate_rows(m_, rows, r_.kinematics);
-    need_reactions_ = o.reactions || !sys_.machine.constraint_actions.empty();
-    if (o.reactions) planar::allocate_rows(m_, rows, r_.reactions);
-    constant_potential0_.assign(m_.spec().loads.size(), 0.0);
+    if (o_.kinematics) planar::allocate_rows(m_, rows, r_.kinematics);
+    if (o_.reactions) planar::allocate_rows(m_, rows, r_.reactions);
+  }
+
+  /// The values a row holds, over all arrays (as allocated).
+  Eigen::Index values_per_row() const {
+    Eigen::Index values = 1 + r_.q.cols() + r_.qd.cols() + r_.qdd.cols() + r_.current.cols() + r_.effort.cols() +
+                          r_.constraint_action.cols() + r_.coulomb_power.cols() + 5 + r_.energy.actuator_work.cols() +
+                          r_.energy.load_work.cols() + 1;
+    const planar::KinematicsResult& k = r_.kinematics;
+    const planar::PairReactions& p = r_.reactions;
+    for (const Eigen::MatrixXd* matrix :
+         {&k.q, &k.x0, &k.y0, &k.angle, &k.omega, &k.alpha, &k.x, &k.y, &k.vx, &k.vy, &k.ax, &k.ay,
+          &k.transmission_angle, &p.force_x, &p.force_y, &p.moment, &p.normal})
+      values += matrix->cols();
+    for (const auto* per_pin : {&p.pin_force_x, &p.pin_force_y})
+      for (const Eigen::MatrixXd& matrix : *per_pin) values += matrix.cols();
+    return values;
   }
 
   /// The row at (t, y) with its evaluation; the first row sets the energies' origin.
@@ -66,10 +93,14 @@ class RowWriter {
     std::copy(branches.segment.begin(), branches.segment.end(), ws_.load_segment.begin());
     const bool limit = place(t, y, e);
     const auto& loads = m_.spec().loads;
-    if (row_ == 0) {
+    if (written_++ == 0) {
       energy0_ = kinetic() + planar::potential_energy(m_, ws_);
       for (size_t l = 0; l < loads.size(); ++l)
         constant_potential0_[l] = planar::constant_load_potential(m_, ws_, loads[l]);
+    }
+    if (o_.on_rows && row_ == r_.t.size()) {  // a full chunk: handed over, then its room reused
+      o_.on_rows(r_);
+      row_ = 0;
     }
     const Eigen::Index row = row_++;
     const auto n = static_cast<Eigen::Index>(L.n);
@@ -115,7 +146,7 @@ class RowWriter {
     if (o_.reactions) planar::record_row(m_, ws_, row, true, r_.reactions);
   }
 
-  /// Keeps the rows written.
+  /// Keeps the rows written (with SimulationOptions::on_rows: hands them over as the last chunk).
   void finish() {
     const Eigen::Index rows = row_;
     r_.t.conservativeResize(rows);
@@ -128,6 +159,7 @@ class RowWriter {
     r_.stuck.conservativeResize(rows);
     if (o_.kinematics) planar::keep_rows(rows, r_.kinematics);
     if (o_.reactions) planar::keep_rows(rows, r_.reactions);
+    if (o_.on_rows) o_.on_rows(r_);
   }
 
   /// A load's work: its variable parts' integrated power and its constant parts' change of
@@ -196,7 +228,7 @@ class RowWriter {
   Workspace ws_;
   planar::SingularLimit limits_;
   std::vector<double> constant_potential0_;
-  Eigen::Index row_ = 0;
+  Eigen::Index row_ = 0, written_ = 0;
   bool need_reactions_ = false;
   double energy0_ = 0.0, residual_ = 0.0, energy_change_ = 0.0;
 };

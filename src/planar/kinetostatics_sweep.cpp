@@ -76,23 +76,53 @@ void keep_rows(Eigen::Index rows, PairReactions& r) {
     for (Eigen::MatrixXd& matrix : *per_pin) matrix.conservativeResize(rows, Eigen::NoChange);
 }
 
-KinetostaticsResult kinetostatics(const Mechanism& m, const TimeGrid& grid, const KinetostaticsOptions& options) {
-  KinetostaticsResult res;
-  const Eigen::Index capacity = grid.steps + 1, nd = static_cast<Eigen::Index>(m.drivers().size());
-  const auto nj = static_cast<Eigen::Index>(m.joints().size()), npins = static_cast<Eigen::Index>(m.pins().size());
-  res.t.resize(capacity);
-  for (Eigen::MatrixXd* per_driver : {&res.q, &res.effort, &res.effort_frictionless}) per_driver->resize(capacity, nd);
-  allocate_rows(m, capacity, res.reactions);
-  res.friction_power.resize(capacity, nj);
-  res.pin_friction_power.resize(capacity, npins);
+namespace {
+/// Room for `rows` rows of kinetostatics in res.
+void allocate_rows(const Mechanism& m, Eigen::Index rows, KinetostaticsResult& res) {
+  const auto nd = static_cast<Eigen::Index>(m.drivers().size());
+  res.t.resize(rows);
+  for (Eigen::MatrixXd* per_driver : {&res.q, &res.effort, &res.effort_frictionless}) per_driver->resize(rows, nd);
+  allocate_rows(m, rows, res.reactions);
+  res.friction_power.resize(rows, static_cast<Eigen::Index>(m.joints().size()));
+  res.pin_friction_power.resize(rows, static_cast<Eigen::Index>(m.pins().size()));
   for (Eigen::VectorXd* per_row : {&res.total_friction_power, &res.driver_power, &res.efficiency})
-    per_row->resize(capacity);
-  res.iterations.resize(capacity);
-  res.self_locking.reserve(static_cast<size_t>(capacity));
-  res.limit.reserve(static_cast<size_t>(capacity));
+    per_row->resize(rows);
+  res.iterations.resize(rows);
+  res.self_locking.clear(), res.limit.clear();
+  res.self_locking.reserve(static_cast<size_t>(rows));
+  res.limit.reserve(static_cast<size_t>(rows));
+}
+
+/// Keeps the first `rows` rows of res.
+void keep_rows(Eigen::Index rows, KinetostaticsResult& res) {
+  res.t.conservativeResize(rows);
+  for (Eigen::MatrixXd* matrix :
+       {&res.q, &res.effort, &res.effort_frictionless, &res.friction_power, &res.pin_friction_power})
+    matrix->conservativeResize(rows, Eigen::NoChange);
+  keep_rows(rows, res.reactions);
+  for (Eigen::VectorXd* vector : {&res.total_friction_power, &res.driver_power, &res.efficiency})
+    vector->conservativeResize(rows);
+  res.iterations.conservativeResize(rows);
+}
+}  // namespace
+
+KinetostaticsResult kinetostatics(const Mechanism& m, const TimeGrid& grid, const KinetostaticsOptions& options) {
+  KinetostaticsResult all;
+  KinetostaticsSummary summary =
+      kinetostatics(m, grid, options, grid.steps + 1, [&](KinetostaticsResult& chunk) { all = std::move(chunk); });
+  all.summary = std::move(summary);
+  return all;
+}
+
+KinetostaticsSummary kinetostatics(const Mechanism& m, const TimeGrid& grid, const KinetostaticsOptions& options,
+                                   Eigen::Index chunk_rows, const std::function<void(KinetostaticsResult&)>& on_chunk) {
+  KinetostaticsResult res;
+  const Eigen::Index capacity = std::clamp<Eigen::Index>(chunk_rows, 1, grid.steps + 1),
+                     nd = static_cast<Eigen::Index>(m.drivers().size());
+  allocate_rows(m, capacity, res);
   Eigen::Index row = 0;
 
-  KinetostaticsSummary& sum = res.summary;
+  KinetostaticsSummary sum;
   const size_t n_joints = m.joints().size();
   sum.friction_energy.assign(n_joints, 0.0);
   const size_t n_loads = m.spec().loads.size();
@@ -128,6 +158,12 @@ KinetostaticsResult kinetostatics(const Mechanism& m, const TimeGrid& grid, cons
         // Near self-locking the reactions with friction are not defined: their values are NaN.
         const bool valid = !status.self_locking;
         const auto kept = [valid](double value) { return valid ? value : Table::missing; };
+        if (row == res.rows()) {  // a full chunk: handed over, then its room reused
+          on_chunk(res);
+          if (res.rows() != capacity) allocate_rows(m, capacity, res);
+          res.self_locking.clear(), res.limit.clear();
+          row = 0;
+        }
         res.t(row) = t;
         for (Eigen::Index d = 0; d < nd; ++d) {
           res.q(row, d) = ws.q[static_cast<size_t>(d)];
@@ -198,19 +234,16 @@ KinetostaticsResult kinetostatics(const Mechanism& m, const TimeGrid& grid, cons
       limits);
   sum.mean_driver_power = sum.duration > 0.0 ? sum.driver_work / sum.duration : 0.0;
   sum.mean_iterations = sum.rows > 0 ? static_cast<double>(total_iterations) / sum.rows : 0.0;
-  res.t.conservativeResize(row);
-  for (Eigen::MatrixXd* matrix :
-       {&res.q, &res.effort, &res.effort_frictionless, &res.friction_power, &res.pin_friction_power})
-    matrix->conservativeResize(row, Eigen::NoChange);
-  keep_rows(row, res.reactions);
-  for (Eigen::VectorXd* vector : {&res.total_friction_power, &res.driver_power, &res.efficiency})
-    vector->conservativeResize(row);
-  res.iterations.conservativeResize(row);
-  return res;
+  keep_rows(row, res);
+  on_chunk(res);
+  return sum;
 }
 
 void check_kinetostatics(const Mechanism& m, const KinetostaticsResult& result) {
-  const KinetostaticsSummary& summary = result.summary;
+  check_kinetostatics(m, result.summary);
+}
+
+void check_kinetostatics(const Mechanism& m, const KinetostaticsSummary& summary) {
   if (summary.rows == 0 && summary.flagged > 0)
     throw AnalysisError(
         fmt::format("{}: the friction iterations converge at no position: the mechanism is self-locking "

@@ -1,5 +1,7 @@
 #include "linkdyn/planar/sweep.hpp"
 
+#include <algorithm>
+
 #include "linkdyn/core/interrupt.hpp"
 #include "linkdyn/core/progress.hpp"
 #include "linkdyn/planar/groups/group.hpp"
@@ -224,17 +226,34 @@ void keep_rows(Eigen::Index rows, KinematicsResult& r) {
   r.status.resize(static_cast<size_t>(rows));
 }
 
-KinematicsResult kinematics(const Mechanism& m, const TimeGrid& grid, double singular_tolerance) {
+SweepSummary kinematics(const Mechanism& m, const TimeGrid& grid, double singular_tolerance, Eigen::Index chunk_rows,
+                        const std::function<void(KinematicsResult&)>& on_chunk) {
+  const Eigen::Index capacity = std::clamp<Eigen::Index>(chunk_rows, 1, grid.steps + 1);
   KinematicsResult r;
-  allocate_rows(m, grid.steps + 1, r);
+  allocate_rows(m, capacity, r);
   Workspace ws(m);
   ws.singular_tolerance = singular_tolerance;
   Eigen::Index row = 0;
-  r.summary = sweep_kinematics(m, ws, grid, [&](int, double t, StepStatus status) {
-    if (status != StepStatus::absent) record_row(m, ws, t, status, row++, r);
+  SweepSummary summary = sweep_kinematics(m, ws, grid, [&](int, double t, StepStatus status) {
+    if (status == StepStatus::absent) return;
+    if (row == r.rows()) {  // a full chunk: handed over, then its room reused
+      on_chunk(r);
+      if (r.rows() != capacity) allocate_rows(m, capacity, r);
+      row = 0;
+    }
+    record_row(m, ws, t, status, row++, r);
   });
   keep_rows(row, r);
-  return r;
+  on_chunk(r);
+  return summary;
+}
+
+KinematicsResult kinematics(const Mechanism& m, const TimeGrid& grid, double singular_tolerance) {
+  KinematicsResult all;
+  SweepSummary summary =
+      kinematics(m, grid, singular_tolerance, grid.steps + 1, [&](KinematicsResult& chunk) { all = std::move(chunk); });
+  all.summary = std::move(summary);
+  return all;
 }
 
 }  // namespace linkdyn::planar

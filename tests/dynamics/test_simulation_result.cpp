@@ -6,6 +6,7 @@
 #include <string>
 
 #include "linkdyn/dynamics/direct.hpp"
+#include "linkdyn/io/result_tables.hpp"
 #include "linkdyn/planar/groups/group.hpp"
 #include "test_support.hpp"
 
@@ -171,4 +172,38 @@ TEST(SimulationTable, KinematicsAndReactionsColumnsOnlyWhenRecorded) {
   EXPECT_EQ(t.column("A.Fx"), -1);
   EXPECT_GE(t.column("stuck"), 0);
   EXPECT_EQ(t.columns.back(), "stuck");
+}
+
+TEST(SimulationResult, RowsHandedOverInChunksAreTheRowsOfTheWholeRun) {
+  // SimulationOptions::on_rows (output streamed to files): chunks of about 3 rows, joined at the
+  // I/O edge, are the table of the run that keeps every row, value for value, for every example;
+  // the energies' origin is the first row's, not each chunk's.
+  for (const auto& c : test::example_cases()) {
+    SCOPED_TRACE(c.name);
+    const DynamicSystem system = io::load_machine(test::example(c.name));
+    const Table whole = io::simulation_table(system, short_run(system));
+    SimulationOptions o;
+    o.method = Method::kane;
+    o.t_end = 0.2;
+    o.steps = 20;
+    o.reactions = true;
+    o.chunk_values = 3 * whole.width();
+    Table joined;
+    int chunks = 0;
+    o.on_rows = [&](const SimulationResult& rows) {
+      const Table table = io::simulation_table(system, rows);
+      EXPECT_LE(table.rows(), 3u);
+      if (chunks++ == 0) joined.columns = table.columns;
+      joined.values.insert(joined.values.end(), table.values.begin(), table.values.end());
+    };
+    simulate(system, o);
+    EXPECT_GE(chunks, 7);
+    ASSERT_EQ(joined.columns, whole.columns);
+    ASSERT_EQ(joined.values.size(), whole.values.size());
+    for (size_t k = 0; k < whole.values.size(); ++k)
+      if (!(std::isnan(whole.values[k]) && std::isnan(joined.values[k]))) {
+        ASSERT_EQ(joined.values[k], whole.values[k])
+            << whole.columns[k % whole.width()] << ", row " << k / whole.width();
+      }
+  }
 }

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -98,4 +99,46 @@ TEST(WriteFile, AnOutputThatIsAnInputByAnyPathIsRefused) {
   EXPECT_THROW(io::require_not_an_input(dir + "/link.yaml", {model}, "--csv"), InputError);
   EXPECT_NO_THROW(io::require_not_an_input(dir + "/results.csv", {model}, "--csv"));
   EXPECT_EQ(test::read_text(model), "name: x\n");
+}
+
+TEST(TableStream, RowsAppendedInPiecesThroughManyScratchChunksGiveTheFilesOfTheWholeTable) {
+  Table whole;
+  for (const char* name : {"t", "a", "b"}) whole.add_column(name, "1");
+  for (int r = 0; r < 1000; ++r)
+    whole.values.insert(whole.values.end(), {0.001 * r, std::sin(r), r % 13 == 0 ? Table::missing : 1.0 / (r + 1)});
+  const std::string dir = ::testing::TempDir() + "/table_stream";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  io::write_csv(dir + "/whole.csv", whole);
+  io::write_json(dir + "/whole.json", whole, R"({"model": "m"})");
+  Table header = whole;
+  header.values.clear();
+  io::TableStream stream(header, dir + "/streamed.csv", dir + "/streamed.json", 0, 30);  // 10 rows per chunk
+  for (size_t first = 0; first < whole.rows(); first += 7) {
+    Table piece = header;
+    const size_t last = std::min(whole.rows(), first + 7);
+    piece.values.assign(whole.values.begin() + static_cast<long>(3 * first),
+                        whole.values.begin() + static_cast<long>(3 * last));
+    stream.append(piece);
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir + "/streamed.csv")) << "a file under its name before it is complete";
+  stream.finish(R"({"model": "m"})");
+  EXPECT_EQ(stream.rows(), 1000u);
+  EXPECT_EQ(test::read_text(dir + "/streamed.csv"), test::read_text(dir + "/whole.csv"));
+  EXPECT_EQ(nlohmann::json::parse(test::read_text(dir + "/streamed.json")),
+            nlohmann::json::parse(test::read_text(dir + "/whole.json")));
+  const auto doc = nlohmann::json::parse(test::read_text(dir + "/streamed.json"));
+  EXPECT_EQ(doc["data"]["a"][999].get<double>(), std::sin(999));  // full precision
+  EXPECT_TRUE(doc["data"]["b"][13].is_null());
+}
+
+TEST(TableStream, AStreamLeftUnfinishedLeavesNoFileBehind) {
+  const std::string dir = ::testing::TempDir() + "/table_stream_unfinished";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  {
+    io::TableStream stream(sample(), dir + "/a.csv", dir + "/a.json", 0, 2);
+    stream.append(sample());
+  }  // an interrupted run: the stream is destroyed without finish()
+  EXPECT_TRUE(std::filesystem::is_empty(dir));
 }

@@ -39,6 +39,8 @@ namespace linkdyn::dynamics {
 enum class Method { reduced, full, kane };
 using linkdyn::Integrator;
 
+struct SimulationResult;
+
 struct SimulationOptions {
   Method method = Method::reduced;
   Integrator integrator = Integrator::rkf78;
@@ -66,6 +68,12 @@ struct SimulationOptions {
   long max_integrator_steps = 0;
   /// Called after each step with the time reached (progress reports).
   std::function<void(double t)> progress;
+  /// When set: the rows are handed over in chunks of about chunk_values values as they are
+  /// computed (for output streamed to files, memory independent of `steps`), each chunk in the
+  /// arrays of a SimulationResult, the last one at the end of the run (possibly shorter or
+  /// empty); the returned result then holds only that last chunk's rows.
+  std::function<void(const SimulationResult& rows)> on_rows;
+  size_t chunk_values = size_t{1} << 20;
 };
 
 /// The energies at each row of a simulation (J): kinetic and potential; the work done so far by

@@ -3,6 +3,7 @@
 // the structural sequence backwards (Fig. 3), with Coulomb friction in the pairs solved by
 // successive approximations (Eqs. 8-13). Free functions over (mechanism, workspace); the
 // kinematics must be solved first.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -157,5 +158,12 @@ KinetostaticsResult kinetostatics(const Mechanism& m, const TimeGrid& grid, cons
 /// at no position (self-locking over the whole sweep), InputError when a load marked useful
 /// does no work over it.
 void check_kinetostatics(const Mechanism& m, const KinetostaticsResult& result);
+void check_kinetostatics(const Mechanism& m, const KinetostaticsSummary& summary);
+/// The same rows in chunks of at most `chunk_rows` rows, for output streamed as it is computed
+/// (memory independent of the grid's length): `on_chunk` gets each chunk in order, the last one
+/// possibly shorter or empty, and may take it over (move from it). Returns the summary of the
+/// whole sweep.
+KinetostaticsSummary kinetostatics(const Mechanism& m, const TimeGrid& grid, const KinetostaticsOptions& options,
+                                   Eigen::Index chunk_rows, const std::function<void(KinetostaticsResult&)>& on_chunk);
 
 }  // namespace linkdyn::planar

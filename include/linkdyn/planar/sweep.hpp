@@ -88,6 +88,11 @@ struct KinematicsResult {
 /// The kinematics over the grid (sweep_kinematics), every row kept.
 KinematicsResult kinematics(const Mechanism& m, const TimeGrid& grid,
                             double singular_tolerance = default_singular_tolerance);
+/// The same rows in chunks of at most `chunk_rows` rows, for output streamed as it is computed
+/// (memory independent of the grid's length): `on_chunk` gets each chunk in order, the last one
+/// possibly shorter or empty, and may take it over (move from it). Returns the sweep's summary.
+SweepSummary kinematics(const Mechanism& m, const TimeGrid& grid, double singular_tolerance, Eigen::Index chunk_rows,
+                        const std::function<void(KinematicsResult&)>& on_chunk);
 
 /// Room for `rows` rows of m's kinematics in r (its points and transmission groups set): the
 /// sweeps and simulations that fill r row by row allocate nothing more.
