@@ -20,6 +20,7 @@ void run_reduce(const ReduceOptions& o) {
   const io::Model model = io::read_model(o.model);
   const planar::Mechanism m = planar::compile(model.mechanism);
   planar::analysis_grid(m, 0);  // assembles at the start
+  require_within_max_steps(o.points, {}, "--table-points", "table points");
   const dynamics::ReducedTable t = dynamics::tabulate_reduced_parameters(m, o.points, model.machine.constraint_actions);
   double worst_m = 0.0, worst_dm = 0.0, m_lo = INFINITY, m_hi = -INFINITY, dm_scale = 0.0;
   for (size_t k = 0; k < t.q.size(); ++k) {
@@ -49,8 +50,10 @@ void add_reduce_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "reduce", "Reduced inertia m(q), dm/dq and constraint-action parameters of a one-DOF mechanism");
   cmd->add_option("MODEL", options->model, "Model file (YAML)")->required();
-  cmd->add_option("--points", options->points, "Intervals over the driver's range (default 360)")
-      ->check(CLI::Range(4, 10000000));
+  cmd->add_option("--table-points,--points", options->points, "Intervals over the driver's range")
+      ->check(CLI::Range(4, 100000000))
+      ->capture_default_str();
+  add_max_steps_option(cmd);
   cmd->add_option("--csv", options->csv, "Write the table as CSV");
   add_digits_option(cmd);
   cmd->add_option("--json", options->json, "Write the table and metadata as JSON");

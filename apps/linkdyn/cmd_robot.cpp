@@ -138,20 +138,47 @@ class States {
 };
 
 /// Unit of DOF d's coordinate derivative of order `order` (0: q) and of its force (`force`).
-void emit(const Chain& chain, const RobotOptions& o, const std::string& analysis, const Table& table) {
-  if (o.csv.empty() && o.json.empty()) {
-    io::write_csv(std::cout, table);  // no output file: the table on stdout
-    return;
+/// The table of a robot analysis as its rows come: to the files (--csv, --json) when given, else
+/// as CSV on standard output.
+class RobotTable {
+ public:
+  RobotTable(const Chain& chain, const RobotOptions& o, const std::string& analysis) : o_(o) {
+    meta_["model"] = chain.spec.name;
+    meta_["model_file"] = o.model;
+    meta_["linkdyn_version"] = linkdyn::version;
+    meta_["analysis"] = "robot " + analysis;
+    meta_["dof"] = chain.dof;
+    meta_["states"] = o.states;
+    if (!o.frame.empty()) meta_["frame"] = o.frame;
+    if (!o.csv.empty() || !o.json.empty()) check_output_paths(o.csv, o.json, inputs());
   }
-  nlohmann::ordered_json meta;
-  meta["model"] = chain.spec.name;
-  meta["model_file"] = o.model;
-  meta["linkdyn_version"] = linkdyn::version;
-  meta["analysis"] = "robot " + analysis;
-  meta["dof"] = chain.dof;
-  meta["states"] = o.states;
-  if (!o.frame.empty()) meta["frame"] = o.frame;
-  write_table_files(table, o.csv, o.json, meta, {o.model, o.states, o.torques});
+  void append(const Table& rows) {
+    if (o_.csv.empty() && o_.json.empty())
+      io::write_csv(std::cout, rows, 0, /*header=*/!started_);  // no output file: the table on stdout
+    else if (!files_)
+      files_ = std::make_unique<TableFiles>(rows, o_.csv, o_.json, inputs());
+    else
+      files_->append(rows);
+    started_ = true;
+  }
+  /// Completes the files; `stopped` (the reason a run stopped early) goes into the metadata.
+  void finish(const std::string& stopped = "") {
+    if (!stopped.empty()) meta_["stopped"] = stopped;
+    if (files_) files_->finish(meta_);
+  }
+
+ private:
+  std::vector<std::string> inputs() const { return {o_.model, o_.states, o_.torques}; }
+  const RobotOptions& o_;
+  nlohmann::ordered_json meta_;
+  std::unique_ptr<TableFiles> files_;
+  bool started_ = false;
+};
+
+void emit(const Chain& chain, const RobotOptions& o, const std::string& analysis, const Table& table) {
+  RobotTable out(chain, o, analysis);
+  out.append(table);
+  out.finish();
 }
 
 Chain load_model(const RobotOptions& o) {
@@ -305,13 +332,21 @@ void run_simulation(const Chain& chain, ChainData& data, const RobotOptions& o, 
           Kp(d) * (ref_q(d) - q(chain.q_index[size_t(link)])) + Kd(d) * (ref_qd(d) - qd(d));  // tau = Kp e + Kd e'
     }
   };
-  const ChainSimulationResult res = simulate_chain(chain, data, q0, qd0, law, so);
+  RobotTable out(chain, o, "simulate");  // rows streamed as they are computed
+  so.on_rows = [&](const ChainSimulationResult& rows) { out.append(io::chain_simulation_table(chain, rows)); };
+  ChainSimulationResult res;
+  try {
+    res = simulate_chain(chain, data, q0, qd0, law, so);
+  } catch (const std::runtime_error& stop) {  // a stall or Ctrl-C: what was computed is written
+    out.finish(stop.what());
+    throw;
+  }
   fmt::print(stderr, "{}: simulated {:g} s from the first state row ({} right-hand sides{})\n", chain.spec.name,
              o.t_end, res.rhs_evaluations,
              pd              ? ", PD control to the states' trajectory"
              : torque_series ? ", torques from " + o.torques
                              : "");
-  emit(chain, o, "simulate", io::chain_simulation_table(chain, res));
+  out.finish();
 }
 
 /// The largest relative difference between the analytic derivatives in `data` and central

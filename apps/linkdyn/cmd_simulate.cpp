@@ -203,6 +203,7 @@ void run_simulate(SimulateOptions o) {
   const planar::Mechanism m = planar::compile(model.mechanism);
   planar::analysis_grid(m, 0);  // assembles at the start
   require_within_max_steps(o.sim.steps, {}, "--steps");
+  require_within_max_steps(o.sim.table_points, {}, "--table-points", "table points");
   o.sim.method = o.method == "full"   ? dynamics::Method::full
                  : o.method == "kane" ? dynamics::Method::kane
                                       : dynamics::Method::reduced;
@@ -300,7 +301,7 @@ void add_simulate_command(CLI::App& app) {
          "--table-points,--points", options->sim.table_points,
          "Reduced method: intervals of the table per turn (default 0: refined until the interpolation error is "
          "below --table-tolerance)")
-      ->check(CLI::Range(0, 10000000))
+      ->check(non_negative)
       ->capture_default_str();
   cmd->add_option("--table-tolerance", options->sim.table_tolerance,
                   "Reduced method: relative interpolation error of the table (default 0: --rtol / 10)")

@@ -89,8 +89,10 @@ class SweepProgress {
 extern long max_steps;
 /// Adds --max-steps to a command that computes rows.
 void add_max_steps_option(CLI::App* command);
-/// InputError when `steps` (what `source`, read at `where`, asks for) exceeds max_steps.
-void require_within_max_steps(long steps, const SourceLocation& where, const std::string& source);
+/// InputError when `steps` (what `source`, read at `where`, asks for: rows, or table points as
+/// `what` says) exceeds max_steps.
+void require_within_max_steps(long steps, const SourceLocation& where, const std::string& source,
+                              const std::string& what = "steps");
 /// The analysis grid (the model's, or `steps` rows) within --max-steps, assembled at its start.
 planar::TimeGrid bounded_analysis_grid(const planar::Mechanism& m, int steps);
 using planar::driver_values;

@@ -81,17 +81,19 @@ long max_steps = 1'000'000;
 void add_max_steps_option(CLI::App* command) {
   command
       ->add_option("--max-steps", max_steps,
-                   "The most output rows computed: a larger request (--steps, the model's steps:) is refused up front")
+                   "The most output rows (or table points) computed: a larger request (--steps, the model's steps:, "
+                   "--table-points) is refused up front")
       ->check(positive)
       ->capture_default_str();
 }
 
-void require_within_max_steps(long steps, const SourceLocation& where, const std::string& source) {
+void require_within_max_steps(long steps, const SourceLocation& where, const std::string& source,
+                              const std::string& what) {
   if (steps > max_steps)
     throw InputError(where, source,
-                     fmt::format("asks for {} steps, more than --max-steps {} (time and memory grow with the rows)",
-                                 steps, max_steps),
-                     "lower the steps, or raise --max-steps if you mean it");
+                     fmt::format("asks for {} {}, more than --max-steps {} (time and memory grow with them)", steps,
+                                 what, max_steps),
+                     fmt::format("lower the {}, or raise --max-steps if you mean it", what));
 }
 
 planar::TimeGrid bounded_analysis_grid(const planar::Mechanism& m, int steps) {

@@ -217,9 +217,9 @@ void write_csv(const std::string& path, const Table& table, int digits) {
   TableStream(table, path, "", digits).finish();
 }
 
-void write_csv(std::ostream& out, const Table& table, int digits) {
+void write_csv(std::ostream& out, const Table& table, int digits, bool header) {
   require_finite_rows(table, 0);
-  write_csv_header(out, table);
+  if (header) write_csv_header(out, table);
   std::string line;
   for (size_t r = 0; r < table.rows(); ++r) {
     line.clear();

@@ -43,7 +43,7 @@ ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, Vector
     ++result.rhs_evaluations;
   };
 
-  const Eigen::Index rows = o.steps + 1;
+  const Eigen::Index rows = o.on_rows ? std::clamp<Eigen::Index>(o.chunk_rows, 1, o.steps + 1) : o.steps + 1;
   result.t.resize(rows);
   result.q.resize(rows, nq);
   for (Eigen::MatrixXd* per_dof : {&result.qd, &result.qdd, &result.tau}) per_dof->resize(rows, nv);
@@ -51,8 +51,14 @@ ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, Vector
   result.potential_energy.resize(rows);
   State row_state(y.size()), slope(y.size());
   Eigen::Index row = 0;
+  long rows_emitted = 0;  // each output row evaluates the right-hand side once (its qdd)
   auto emit = [&](double t, const State& x) {
     rhs(x, slope, t);
+    ++rows_emitted;
+    if (row == rows) {  // a full chunk: handed over, then its room reused
+      o.on_rows(result);
+      row = 0;
+    }
     const ConstMap q(x.data(), nq), qd(x.data() + nq, nv);
     result.t(row) = t;
     result.q.row(row) = q;
@@ -68,22 +74,38 @@ ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, Vector
   stepper->initialize(y, 0.0, o.t_end / std::max(o.steps, 1) / 10.0);
   emit(0.0, y);
   int next = 1;
-  while (next <= o.steps) {
-    throw_if_stop_requested();
-    if (result.rhs_evaluations > o.max_rhs_evaluations)
-      throw AnalysisError(
-          fmt::format("{}: the integration stalls at t = {:.6g} s after {} right-hand sides: dry friction "
-                      "switching about qd = 0 (there is no stiction model), or a stiff controller; "
-                      "try --no-friction or smaller gains",
-                      chain.spec.name, stepper->time(), result.rhs_evaluations));
-    stepper->step(system);
-    while (next <= o.steps && o.t_end * next / o.steps <= stepper->time()) {
-      const double t = o.t_end * next / o.steps;
-      stepper->state_at(system, t, row_state);
-      emit(t, row_state);
-      ++next;
+  // Streamed rows: the rows computed so far are handed over at the end, also when the run stops.
+  auto hand_over_last_rows = [&] {
+    if (!o.on_rows) return;
+    result.t.conservativeResize(row);
+    for (Eigen::MatrixXd* matrix : {&result.q, &result.qd, &result.qdd, &result.tau})
+      matrix->conservativeResize(row, Eigen::NoChange);
+    result.kinetic_energy.conservativeResize(row);
+    result.potential_energy.conservativeResize(row);
+    o.on_rows(result);
+  };
+  try {
+    while (next <= o.steps) {
+      throw_if_stop_requested();
+      if (result.rhs_evaluations - rows_emitted > o.max_rhs_evaluations)  // the integrator's own
+        throw AnalysisError(
+            fmt::format("{}: the integration stalls at t = {:.6g} s after {} right-hand sides: dry friction "
+                        "switching about qd = 0 (there is no stiction model), or a stiff controller; "
+                        "try --no-friction or smaller gains",
+                        chain.spec.name, stepper->time(), result.rhs_evaluations - rows_emitted));
+      stepper->step(system);
+      while (next <= o.steps && o.t_end * next / o.steps <= stepper->time()) {
+        const double t = o.t_end * next / o.steps;
+        stepper->state_at(system, t, row_state);
+        emit(t, row_state);
+        ++next;
+      }
     }
+  } catch (const std::runtime_error&) {  // a stall or Ctrl-C: the rows so far, then the error
+    hand_over_last_rows();
+    throw;
   }
+  hand_over_last_rows();
   return result;
 }
 

@@ -665,6 +665,14 @@ TEST(Cli, ARequestBeyondTheStepBudgetIsRefusedBeforeAnyWork) {
   EXPECT_EQ(run("kinematics " + fourbar + " --steps 1500 --max-steps 2000").code, 0);
   const CliRun sim = run("simulate " + linkdyn::test::example("seed001-fourbar-motor") + " --steps 2000000");
   EXPECT_EQ(sim.code, 2) << sim.output;
+  // The reduced method's table points are held to it as well, in reduce and in simulate.
+  for (const std::string& verb : {std::string("reduce "), std::string("simulate ")}) {
+    const CliRun table = run(verb + fourbar + " --table-points 5000000");
+    EXPECT_EQ(table.code, 2) << verb << ": " << table.output;
+    EXPECT_NE(table.output.find("--table-points: asks for 5000000 table points, more than --max-steps 1000000"),
+              std::string::npos)
+        << table.output;
+  }
 }
 
 TEST(Cli, ASimulationBeyondItsIntegratorBudgetIsRefusedOrStopsWithItsRows) {

@@ -272,3 +272,52 @@ TEST(ChainData, CheckTellsTheChainItWasMadeFor) {
   EXPECT_DEATH(forward_kinematics(iiwa, wrong, Eigen::VectorXd::Zero(iiwa.nq)), "another chain");
 #endif
 }
+
+TEST(ChainDynamics, RowsHandedOverInChunksAreTheRowsOfTheWholeSimulation) {
+  // ChainSimulationOptions::on_rows (output streamed to files): chunks of 7 rows, joined, are the
+  // rows of the run that keeps them all, value for value (the integration is the same).
+  const Chain c = robot("iiwa14.urdf");
+  ChainData d(c);
+  ChainSimulationOptions o;
+  o.t_end = 0.5;
+  o.steps = 50;
+  const Eigen::VectorXd q0 = random_vector(c.dof, 1.0, 3), qd0 = random_vector(c.dof, 1.0, 4);
+  const ChainSimulationResult whole = simulate_chain(c, d, q0, qd0, Eigen::VectorXd::Zero(c.dof), o);
+  o.chunk_rows = 7;
+  Eigen::MatrixXd joined(0, c.nq + c.dof + 2);
+  int chunks = 0;
+  o.on_rows = [&](const ChainSimulationResult& rows) {
+    EXPECT_LE(rows.rows(), 7);
+    ++chunks;
+    const Eigen::Index before = joined.rows();
+    joined.conservativeResize(before + rows.rows(), Eigen::NoChange);
+    joined.bottomRows(rows.rows()) << rows.t, rows.q, rows.qdd, rows.kinetic_energy;
+  };
+  simulate_chain(c, d, q0, qd0, Eigen::VectorXd::Zero(c.dof), o);
+  EXPECT_EQ(chunks, (51 + 6) / 7);
+  ASSERT_EQ(joined.rows(), whole.rows());
+  Eigen::MatrixXd expected(whole.rows(), joined.cols());
+  expected << whole.t, whole.q, whole.qdd, whole.kinetic_energy;
+  EXPECT_EQ(joined, expected);
+}
+
+TEST(ChainDynamics, ARunStoppedByItsBudgetHandsOverTheRowsComputedBeforeTheError) {
+  // A right-hand-side budget far too small for the span: the run stops with an AnalysisError
+  // naming t, and the streamed rows so far (t = 0 up to where it stopped) were handed over first.
+  const Chain c = robot("iiwa14.urdf");
+  ChainData d(c);
+  ChainSimulationOptions o;
+  o.t_end = 1.0;
+  o.steps = 1000;
+  o.max_rhs_evaluations = 60;
+  o.chunk_rows = 5;
+  std::vector<double> times;
+  o.on_rows = [&](const ChainSimulationResult& rows) {
+    for (Eigen::Index k = 0; k < rows.rows(); ++k) times.push_back(rows.t(k));
+  };
+  const Eigen::VectorXd q0 = random_vector(c.dof, 1.0, 3), qd0 = random_vector(c.dof, 1.0, 4);
+  EXPECT_THROW(simulate_chain(c, d, q0, qd0, Eigen::VectorXd::Zero(c.dof), o), AnalysisError);
+  ASSERT_GE(times.size(), 2u);
+  EXPECT_LT(times.size(), 1001u);
+  for (size_t k = 0; k < times.size(); ++k) EXPECT_DOUBLE_EQ(times[k], 1e-3 * static_cast<double>(k));
+}

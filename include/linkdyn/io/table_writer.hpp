@@ -86,8 +86,9 @@ class TableStream {
 
 /// CSV with a header row (a TableStream of the whole table).
 void write_csv(const std::string& path, const Table& table, int digits = 0);
-/// The same CSV text on a stream (standard output): the header, then the rows.
-void write_csv(std::ostream& out, const Table& table, int digits = 0);
+/// The same CSV text on a stream (standard output): the header (unless `header` is false: rows
+/// that continue a table), then the rows.
+void write_csv(std::ostream& out, const Table& table, int digits = 0, bool header = true);
 /// JSON object: {"metadata": <metadata_json>, "columns": [...], "units": {...}, "data":
 /// {column: [values]}} (a TableStream of the whole table).
 void write_json(const std::string& path, const Table& table, const std::string& metadata_json);

@@ -10,14 +10,22 @@
 
 namespace linkdyn::spatial {
 
+struct ChainSimulationResult;
+
 struct ChainSimulationOptions {
   double t_end = 1.0;
   int steps = 100;  ///< output rows after the initial one
   double abs_tol = 1e-10, rel_tol = 1e-10;
   Integrator integrator = Integrator::dopri5;  ///< the scheme (core/integrator.hpp)
   ForwardMethod method = ForwardMethod::articulated_body;
-  long max_rhs_evaluations = 500000;  ///< beyond: AnalysisError (the step size collapsed)
+  long max_rhs_evaluations = 500000;  ///< the integrator's (rows' excluded); beyond: AnalysisError (steps collapsed)
   Terms terms;
+  /// When set: the rows are handed over in chunks of at most chunk_rows rows as they are
+  /// computed (output streamed, memory independent of `steps`), the last one at the end (possibly
+  /// shorter), also before an error stops the run; the returned result then holds only that last
+  /// chunk's rows.
+  std::function<void(const ChainSimulationResult& rows)> on_rows;
+  Eigen::Index chunk_rows = 4096;
 };
 
 /// The driving forces at time t in state (q, qd), written into tau (length dof): the controller
