@@ -19,7 +19,8 @@ namespace {
 struct FlexOptions {
   std::string model, csv, json, response_csv, plot_dir;
   int steps = 0, modes = 4, substeps = 20;
-  bool no_friction = false, no_gyroscopic = false, from_rest = false, no_response = false, allow_unstable = false;
+  bool no_friction = false, no_gyroscopic = false, from_rest = false, no_response = false, allow_unstable = false,
+       no_eigen = false;
 };
 
 std::vector<double> column_values(const Table& table, const std::string& name) {
@@ -100,9 +101,9 @@ void print_cycle(const flex::ElasticLink& link, const Table& table, int modes, d
     fmt::print("  warning: lambda1 < 0 on part of the cycle: the link buckles there (f1 reported negative)\n");
 }
 
-std::vector<io::Plot> flex_plots(const planar::Mechanism& m, const flex::ElasticLink& link, const Table& eigen,
-                                 const Table* response, int modes) {
-  std::vector<io::Plot> plots;
+/// The natural frequencies and eigenvalues along the cycle, against time and the driver's angle.
+void eigen_plots(const planar::Mechanism& m, const flex::ElasticLink& link, const Table& eigen, int modes,
+                 std::vector<io::Plot>& plots) {
   const std::vector<double> t = column_values(eigen, "t");
   io::Plot f{"flex-" + link.name + "-frequencies",
              "Natural frequencies of '" + link.name + "' along the cycle",
@@ -145,6 +146,12 @@ std::vector<io::Plot> flex_plots(const planar::Mechanism& m, const flex::Elastic
     plots.push_back(std::move(a));
     break;
   }
+}
+
+std::vector<io::Plot> flex_plots(const planar::Mechanism& m, const flex::ElasticLink& link, const Table& eigen,
+                                 const Table* response, int modes) {
+  std::vector<io::Plot> plots;
+  if (eigen.rows() > 0) eigen_plots(m, link, eigen, modes, plots);
   if (response) {
     const std::vector<double> rt = column_values(*response, "t");
     io::Plot w{"flex-" + link.name + "-response",
@@ -159,19 +166,14 @@ std::vector<io::Plot> flex_plots(const planar::Mechanism& m, const flex::Elastic
   return plots;
 }
 
-void run_flex(const FlexOptions& o) {
-  const io::Model model = io::read_model(o.model);
-  const planar::Mechanism m = planar::compile(model.mechanism);
-  const std::vector<flex::ElasticLink> links = flex::require_elastic_links(m, model.elastic_links);
-  const planar::TimeGrid grid = bounded_analysis_grid(m, o.steps);
-  const SweepProgress progress("flex");
-  fmt::print("{}: {} -> {} positions over t = [{:g}, {:g}] s\n", m.spec().name, m.structure_string(), grid.steps,
-             grid.t0, grid.t_end);
-  planar::KinetostaticsOptions kinetostatics;
-  kinetostatics.friction = !o.no_friction;
+/// The eigen-analysis along the cycle: its table written first (a later failure leaves it), then
+/// instability (exit 3 unless --allow-unstable).
+void run_eigen_cycle(const planar::Mechanism& m, const std::vector<flex::ElasticLink>& links,
+                     const planar::TimeGrid& grid, const FlexOptions& o,
+                     const planar::KinetostaticsOptions& kinetostatics, Table& eigen) {
   flex::CycleOptions cycle{o.modes, !o.no_gyroscopic, kinetostatics};
   const flex::EigenCycleResult cycle_result = flex::eigen_cycle(m, links, grid, cycle);
-  const Table eigen = io::eigen_cycle_table(m, links, cycle_result);
+  eigen = io::eigen_cycle_table(m, links, cycle_result);
   nlohmann::ordered_json extra;
   extra["settings"] = {{"t0", grid.t0},
                        {"t_end", grid.t_end},
@@ -186,10 +188,25 @@ void run_flex(const FlexOptions& o) {
       throw AnalysisError(unstable + "; the eigen table is written; --allow-unstable computes the response anyway");
     fmt::print("warning: {}\n", unstable);
   }
+}
+
+void run_flex(const FlexOptions& o) {
+  const io::Model model = io::read_model(o.model);
+  const planar::Mechanism m = planar::compile(model.mechanism);
+  const std::vector<flex::ElasticLink> links = flex::require_elastic_links(m, model.elastic_links);
+  const planar::TimeGrid grid = bounded_analysis_grid(m, o.steps);
+  const SweepProgress progress("flex");
+  fmt::print("{}: {} -> {} positions over t = [{:g}, {:g}] s\n", m.spec().name, m.structure_string(), grid.steps,
+             grid.t0, grid.t_end);
+  planar::KinetostaticsOptions kinetostatics;
+  kinetostatics.friction = !o.no_friction;
+  Table eigen;  // empty with --no-eigen
+  if (!o.no_eigen) run_eigen_cycle(m, links, grid, o, kinetostatics, eigen);
   std::vector<Table> responses;
   for (const flex::ElasticLink& link : links) {
     print_link(m, link);
-    print_cycle(link, eigen, o.modes, flex::periodicity_problem(m, grid).empty() ? grid.t_end - grid.t0 : 0.0);
+    if (!o.no_eigen)
+      print_cycle(link, eigen, o.modes, flex::periodicity_problem(m, grid).empty() ? grid.t_end - grid.t0 : 0.0);
     if (o.no_response) continue;
     flex::ResponseOptions ro{o.substeps, !o.from_rest, kinetostatics};
     const flex::LinkResponse response = flex::link_response(m, link, grid, ro);
@@ -246,17 +263,24 @@ void add_flex_command(CLI::App& app) {
   cmd->add_option("--steps", options->steps, "Number of positions along the cycle (default: from the model)")
       ->check(positive);
   add_max_steps_option(cmd);
-  cmd->add_option("--csv", options->csv, "Write the eigenvalues along the cycle as CSV");
+  CLI::Option* csv = cmd->add_option("--csv", options->csv, "Write the eigenvalues along the cycle as CSV");
   add_digits_option(cmd);
-  cmd->add_option("--json", options->json, "Write the eigenvalues and metadata as JSON");
+  CLI::Option* json = cmd->add_option("--json", options->json, "Write the eigenvalues and metadata as JSON");
   cmd->add_option("--response", options->response_csv, "Write the deflections along the cycle as CSV");
   cmd->add_option("--substeps", options->substeps, "Newmark steps per position (default 20)")->check(positive);
   cmd->add_flag("--from-rest", options->from_rest,
                 "Response from rest over the grid instead of the steady periodic one");
-  cmd->add_flag("--no-response", options->no_response, "Eigen-analysis only");
+  CLI::Option* no_response = cmd->add_flag("--no-response", options->no_response, "Eigen-analysis only");
   cmd->add_flag("--allow-unstable", options->allow_unstable,
                 "Go on when a link buckles or flutters (a warning instead of exit 3), and write a response that grows");
-  cmd->add_flag("--no-gyroscopic", options->no_gyroscopic, "Skip the gyroscopic (quadratic) eigenproblem");
+  CLI::Option* no_gyroscopic =
+      cmd->add_flag("--no-gyroscopic", options->no_gyroscopic, "Skip the gyroscopic (quadratic) eigenproblem");
+  cmd->add_flag("--no-eigen", options->no_eigen,
+                "Response only: skip the eigen-analysis along the cycle (and its table, --csv and --json)")
+      ->excludes(no_response)
+      ->excludes(no_gyroscopic)
+      ->excludes(csv)
+      ->excludes(json);
   cmd->add_flag("--no-friction", options->no_friction, "End forces from kinetostatics without friction");
   cmd->add_option("--plot", options->plot_dir, "Write the eigenvalue and response plots as SVG into this folder");
   cmd->callback([options] { run_flex(*options); });

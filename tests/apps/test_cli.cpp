@@ -393,6 +393,24 @@ TEST(Cli, FlexWritesEigenvaluesAndSteadyResponseOfThePumpLeverWithoutNaN) {
   }
 }
 
+TEST(Cli, FlexWithNoEigenWritesTheSameResponseWithoutTheEigenAnalysisAndRefusesItsTable) {
+  // --no-eigen: the response alone, value for value the one computed after the eigen cycle; the
+  // eigen table's options (--csv, --json) and --no-response mean nothing with it: refused.
+  const std::string dir = ::testing::TempDir(), pump = linkdyn::test::example("seed004-pump");
+  const CliRun both = run("flex " + pump + " --steps 36 --substeps 10 --response " + dir + "/with-eigen.csv");
+  const CliRun alone = run("flex " + pump + " --steps 36 --substeps 10 --no-eigen --response " + dir + "/alone.csv");
+  ASSERT_EQ(both.code, 0) << both.output;
+  ASSERT_EQ(alone.code, 0) << alone.output;
+  EXPECT_EQ(alone.output.find("along the cycle"), std::string::npos) << alone.output;
+  EXPECT_EQ(linkdyn::test::read_text(dir + "/alone.csv"), linkdyn::test::read_text(dir + "/with-eigen.csv"));
+  for (const std::string& option :
+       {" --csv " + dir + "/e.csv", " --json " + dir + "/e.json", std::string(" --no-response")}) {
+    const CliRun refused = run("flex " + pump + " --no-eigen" + option);
+    EXPECT_EQ(refused.code, 2) << option << ": " << refused.output;
+    EXPECT_NE(refused.output.find("excludes"), std::string::npos) << refused.output;
+  }
+}
+
 TEST(Cli, FlexRefusesInteriorPairsTooManyElementsAndAGridThatIsNotOnePeriod) {
   const std::string pump = linkdyn::test::read_text(linkdyn::test::example("seed004-pump"));
   // The pendulum carries pair C between D and E: its force would not reach a beam D-E. (Its

@@ -39,8 +39,14 @@ void newmark_step(const BeamModel& beam, const FrameMotion& next, double dt, New
 /// From rest (d = v = 0) over [t0, t0 + duration] in `steps` steps.
 Response transient_response(const BeamModel& beam, const MotionAt& motion_at, double t0, double duration, int steps);
 /// The periodic response of period `period`: the initial state z0 = (I - Phi)^-1 z_p with Phi
-/// the monodromy of the Newmark map and z_p the response from rest after one period. Throws
-/// AnalysisError when I - Phi is singular (a free vibration of the period: resonance).
+/// the monodromy of the Newmark map and z_p the response from rest after one period, refined by
+/// Newton's correction on the integrated state (at most 3 times) until the state repeats to
+/// periodicity_tolerance or the integration's rounding floor is reached (a correction no longer
+/// halves the error). Throws AnalysisError when the state then repeats only to worse than
+/// periodicity_limit: worse than 1e-3, I - Phi is singular or nearly so (a free vibration of the
+/// period, resonance); between, the undamped high modes keep the rounding of very many steps
+/// (the fix: damping, or fewer steps).
+constexpr double periodicity_tolerance = 1e-9, periodicity_limit = 1e-6;
 Response periodic_response(const BeamModel& beam, const MotionAt& motion_at, double t0, double period, int steps);
 
 }  // namespace linkdyn::flex
