@@ -237,8 +237,9 @@ LinkResponse link_response(const planar::Mechanism& m, const ElasticLink& link, 
   const int steps = grid.steps * options.substeps;
   const Response r = [&] {
     try {
-      return options.periodic ? periodic_response(link.beam, motion_at, grid.t0, duration, steps)
-                              : transient_response(link.beam, motion_at, grid.t0, duration, steps);
+      // Only the grid's positions are kept (1 / substeps of the Newmark history).
+      return options.periodic ? periodic_response(link.beam, motion_at, grid.t0, duration, steps, options.substeps)
+                              : transient_response(link.beam, motion_at, grid.t0, duration, steps, options.substeps);
     } catch (const AnalysisError& e) {  // which link (a machine may have several)
       throw AnalysisError("elastic link '" + link.name + "': " + e.what());
     }
@@ -253,11 +254,10 @@ LinkResponse link_response(const planar::Mechanism& m, const ElasticLink& link, 
   const double length = link.beam.length;
   FrameMotion motion;
   for (int step = 0; step <= grid.steps; ++step) {
-    const int k = step * options.substeps;
-    const Eigen::VectorXd d = r.displacement.col(k);
-    motion_at(r.t[k], motion);
+    const Eigen::VectorXd d = r.displacement.col(step);
+    motion_at(r.t[step], motion);
     const Vec2 mid = displacement_at(link.beam, d, 0.5 * length), end = displacement_at(link.beam, d, length);
-    res.t(step) = r.t[k];
+    res.t(step) = r.t[step];
     for (size_t i = 0; i < rigid.workspace().q.size(); ++i)
       res.q(step, static_cast<Eigen::Index>(i)) = rigid.workspace().q[i];
     res.mid_w(step) = mid.y(), res.mid_u(step) = mid.x(), res.end_w(step) = end.y();

@@ -55,8 +55,9 @@ void newmark_step(const BeamModel& beam, const FrameMotion& next, double dt, New
 
 namespace {
 
+/// Every `every`-th step's state kept (steps a multiple of it).
 Response integrate(const BeamModel& beam, const MotionAt& motion_at, double t0, double duration, int steps,
-                   const Eigen::VectorXd& d0, const Eigen::VectorXd& v0) {
+                   int every, const Eigen::VectorXd& d0, const Eigen::VectorXd& v0) {
   NewmarkWorkspace ws(beam, 1);
   ws.d.col(0) = d0;
   ws.v.col(0) = v0;
@@ -64,9 +65,10 @@ Response integrate(const BeamModel& beam, const MotionAt& motion_at, double t0, 
   motion_at(t0, motion);
   newmark_initialize(beam, motion, ws);
   Response r;
-  r.t.resize(steps + 1);
-  r.displacement.resize(beam.size(), steps + 1);
-  r.velocity.resize(beam.size(), steps + 1);
+  const int kept = steps / every + 1;
+  r.t.resize(kept);
+  r.displacement.resize(beam.size(), kept);
+  r.velocity.resize(beam.size(), kept);
   r.t[0] = t0;
   r.displacement.col(0) = ws.d.col(0);
   r.velocity.col(0) = ws.v.col(0);
@@ -74,23 +76,26 @@ Response integrate(const BeamModel& beam, const MotionAt& motion_at, double t0, 
   for (int k = 1; k <= steps; ++k) {
     throw_if_stop_requested();
     report_progress(k, steps + 1);
-    r.t[k] = t0 + k * dt;
-    motion_at(r.t[k], motion);
+    motion_at(t0 + k * dt, motion);
     newmark_step(beam, motion, dt, ws);
-    r.displacement.col(k) = ws.d.col(0);
-    r.velocity.col(k) = ws.v.col(0);
+    if (k % every != 0) continue;
+    r.t[k / every] = t0 + k * dt;
+    r.displacement.col(k / every) = ws.d.col(0);
+    r.velocity.col(k / every) = ws.v.col(0);
   }
   return r;
 }
 
 }  // namespace
 
-Response transient_response(const BeamModel& beam, const MotionAt& motion_at, double t0, double duration, int steps) {
+Response transient_response(const BeamModel& beam, const MotionAt& motion_at, double t0, double duration, int steps,
+                            int every) {
   const Eigen::VectorXd zero = Eigen::VectorXd::Zero(beam.size());
-  return integrate(beam, motion_at, t0, duration, steps, zero, zero);
+  return integrate(beam, motion_at, t0, duration, steps, every, zero, zero);
 }
 
-Response periodic_response(const BeamModel& beam, const MotionAt& motion_at, double t0, double period, int steps) {
+Response periodic_response(const BeamModel& beam, const MotionAt& motion_at, double t0, double period, int steps,
+                           int every) {
   const int n = beam.size();
   // Column 0: forced from rest; columns 1..2n: free, from the unit states (d, v).
   NewmarkWorkspace ws(beam, 2 * n + 1);
@@ -128,13 +133,13 @@ Response periodic_response(const BeamModel& beam, const MotionAt& motion_at, dou
   Eigen::VectorXd residual(2 * n);
   double previous = INFINITY;
   for (int pass = 0;; ++pass) {
-    r = integrate(beam, motion_at, t0, period, steps, z0.head(n), z0.tail(n));
+    r = integrate(beam, motion_at, t0, period, steps, every, z0.head(n), z0.tail(n));
     // Periodicity of the state: displacements and velocities each against its largest value
     // over the period, or the other's times the cycle's circular frequency when larger.
     const double w = 2.0 * M_PI / period, d_max = r.displacement.cwiseAbs().maxCoeff(),
                  v_max = r.velocity.cwiseAbs().maxCoeff();
     const double d_scale = std::max({d_max, v_max / w, 1e-300}), v_scale = std::max({v_max, d_max * w, 1e-300});
-    residual << r.displacement.col(steps) - z0.head(n), r.velocity.col(steps) - z0.tail(n);
+    residual << r.displacement.rightCols<1>() - z0.head(n), r.velocity.rightCols<1>() - z0.tail(n);
     r.periodicity_error =
         std::max(residual.head(n).cwiseAbs().maxCoeff() / d_scale, residual.tail(n).cwiseAbs().maxCoeff() / v_scale);
     const bool floor = r.periodicity_error > 0.5 * previous;

@@ -12,7 +12,8 @@ namespace linkdyn::flex {
 /// The frame's motion at time t (from the mechanism's kinematics and kinetostatics).
 using MotionAt = std::function<void(double t, FrameMotion& out)>;
 
-/// Nodal displacements at t_k = t0 + k dt, k = 0..steps, one column each (free dofs).
+/// Nodal displacements at t_k = t0 + k dt, k = 0..steps, one column each (free dofs); of every
+/// `every`-th step only when the response is asked with `every` > 1 (its memory then 1 / every).
 struct Response {
   std::vector<double> t;
   Eigen::MatrixXd displacement, velocity;
@@ -37,7 +38,8 @@ void newmark_initialize(const BeamModel& beam, const FrameMotion& motion, Newmar
 void newmark_step(const BeamModel& beam, const FrameMotion& next, double dt, NewmarkWorkspace& ws);
 
 /// From rest (d = v = 0) over [t0, t0 + duration] in `steps` steps.
-Response transient_response(const BeamModel& beam, const MotionAt& motion_at, double t0, double duration, int steps);
+Response transient_response(const BeamModel& beam, const MotionAt& motion_at, double t0, double duration, int steps,
+                            int every = 1);
 /// The periodic response of period `period`: the initial state z0 = (I - Phi)^-1 z_p with Phi
 /// the monodromy of the Newmark map and z_p the response from rest after one period, refined by
 /// Newton's correction on the integrated state (at most 3 times) until the state repeats to
@@ -47,6 +49,7 @@ Response transient_response(const BeamModel& beam, const MotionAt& motion_at, do
 /// period, resonance); between, the undamped high modes keep the rounding of very many steps
 /// (the fix: damping, or fewer steps).
 constexpr double periodicity_tolerance = 1e-9, periodicity_limit = 1e-6;
-Response periodic_response(const BeamModel& beam, const MotionAt& motion_at, double t0, double period, int steps);
+Response periodic_response(const BeamModel& beam, const MotionAt& motion_at, double t0, double period, int steps,
+                           int every = 1);
 
 }  // namespace linkdyn::flex
