@@ -21,9 +21,10 @@ flex::BeamModel lever() {
                          {flex::BeamSupport::pinned, flex::BeamSupport::sliding});
 }
 
-void eigen_per_position(benchmark::State& state, bool gyroscopic) {
+/// `basis` > 0: the gyroscopic problem on that many undamped modes (ModalWorkspace).
+void eigen_per_position(benchmark::State& state, bool gyroscopic, int basis) {
   const flex::BeamModel beam = lever();
-  flex::ModalWorkspace ws(beam);
+  flex::ModalWorkspace ws(beam, basis);
   flex::FrameMotion motion;
   motion.end_force = {Vec2(-40.0, 5.0), Vec2(35.0, -3.0)};
   long k = 0;
@@ -63,7 +64,8 @@ void periodic_response_cycle(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK_CAPTURE(eigen_per_position, lever_10_elements_symmetric, false);
-BENCHMARK_CAPTURE(eigen_per_position, lever_10_elements_symmetric_and_gyroscopic, true);
+BENCHMARK_CAPTURE(eigen_per_position, lever_10_elements_symmetric, false, 0);
+BENCHMARK_CAPTURE(eigen_per_position, lever_10_elements_symmetric_and_gyroscopic, true, 0);
+BENCHMARK_CAPTURE(eigen_per_position, lever_10_elements_symmetric_and_gyroscopic_on_8_modes, true, 8);
 BENCHMARK(eigen_cycle_360)->Unit(benchmark::kMillisecond);
 BENCHMARK(periodic_response_cycle)->Unit(benchmark::kMillisecond);

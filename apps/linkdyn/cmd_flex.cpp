@@ -18,7 +18,7 @@ namespace {
 
 struct FlexOptions {
   std::string model, csv, json, response_csv, plot_dir;
-  int steps = 0, modes = 4, substeps = 20;
+  int steps = 0, modes = 4, substeps = 20, gyroscopic_basis = flex::CycleOptions{}.gyroscopic_basis_per_mode;
   bool no_friction = false, no_gyroscopic = false, from_rest = false, no_response = false, allow_unstable = false,
        no_eigen = false;
 };
@@ -171,7 +171,7 @@ std::vector<io::Plot> flex_plots(const planar::Mechanism& m, const flex::Elastic
 void run_eigen_cycle(const planar::Mechanism& m, const std::vector<flex::ElasticLink>& links,
                      const planar::TimeGrid& grid, const FlexOptions& o,
                      const planar::KinetostaticsOptions& kinetostatics, Table& eigen) {
-  flex::CycleOptions cycle{o.modes, !o.no_gyroscopic, kinetostatics};
+  flex::CycleOptions cycle{o.modes, !o.no_gyroscopic, kinetostatics, o.gyroscopic_basis};
   const flex::EigenCycleResult cycle_result = flex::eigen_cycle(m, links, grid, cycle);
   eigen = io::eigen_cycle_table(m, links, cycle_result);
   nlohmann::ordered_json extra;
@@ -180,6 +180,7 @@ void run_eigen_cycle(const planar::Mechanism& m, const std::vector<flex::Elastic
                        {"steps", grid.steps},
                        {"modes", o.modes},
                        {"gyroscopic", !o.no_gyroscopic},
+                       {"gyroscopic_basis_per_mode", o.gyroscopic_basis},
                        {"friction", !o.no_friction}};
   // The eigen table first: a failure of the response below leaves it written.
   write_outputs(m, o.model, "flex", eigen, planar::SweepSummary{}, o.csv, o.json, extra);
@@ -275,6 +276,10 @@ void add_flex_command(CLI::App& app) {
                 "Go on when a link buckles or flutters (a warning instead of exit 3), and write a response that grows");
   CLI::Option* no_gyroscopic =
       cmd->add_flag("--no-gyroscopic", options->no_gyroscopic, "Skip the gyroscopic (quadratic) eigenproblem");
+  cmd->add_option("--gyroscopic-basis", options->gyroscopic_basis,
+                  "The gyroscopic problem on this many undamped modes per asked mode (0: on all the link's dofs)")
+      ->check(CLI::Range(0, 1000))
+      ->capture_default_str();
   cmd->add_flag("--no-eigen", options->no_eigen,
                 "Response only: skip the eigen-analysis along the cycle (and its table, --csv and --json)")
       ->excludes(no_response)

@@ -572,7 +572,9 @@ void add_robot_command(CLI::App& app) {
         ->check(CLI::ExistingFile);
     cmd->add_option("--csv", options->csv, "Write the results as CSV (else printed on stdout)");
     cmd->add_option("--json", options->json, "Write the results as JSON with metadata");
-    cmd->add_flag("--no-friction", options->no_friction, "Leave out joint friction");
+    // Joint friction enters the driving forces and the motion only: elsewhere the flag would mean nothing.
+    if (name == "id" || name == "fd" || name == "derivatives" || name == "jerk" || name == "simulate")
+      cmd->add_flag("--no-friction", options->no_friction, "Leave out joint friction");
     cmd->add_flag("--floating-base", options->floating_base,
                   "URDF: the root link floats (a free-flyer joint 'floating_base' from the world to it)");
     cmd->add_option("--rotation", options->rotation,
@@ -591,7 +593,10 @@ void add_robot_command(CLI::App& app) {
       cmd->add_flag("--check", options->check,
                     "Also compare with central differences of the inverse dynamics (stderr)");
     if (name == "simulate") {
-      cmd->add_option("--t-end", options->t_end, "Simulated time, s")->check(positive);
+      cmd->add_option("--t-end", options->t_end, "Simulated time (s, or with a unit: 300ms)")
+          ->transform(in_si(Quantity::time))
+          ->check(positive)
+          ->capture_default_str();
       cmd->add_option("--steps", options->steps, "Output rows after the first")->check(positive);
       add_max_steps_option(cmd);
       cmd->add_option("--torques", options->torques, "CSV with t and <joint>.tau: driving forces, linear in t")

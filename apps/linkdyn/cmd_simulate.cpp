@@ -24,6 +24,7 @@ struct SimulateOptions {
   dynamics::SimulationOptions sim;
   bool steady = false, no_friction = false, no_kinematics = false;
   double mean_speed = 0.0, fluctuation = 0.0;
+  std::string q0, qd0, mean_speed_text;  ///< with a unit or in SI, as the first driver's kind
   std::vector<std::string> adjust;
   std::string flywheel;
   int cycles = 2;
@@ -210,9 +211,10 @@ void run_simulate(SimulateOptions o) {
   o.sim.integrator = o.integrator == "dopri5" ? dynamics::Integrator::dopri5 : dynamics::Integrator::rkf78;
   o.sim.friction = !o.no_friction;
   o.sim.kinematics = !o.no_kinematics;
-  for (double* v : {&o.sim.q0, &o.sim.qd0})
-    if (std::isinf(*v))
-      throw InputError(m.spec().where, "--q0/--qd0", "an initial value is not finite", "give a finite number");
+  const planar::Driver& first = m.drivers()[0];
+  if (!o.q0.empty()) o.sim.q0 = driver_quantity(first, o.q0, 0, "--q0");
+  if (!o.qd0.empty()) o.sim.qd0 = driver_quantity(first, o.qd0, 1, "--qd0");
+  if (!o.mean_speed_text.empty()) o.mean_speed = driver_quantity(first, o.mean_speed_text, 1, "--mean-speed");
   auto system = std::make_unique<dynamics::DynamicSystem>(m, model.machine);
   o.sim.progress = progress_reporter(o.sim.t0, o.sim.t_end);
   if (o.steady || o.mean_speed != 0.0 || o.fluctuation > 0.0) o.sim = steady_setup(m, model.machine, o, system);
@@ -265,7 +267,10 @@ void add_simulate_command(CLI::App& app) {
       "simulate",
       "Direct dynamics of a machine with motors, resistances and friction (any DOF with --method kane or full)");
   cmd->add_option("MODEL", options->model, "Model file (YAML)")->required();
-  cmd->add_option("--t-end", options->sim.t_end, "End time (s)")->check(positive)->capture_default_str();
+  cmd->add_option("--t-end", options->sim.t_end, "End time (s, or with a unit: 300ms)")
+      ->transform(in_si(Quantity::time))
+      ->check(positive)
+      ->capture_default_str();
   cmd->add_option("--steps", options->sim.steps, "Output rows - 1")->check(positive)->capture_default_str();
   add_max_steps_option(cmd);
   cmd->add_option("--max-integrator-steps", options->sim.max_integrator_steps,
@@ -289,10 +294,12 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--atol", options->sim.abs_tol, "Absolute tolerance of the integration")
       ->check(positive)
       ->capture_default_str();
-  cmd->add_option("--q0", options->sim.q0,
-                  "Initial value of the first driver coordinate (default: its motion law's at t = 0)");
-  cmd->add_option("--qd0", options->sim.qd0,
-                  "Initial speed of the first driver coordinate (default: its motion law's)");
+  cmd->add_option("--q0", options->q0,
+                  "Initial value of the first driver coordinate, SI or with a unit: 90deg, 20mm (default: its motion "
+                  "law's at t = 0)");
+  cmd->add_option("--qd0", options->qd0,
+                  "Initial speed of the first driver coordinate, SI or with a unit: 300rpm, 0.5m/s (default: its "
+                  "motion law's)");
   cmd->add_flag("--no-friction", options->no_friction,
                 "Leave out the Coulomb friction of the pairs (the actuators' resistances stay)");
   cmd->add_flag("--reactions", options->sim.reactions, "Write every pair's reaction at every row");
@@ -309,8 +316,9 @@ void add_simulate_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--steady", options->steady, "Start from the steady (periodic) regime and simulate --cycles cycles");
   cmd->add_option("--cycles", options->cycles, "Steady cycles to simulate")->check(positive)->capture_default_str();
-  cmd->add_option("--mean-speed", options->mean_speed,
-                  "Solve the --adjust actuators' common scale for this mean speed");
+  cmd->add_option("--mean-speed", options->mean_speed_text,
+                  "Solve the --adjust actuators' common scale for this mean speed of the first driver, SI or with a "
+                  "unit: 30rpm");
   cmd->add_option("--adjust", options->adjust, "Actuators whose value (torque, voltage, T0) is scaled for --mean-speed")
       ->delimiter(',');
   cmd->add_option("--fluctuation", options->fluctuation,

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "linkdyn/core/progress.hpp"
+#include "linkdyn/core/units.hpp"
 #include "linkdyn/planar/mechanism.hpp"
 #include "linkdyn/io/svg_plot.hpp"
 #include "linkdyn/io/table_writer.hpp"
@@ -73,6 +74,14 @@ void write_plots(const std::string& dir, const std::vector<io::Plot>& plots);
 /// range with the largest double written out.
 extern const CLI::Validator positive;
 extern const CLI::Validator non_negative;
+/// Reads "<number>" (SI) or "<number> <unit>" / "<number><unit>" of `kind` as the model file
+/// does ("300 ms", "30rpm") and hands the option its SI value; a wrong unit is refused with the
+/// accepted ones.
+CLI::Validator in_si(Quantity kind);
+/// The SI value of a driver coordinate's option text: an angle or a length (order 0), an angular
+/// or linear speed (order 1), as the driver is rotational or prismatic; InputError naming
+/// `option` otherwise.
+double driver_quantity(const planar::Driver& driver, const std::string& text, int order, const std::string& option);
 
 /// While it lives, the sweeps of this thread show their progress on stderr once they have run
 /// for two seconds (on a terminal: one line redrawn each second; else a line each 10 s).

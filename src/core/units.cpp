@@ -19,6 +19,8 @@ const UnitTable& units_of(Quantity kind) {
   static const UnitTable accel{{"rad/s^2", 1.0}, {"deg/s^2", M_PI / 180.0}};
   static const UnitTable force{{"N", 1.0}, {"kN", 1e3}};
   static const UnitTable moment{{"N m", 1.0}, {"kN m", 1e3}};
+  static const UnitTable time{{"s", 1.0}, {"ms", 1e-3}, {"min", 60.0}};
+  static const UnitTable velocity{{"m/s", 1.0}, {"mm/s", 1e-3}};
   switch (kind) {
     case Quantity::length: return length;
     case Quantity::angle: return angle;
@@ -26,6 +28,8 @@ const UnitTable& units_of(Quantity kind) {
     case Quantity::angular_acceleration: return accel;
     case Quantity::force: return force;
     case Quantity::moment: return moment;
+    case Quantity::time: return time;
+    case Quantity::velocity: return velocity;
     case Quantity::plain: break;
   }
   return none;

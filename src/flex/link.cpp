@@ -134,7 +134,7 @@ EigenCycleResult eigen_cycle(const planar::Mechanism& m, const std::vector<Elast
           link.where, "elastic link '" + link.name + "'",
           fmt::format("{} modes asked, the link has {} degrees of freedom", options.modes, link.beam.size()),
           "ask fewer modes or give more elements");
-    modal.emplace_back(link.beam);
+    modal.emplace_back(link.beam, options.gyroscopic ? options.gyroscopic_basis_per_mode * options.modes : 0);
     LinkModes& l = res.links.emplace_back();
     for (Eigen::VectorXd* per_row : {&l.omega, &l.epsilon, &l.axial_force_mid}) per_row->resize(rows);
     l.lambda.resize(rows, modes), l.frequency.resize(rows, modes);

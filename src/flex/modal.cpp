@@ -3,20 +3,23 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 
 namespace linkdyn::flex {
 
-ModalWorkspace::ModalWorkspace(const BeamModel& beam)
-    : operators(make_operators(beam)),
+ModalWorkspace::ModalWorkspace(const BeamModel& beam, int gyroscopic_basis)
+    : basis(gyroscopic_basis > 0 && gyroscopic_basis < beam.size() ? gyroscopic_basis : 0),
+      modes(beam.size(), basis),
+      reduced_k(basis, basis),
+      reduced_c(basis, basis),
+      operators(make_operators(beam)),
       symmetric(beam.size(), beam.size()),
       symmetric_solver(beam.size()),
       lambda(beam.size()),
-      companion(Eigen::MatrixXd::Zero(2 * beam.size(), 2 * beam.size())),
-      companion_solver(2 * beam.size()),
-      gyroscopic(beam.size()),
-      scratch(beam.size(), beam.size()) {
-  companion.topRightCorner(beam.size(), beam.size()).setIdentity();
-}
+      companion(Eigen::MatrixXd::Zero(2 * (basis > 0 ? basis : beam.size()), 2 * (basis > 0 ? basis : beam.size()))),
+      companion_solver(companion.rows()),
+      gyroscopic(Eigen::VectorXcd::Constant(beam.size(), std::complex<double>(NAN, NAN))),
+      scratch(beam.size(), beam.size()) {}
 
 void solve_undamped(const BeamModel& beam, ModalWorkspace& ws) {
   // L^-1 k_sym L^-T y = lambda y with m = L L^T factored once in the model (no allocation).
@@ -27,23 +30,38 @@ void solve_undamped(const BeamModel& beam, ModalWorkspace& ws) {
   lower.solveInPlace(ws.symmetric);
   ws.symmetric.transposeInPlace();
   lower.solveInPlace(ws.symmetric);
-  ws.symmetric_solver.compute(ws.symmetric, Eigen::EigenvaluesOnly);
+  ws.symmetric_solver.compute(ws.symmetric, ws.basis > 0 ? Eigen::ComputeEigenvectors : Eigen::EigenvaluesOnly);
   ws.lambda = ws.symmetric_solver.eigenvalues();
+  if (ws.basis > 0) {  // x = L^-T y: mass-normalised modes
+    ws.modes = ws.symmetric_solver.eigenvectors().leftCols(ws.basis);
+    beam.mass_factor.matrixU().solveInPlace(ws.modes);
+  }
 }
 
 void solve_gyroscopic(const BeamModel& beam, ModalWorkspace& ws) {
-  const int n = beam.size();
+  const int n = ws.basis > 0 ? ws.basis : beam.size();
   // State (x, x' / w_s): the companion [[0, w_s I], [-m^-1 k / w_s, -m^-1 c]] is similar to
   // [[0, I], [-m^-1 k, -m^-1 c]] (same eigenvalues) and far better balanced, w_s^2 being the
   // largest diagonal term of m^-1 k (the axial dofs are much stiffer than the bending ones).
-  ws.scratch = -ws.operators.stiffness;
-  beam.mass_factor.solveInPlace(ws.scratch);
-  const double scale = std::sqrt(std::max(ws.scratch.diagonal().cwiseAbs().maxCoeff(), 1e-300));
+  // On a basis of mass-normalised modes m is I: Phi^T k Phi and Phi^T c Phi.
+  if (ws.basis > 0) {
+    ws.reduced_k.noalias() = ws.modes.transpose() * ws.operators.stiffness * ws.modes;
+    ws.reduced_c.noalias() = ws.modes.transpose() * ws.operators.damping * ws.modes;
+  } else {
+    ws.scratch = ws.operators.stiffness;
+    beam.mass_factor.solveInPlace(ws.scratch);
+  }
+  const Eigen::MatrixXd& k = ws.basis > 0 ? ws.reduced_k : ws.scratch;
+  const double scale = std::sqrt(std::max(k.diagonal().cwiseAbs().maxCoeff(), 1e-300));
   ws.companion.topRightCorner(n, n).diagonal().setConstant(scale);
-  ws.companion.bottomLeftCorner(n, n) = ws.scratch / scale;
-  ws.scratch = -ws.operators.damping;
-  beam.mass_factor.solveInPlace(ws.scratch);
-  ws.companion.bottomRightCorner(n, n) = ws.scratch;
+  ws.companion.bottomLeftCorner(n, n) = -k / scale;
+  if (ws.basis > 0) {
+    ws.companion.bottomRightCorner(n, n) = -ws.reduced_c;
+  } else {
+    ws.scratch = -ws.operators.damping;
+    beam.mass_factor.solveInPlace(ws.scratch);
+    ws.companion.bottomRightCorner(n, n) = ws.scratch;
+  }
   ws.companion_solver.compute(ws.companion, false);
   const auto& s = ws.companion_solver.eigenvalues();
   // Keep the eigenvalue with positive imaginary part of each complex pair (sigma + i omega);

@@ -56,8 +56,8 @@ void newmark_step(const BeamModel& beam, const FrameMotion& next, double dt, New
 namespace {
 
 /// Every `every`-th step's state kept (steps a multiple of it).
-Response integrate(const BeamModel& beam, const MotionAt& motion_at, double t0, double duration, int steps,
-                   int every, const Eigen::VectorXd& d0, const Eigen::VectorXd& v0) {
+Response integrate(const BeamModel& beam, const MotionAt& motion_at, double t0, double duration, int steps, int every,
+                   const Eigen::VectorXd& d0, const Eigen::VectorXd& v0) {
   NewmarkWorkspace ws(beam, 1);
   ws.d.col(0) = d0;
   ws.v.col(0) = v0;

@@ -718,3 +718,34 @@ TEST(Cli, HugeRealOptionsAreRefusedLikeTheModelsNumbers) {
   EXPECT_EQ(run("simulate " + motor + " --t-end 0.01 --steps 2 --qd0 -9.9e11").output.find("too large"),
             std::string::npos);
 }
+
+TEST(Cli, UnitsAreAcceptedOnTheCommandLineWhereTheModelFileAcceptsThem) {
+  // "300ms" is --t-end 0.3 and "300rpm" is --qd0 10 pi rad/s, file for file; a unit of the wrong
+  // kind is refused with the accepted ones (exit 2); a bare number stays SI.
+  const std::string model = linkdyn::test::example("seed001-fourbar-motor"), dir = ::testing::TempDir();
+  const auto table = [&](const std::string& options, const std::string& name) {
+    const CliRun r = run("simulate " + model + " --steps 10 " + options + " --csv " + dir + "/" + name);
+    EXPECT_EQ(r.code, 0) << options << ": " << r.output;
+    return linkdyn::test::read_text(dir + "/" + name);
+  };
+  EXPECT_EQ(table("--t-end 300ms", "ms.csv"), table("--t-end 0.3", "s.csv"));
+  EXPECT_EQ(table("--t-end 0.1 --qd0 300rpm", "rpm.csv"), table("--t-end 0.1 --qd0 31.415926535897931", "rad.csv"));
+  EXPECT_EQ(table("--t-end 0.1 --q0 '90 deg'", "deg.csv"), table("--t-end 0.1 --q0 1.5707963267948966", "q.csv"));
+  const CliRun wrong_kind = run("simulate " + model + " --qd0 5deg");
+  EXPECT_EQ(wrong_kind.code, 2) << wrong_kind.output;
+  EXPECT_NE(wrong_kind.output.find("--qd0: unit 'deg' is not accepted here (accepted: rad/s, deg/s, rpm)"),
+            std::string::npos)
+      << wrong_kind.output;
+  const CliRun time_unit = run("simulate " + model + " --t-end 3kg");
+  EXPECT_EQ(time_unit.code, 2) << time_unit.output;
+  EXPECT_NE(time_unit.output.find("accepted: s, ms, min"), std::string::npos) << time_unit.output;
+}
+
+TEST(Cli, AnOptionThatMeansNothingForTheVerbIsRefused) {
+  // Joint friction does not enter a mass matrix: --no-friction there is refused, not ignored.
+  const std::string robots = std::string(LINKDYN_EXAMPLES_DIR) + "/robots/";
+  const CliRun r =
+      run("robot mass-matrix " + robots + "iiwa14.urdf --states " + robots + "iiwa14-trajectory.csv --no-friction");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("has no option '--no-friction'"), std::string::npos) << r.output;
+}

@@ -194,6 +194,26 @@ TEST(ElasticLinkCoupling, KinetostaticEndForcesBalanceTheBeamsDistributedInertia
   EXPECT_GT(largest, 50.0) << "the check is not trivial";
 }
 
+TEST(ElasticLinkCycle, GyroscopicProblemOnTwoUndampedModesPerModeIsTheFullProblemTo1e7AlongThePumpCycle) {
+  // Modal truncation of the quadratic problem (a 16-state companion instead of 60): the wind
+  // pump lever's damped frequencies and real parts along its cycle, against the full problem.
+  const io::Model model = io::read_model(std::string(LINKDYN_EXAMPLES_DIR) + "/seed004-pump.yaml");
+  const planar::Mechanism m = planar::compile(model.mechanism);
+  const std::vector<ElasticLink> links = make_elastic_links(m, model.elastic_links);
+  const planar::TimeGrid grid = m.default_grid();
+  CycleOptions full{4, true, {}, 0}, projected{4, true, {}, 2};
+  const EigenCycleResult a = eigen_cycle(m, links, grid, full), b = eigen_cycle(m, links, grid, projected);
+  const LinkModes &la = a.links[0], &lb = b.links[0];
+  ASSERT_EQ(la.gyroscopic_frequency.rows(), lb.gyroscopic_frequency.rows());
+  const double f_error =
+      ((la.gyroscopic_frequency - lb.gyroscopic_frequency).array().abs() / la.gyroscopic_frequency.array().abs())
+          .maxCoeff();
+  EXPECT_LT(f_error, 1e-7);
+  const double scale = 2.0 * M_PI * la.gyroscopic_frequency.cwiseAbs().maxCoeff();
+  EXPECT_LT((la.gyroscopic_sigma - lb.gyroscopic_sigma).cwiseAbs().maxCoeff(), 1e-9 * scale);
+  EXPECT_EQ(la.lambda, lb.lambda) << "the undamped problem is the same";
+}
+
 TEST(ElasticLinkCoupling, EndAtACompoundPinCarriesThePinsForceOnTheLink) {
   // The toggle press's upper link ends at the frame pin O and at the knuckle K, a pin of three
   // bodies: the force at K is the one the pin exerts on the link, the sum of its pairs'.

@@ -6,7 +6,7 @@
 
 namespace linkdyn {
 
-enum class Quantity { plain, length, angle, angular_velocity, angular_acceleration, force, moment };
+enum class Quantity { plain, length, angle, angular_velocity, angular_acceleration, force, moment, time, velocity };
 
 /// The SI unit of a quantity ("m", "rad/s"; empty for a plain number).
 std::string si_unit(Quantity kind);

@@ -9,7 +9,11 @@ namespace linkdyn::flex {
 
 /// Buffers and results of the eigen-analyses, sized once for a beam (no allocation per call).
 struct ModalWorkspace {
-  explicit ModalWorkspace(const BeamModel& beam);
+  /// `gyroscopic_basis` > 0: the gyroscopic problem is projected on that many lowest modes of the
+  /// undamped one (modal truncation: a 2k companion instead of 2n; 0 or >= n: the full problem).
+  explicit ModalWorkspace(const BeamModel& beam, int gyroscopic_basis = 0);
+  int basis = 0;                                ///< the modes projected on (0: none)
+  Eigen::MatrixXd modes, reduced_k, reduced_c;  ///< n x basis mass-normalised modes; basis x basis
   BeamOperators operators;
   /// L^-1 (k_total + k_total^T) / 2 L^-T with m = L L^T: k(epsilon) is skew and drops out
   Eigen::MatrixXd symmetric;
@@ -27,7 +31,8 @@ struct ModalWorkspace {
 /// The undamped symmetric problem (k + k(epsilon) + k(omega) + geometric) x = omega^2 m x,
 /// with the skew k(epsilon) dropping out of the symmetric part. Uses ws.operators as evaluated.
 void solve_undamped(const BeamModel& beam, ModalWorkspace& ws);
-/// The quadratic problem (s^2 m + s c(omega) + k_total) x = 0 by its first-order companion form.
+/// The quadratic problem (s^2 m + s c(omega) + k_total) x = 0 by its first-order companion form
+/// (on the workspace's basis of undamped modes when it has one: x = Phi y, Phi^T m Phi = I).
 void solve_gyroscopic(const BeamModel& beam, ModalWorkspace& ws);
 /// Both, for a frame motion.
 void analyze_modes(const BeamModel& beam, const FrameMotion& motion, ModalWorkspace& ws, bool gyroscopic = true);
