@@ -16,7 +16,7 @@ DEB_PACKAGES = build-essential cmake pkg-config libeigen3-dev libyaml-cpp-dev li
 SANITIZE_ENV = ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:detect_stack_use_after_return=1:strict_init_order=1 \
                UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
-.PHONY: all deps build run test check-sanitize tidy format format-check bench install clean fuzz
+.PHONY: all deps build build-cli run test check-sanitize tidy format format-check bench install clean fuzz
 
 all: build
 
@@ -34,7 +34,13 @@ build: deps
 	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-run: build
+# `make run` builds only what it runs: the library and the command line (the tests, benchmarks
+# and Python module wait for `make test`).
+build-cli: deps
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release
+	cmake --build $(BUILD_DIR) --target linkdyn_cli -j $(JOBS)
+
+run: build-cli
 	@mkdir -p out
 	$(BUILD_DIR)/apps/linkdyn/linkdyn check examples/seed001-fourbar.yaml
 	$(BUILD_DIR)/apps/linkdyn/linkdyn kinematics examples/seed001-fourbar.yaml --steps 360 \

@@ -96,6 +96,7 @@ void add_kinematics_command(CLI::App& app) {
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--csv", options->csv, "Write the table as CSV");
   add_digits_option(cmd);
+  add_every_option(cmd);
   cmd->add_option("--json", options->json, "Write the table and metadata as JSON");
   cmd->add_option("--plot", options->plot_dir, "Write one SVG file per plot into this folder");
   cmd->callback([options] { run_kinematics(*options); });

@@ -135,6 +135,7 @@ void add_kinetostatics_command(CLI::App& app) {
       ->check(positive);
   cmd->add_option("--csv", options->csv, "Write the table as CSV");
   add_digits_option(cmd);
+  add_every_option(cmd);
   cmd->add_option("--json", options->json, "Write the table and metadata as JSON");
   cmd->add_option("--plot", options->plot_dir, "Write one SVG file per plot into this folder");
   cmd->callback([options] { run_kinetostatics(*options); });

@@ -327,6 +327,7 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--plot", options->plot_dir, "Write one SVG file per plot into this folder");
   cmd->add_option("--csv", options->csv, "Write the table as CSV");
   add_digits_option(cmd);
+  add_every_option(cmd);
   cmd->add_option("--json", options->json, "Write the table and metadata as JSON");
   cmd->callback([options] { run_simulate(*options); });
 }

@@ -49,15 +49,24 @@ class TableFiles {
  public:
   TableFiles(const Table& columns, const std::string& csv, const std::string& json,
              const std::vector<std::string>& inputs);
-  void append(const Table& rows) { stream_->append(rows); }
-  void finish(const nlohmann::ordered_json& metadata);
+  /// Appends the rows, or with --every K every K-th row of the run (the first, then each K-th).
+  void append(const Table& rows);
+  /// Completes the files (with --every, the run's last row too, and "every": K in the metadata).
+  void finish(nlohmann::ordered_json metadata);
   /// Rows per chunk of a streamed analysis: about 8 MB of values.
   Eigen::Index chunk_rows() const;
 
  private:
   std::string csv_, json_;
+  long every_ = 1;
+  size_t seen_ = 0;  ///< rows of the run appended so far (written or skipped)
+  Table last_;       ///< with --every: the last row seen, when the stride skipped it
   std::unique_ptr<io::TableStream> stream_;
 };
+/// Every how many rows the table files keep (--every, default 1: all).
+extern long output_every;
+/// Adds --every to a command that writes a table of rows.
+void add_every_option(CLI::App* command);
 /// The JSON metadata of a planar analysis: the model, version, analysis, structure, the sweep's
 /// intervals and events, and `extra`.
 nlohmann::ordered_json analysis_metadata(const planar::Mechanism& m, const std::string& model_file,

@@ -118,6 +118,17 @@ SweepProgress::SweepProgress(const std::string& what) : scope_(sweep_progress_si
 
 long max_steps = 1'000'000;
 
+long output_every = 1;
+
+void add_every_option(CLI::App* command) {
+  command
+      ->add_option("--every", output_every,
+                   "Write every K-th row to the --csv/--json files (the first, each K-th and the last); the "
+                   "summary still covers every row")
+      ->check(positive)
+      ->capture_default_str();
+}
+
 void add_max_steps_option(CLI::App* command) {
   command
       ->add_option("--max-steps", max_steps,

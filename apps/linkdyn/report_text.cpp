@@ -50,16 +50,42 @@ void check_output_paths(const std::string& csv, const std::string& json, const s
 
 TableFiles::TableFiles(const Table& columns, const std::string& csv, const std::string& json,
                        const std::vector<std::string>& inputs)
-    : csv_(csv), json_(json) {
+    : csv_(csv), json_(json), every_(output_every) {
   check_output_paths(csv, json, inputs);
-  stream_ = std::make_unique<io::TableStream>(columns, csv, json, csv_digits);
+  last_.columns = columns.columns;
+  last_.units = columns.units;
+  stream_ = std::make_unique<io::TableStream>(last_, csv, json, csv_digits);
+  append(columns);
+}
+
+void TableFiles::append(const Table& rows) {
+  if (every_ <= 1) {
+    stream_->append(rows);
+    return;
+  }
+  Table kept;
+  kept.columns = last_.columns;
+  const size_t width = rows.width();
+  last_.values.clear();
+  for (size_t r = 0; r < rows.rows(); ++r, ++seen_) {
+    const auto row = rows.values.begin() + static_cast<std::ptrdiff_t>(r * width);
+    if (seen_ % static_cast<size_t>(every_) == 0)
+      kept.values.insert(kept.values.end(), row, row + static_cast<std::ptrdiff_t>(width));
+    else if (r + 1 == rows.rows())
+      last_.values.assign(row, row + static_cast<std::ptrdiff_t>(width));
+  }
+  stream_->append(kept);
 }
 
 Eigen::Index TableFiles::chunk_rows() const {
   return std::clamp<Eigen::Index>((Eigen::Index{1} << 20) / std::max<Eigen::Index>(1, stream_->width()), 64, 16384);
 }
 
-void TableFiles::finish(const nlohmann::ordered_json& metadata) {
+void TableFiles::finish(nlohmann::ordered_json metadata) {
+  if (every_ > 1) {
+    stream_->append(last_);  // the run's last row, when the stride skipped it
+    metadata["every"] = every_;
+  }
   stream_->finish(metadata.dump());
   if (!csv_.empty()) fmt::print("wrote {} ({} rows x {} columns)\n", csv_, stream_->rows(), stream_->width());
   if (!json_.empty()) fmt::print("wrote {}\n", json_);

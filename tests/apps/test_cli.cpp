@@ -749,3 +749,24 @@ TEST(Cli, AnOptionThatMeansNothingForTheVerbIsRefused) {
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_NE(r.output.find("has no option '--no-friction'"), std::string::npos) << r.output;
 }
+
+TEST(Cli, EveryKWritesTheFirstEachKthAndTheLastRowAndTheSummaryStillCoversAll) {
+  // --every 7 on 101 rows: rows 0, 7, ..., 98 and the last, each the full sweep's row verbatim;
+  // the printed summary (extremes over every row) is the one without --every.
+  const std::string model = linkdyn::test::example("seed001-fourbar"), dir = ::testing::TempDir();
+  const CliRun full = run("kinematics " + model + " --steps 100 --csv " + dir + "/full.csv");
+  const CliRun every = run("kinematics " + model + " --steps 100 --every 7 --csv " + dir + "/every.csv");
+  ASSERT_EQ(full.code, 0) << full.output;
+  ASSERT_EQ(every.code, 0) << every.output;
+  std::vector<std::string> all, kept;
+  std::istringstream a(linkdyn::test::read_text(dir + "/full.csv")), b(linkdyn::test::read_text(dir + "/every.csv"));
+  for (std::string line; std::getline(a, line);) all.push_back(line);
+  for (std::string line; std::getline(b, line);) kept.push_back(line);
+  ASSERT_EQ(all.size(), 102u);
+  std::vector<std::string> expected{all[0]};
+  for (size_t row = 0; row <= 100; row += 7) expected.push_back(all[1 + row]);
+  expected.push_back(all[101]);
+  EXPECT_EQ(kept, expected);
+  const auto summary = [](const std::string& output) { return output.substr(0, output.find("wrote")); };
+  EXPECT_EQ(summary(every.output), summary(full.output));
+}
