@@ -10,6 +10,7 @@
 #include "linkdyn/core/error.hpp"
 #include "linkdyn/core/interrupt.hpp"
 #include "linkdyn/core/progress.hpp"
+#include "linkdyn/flex/internal_forces.hpp"
 #include "linkdyn/flex/modal.hpp"
 #include "linkdyn/planar/kinematics.hpp"
 #include "linkdyn/planar/sweep.hpp"
@@ -25,6 +26,7 @@ std::vector<ElasticLink> make_elastic_links(const planar::Mechanism& m, const st
     link.body = s.body;
     link.point = s.point;
     link.where = s.where;
+    link.section_modulus = s.section_modulus;
     const std::string entity = "elastic link '" + s.name + "'";
     const Vec2 chord = s.point[1] - s.point[0];
     const double length = chord.norm();
@@ -251,6 +253,10 @@ LinkResponse link_response(const planar::Mechanism& m, const ElasticLink& link, 
   res.q.resize(rows, static_cast<Eigen::Index>(m.drivers().size()));
   for (Eigen::VectorXd* per_row : {&res.mid_w, &res.mid_u, &res.end_w, &res.axial_force_mid}) per_row->resize(rows);
   res.node_w.resize(rows, nodes), res.node_u.resize(rows, nodes);
+  InternalForceWorkspace forces(link.beam);
+  res.station = forces.forces.s;
+  for (Eigen::MatrixXd* per_station : {&res.normal, &res.shear, &res.moment})
+    per_station->resize(rows, res.station.size());
   const double length = link.beam.length;
   FrameMotion motion;
   for (int step = 0; step <= grid.steps; ++step) {
@@ -266,6 +272,10 @@ LinkResponse link_response(const planar::Mechanism& m, const ElasticLink& link, 
       const Vec2 at = displacement_at(link.beam, d, length * node / link.beam.elements);
       res.node_w(step, node) = at.y(), res.node_u(step, node) = at.x();
     }
+    internal_forces(link.beam, motion, d, r.velocity.col(step), forces);
+    res.normal.row(step) = forces.forces.normal.transpose();
+    res.shear.row(step) = forces.forces.shear.transpose();
+    res.moment.row(step) = forces.forces.moment.transpose();
   }
   return res;
 }

@@ -953,6 +953,60 @@ class ModelParser {
     }
   }
 
+  /// A link's cross-section for its stresses: its area, second moment and section modulus W = I / c
+  /// (c the extreme fibre's distance from the neutral axis, in the mechanism's plane); all 0
+  /// without `section:`, only the modulus with `section: {modulus: W}`.
+  struct SectionShape {
+    double area = 0.0, second_moment = 0.0, modulus = 0.0;
+  };
+  SectionShape section_shape(const YAML::Node& link, const std::string& link_entity) {
+    SectionShape out;
+    const YAML::Node n = field(link, "section");
+    if (!n) return out;
+    const std::string entity = link_entity + ".section";
+    in_.require_map(n, entity);
+    const std::string hint =
+        "write section: {shape: rectangle, width: 20 mm, height: 6 mm} (height in the mechanism's plane), "
+        "{shape: tube, outer: , inner: }, {shape: I, height: , width: , flange: , web: } or {modulus: W in m^3}";
+    if (!field(n, "shape")) {
+      in_.allow_only(n, entity, {"modulus"});
+      out.modulus = non_negative(n, "modulus", entity, Quantity::plain, true);
+      if (!(out.modulus > 0.0)) in_.fail(n, entity, "the section modulus must be positive", hint);
+      return out;
+    }
+    const std::string shape = in_.text(field(n, "shape"), entity + ".shape");
+    const auto length = [&](const char* key, bool required = true) {
+      const double v = non_negative(n, key, entity, Quantity::length, required);
+      if (required && !(v > 0.0)) in_.fail(n[key], entity, std::string(key) + " must be positive", hint);
+      return v;
+    };
+    double depth = 0.0;  // the extent in the mechanism's plane
+    if (shape == "rectangle") {
+      in_.allow_only(n, entity, {"shape", "width", "height"});
+      const double b = length("width"), h = length("height");
+      out.area = b * h, out.second_moment = b * h * h * h / 12.0, depth = h;
+    } else if (shape == "tube") {
+      in_.allow_only(n, entity, {"shape", "outer", "inner"});
+      const double D = length("outer"), d = length("inner", false);
+      if (!(d < D)) in_.fail(n["inner"], entity, "the inner diameter is not below the outer one", hint);
+      out.area = M_PI * (D * D - d * d) / 4.0, out.second_moment = M_PI * (D * D * D * D - d * d * d * d) / 64.0;
+      depth = D;
+    } else if (shape == "I") {
+      in_.allow_only(n, entity, {"shape", "height", "width", "flange", "web"});
+      const double h = length("height"), b = length("width"), tf = length("flange"), tw = length("web");
+      if (!(2.0 * tf < h) || !(tw <= b))
+        in_.fail(n, entity, "the flanges or the web do not fit the height and width", hint);
+      const double hw = h - 2.0 * tf;  // web height
+      out.area = 2.0 * b * tf + tw * hw;
+      out.second_moment = (b * h * h * h - (b - tw) * hw * hw * hw) / 12.0;
+      depth = h;
+    } else {
+      in_.fail(field(n, "shape"), entity, "unknown shape '" + shape + "'", hint);
+    }
+    out.modulus = out.second_moment / (0.5 * depth);
+    return out;
+  }
+
   /// Elastic links for `linkdyn flex` (docs/model-format.md, docs/elastic-links.md).
   void elastic_links(const YAML::Node& node) {
     each_named(
@@ -960,9 +1014,9 @@ class ModelParser {
         [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
           const YAML::Node& n = value;
           in_.require_map(n, entity);
-          in_.allow_only(
-              n, entity,
-              {"body", "from", "to", "E", "rho", "A", "I", "elements", "supports", "geometric_stiffness", "damping"});
+          in_.allow_only(n, entity,
+                         {"body", "from", "to", "E", "rho", "A", "I", "section", "elements", "supports",
+                          "geometric_stiffness", "damping"});
           flex::ElasticLinkSpec e;
           e.name = name;
           e.where = in_.where(key);
@@ -977,15 +1031,28 @@ class ModelParser {
             e.point_name[k] = in_.text(p, entity + "." + ends[k]);
             e.point[k] = point_ref(e.body, e.point_name[k], p, entity);
           }
+          const SectionShape shape = section_shape(n, entity);
           double* values[4] = {&e.E, &e.rho, &e.A, &e.I};
           const char* keys[4] = {"E", "rho", "A", "I"};
           const char* units[4] = {"Pa", "kg/m^3", "m^2", "m^4"};
           for (int k = 0; k < 4; ++k) {
-            *values[k] = non_negative(n, keys[k], entity, Quantity::plain, true);
+            const bool from_shape = k >= 2 && shape.area > 0.0;  // A and I may come from the section's shape
+            *values[k] = non_negative(n, keys[k], entity, Quantity::plain, !from_shape);
+            if (from_shape && !field(n, keys[k])) {
+              *values[k] = k == 2 ? shape.area : shape.second_moment;
+            } else if (from_shape) {
+              const double derived = k == 2 ? shape.area : shape.second_moment;
+              if (std::abs(*values[k] - derived) > 0.01 * derived)
+                in_.fail(n[keys[k]], entity,
+                         fmt::format("{} = {:.6g} {} differs from the section's {:.6g} {} by more than 1 %", keys[k],
+                                     *values[k], units[k], derived, units[k]),
+                         fmt::format("leave {} out (the section gives it) or correct the section", keys[k]));
+            }
             if (!(*values[k] > 0.0))
               in_.fail(n[keys[k]], entity, std::string(keys[k]) + " must be positive",
                        std::string("give ") + keys[k] + " > 0 in " + units[k]);
           }
+          e.section_modulus = shape.modulus;
           if (field(n, "elements")) {
             e.elements = in_.integer(field(n, "elements"), entity + ".elements", 1);
             // Dense assembly: a few hundred elements are far beyond what a link's low modes need.

@@ -770,3 +770,49 @@ TEST(Cli, EveryKWritesTheFirstEachKthAndTheLastRowAndTheSummaryStillCoversAll) {
   const auto summary = [](const std::string& output) { return output.substr(0, output.find("wrote")); };
   EXPECT_EQ(summary(every.output), summary(full.output));
 }
+
+TEST(Cli, FlexWritesTheStressEnvelopeOfALinkWithASectionAndRefusesASectionThatContradictsA) {
+  // The pump's lever given as a 20 x 6 mm rectangle (A and I from the shape): the envelope per
+  // station, zero moment at the pinned ends, and at an end the fibre stress is N / A.
+  std::string pump = linkdyn::test::read_text(linkdyn::test::example("seed004-pump"));
+  const std::string a_line = "    A: 1.2e-4              # m^2\n",
+                    i_line = "    I: 3.6e-10             # m^4 (20 x 6^3 / 12 mm^4)\n";
+  ASSERT_NE(pump.find(a_line), std::string::npos);
+  ASSERT_NE(pump.find(i_line), std::string::npos);
+  std::string shaped = pump;
+  shaped.replace(shaped.find(a_line), a_line.size(), "    section: {shape: rectangle, width: 20 mm, height: 6 mm}\n");
+  shaped.erase(shaped.find(i_line), i_line.size());
+  const std::string csv = ::testing::TempDir() + "/lever-stress.csv";
+  const CliRun r = run("flex " + write_temp("pump-section.yaml", shaped) + " --steps 72 --no-eigen --stress " + csv);
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("extreme fibre stress: |sigma| up to"), std::string::npos) << r.output;
+  std::ifstream in(csv);
+  std::string header, line;
+  std::getline(in, header);
+  EXPECT_EQ(header, "s,N.min,N.max,V.min,V.max,M.min,M.max,sigma.min,sigma.max,sigma.range,t.sigma_peak");
+  std::vector<std::vector<double>> rows;
+  while (std::getline(in, line)) {
+    std::vector<double> row;
+    std::istringstream cells(line);
+    for (std::string cell; std::getline(cells, cell, ',');) row.push_back(std::stod(cell));
+    rows.push_back(row);
+  }
+  ASSERT_EQ(rows.size(), 21u);
+  double largest_moment = 0.0;
+  for (const auto& row : rows) largest_moment = std::max({largest_moment, std::abs(row[5]), std::abs(row[6])});
+  EXPECT_GT(largest_moment, 0.1);
+  for (const auto& end : {rows.front(), rows.back()}) {
+    EXPECT_LT(std::max(std::abs(end[5]), std::abs(end[6])), 1e-9 * largest_moment) << "pinned and sliding ends";
+    EXPECT_NEAR(end[8], end[2] / 1.2e-4, 1e-6 * std::abs(end[8])) << "sigma = N / A without bending";
+    EXPECT_NEAR(end[9], (end[2] - end[1]) / 1.2e-4, 1e-6 * end[9]) << "the range of N / A";
+  }
+  // A given that contradicts the shape (a 10 x 6 mm rectangle has 6e-5 m^2): refused, both named.
+  std::string wrong = pump;
+  wrong.replace(wrong.find(a_line), a_line.size(),
+                a_line + "    section: {shape: rectangle, width: 10 mm, height: 6 mm}\n");
+  const CliRun refused = run("flex " + write_temp("pump-wrong-section.yaml", wrong) + " --no-eigen");
+  EXPECT_EQ(refused.code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("A = 0.00012 m^2 differs from the section's 6e-05 m^2 by more than 1 %"),
+            std::string::npos)
+      << refused.output;
+}

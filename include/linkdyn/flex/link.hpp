@@ -27,6 +27,8 @@ struct ElasticLinkSpec {
   /// Damping: Rayleigh alpha (1/s) and beta (s), or a ratio for the first two modes at rest
   /// (ratio > 0 sets alpha and beta by flex::rayleigh_damping).
   double damping_alpha = 0.0, damping_beta = 0.0, damping_ratio = 0.0;
+  /// Section modulus W = I / c for the extreme-fibre stresses (m^3; 0: not given, no stresses).
+  double section_modulus = 0.0;
   SourceLocation where;
 };
 
@@ -42,6 +44,7 @@ struct ElasticLink {
   /// acts on it), -1 when it is the first.
   std::array<std::vector<std::pair<int, double>>, 2> end_joints;
   std::vector<int> ignored_loads;  ///< loads on the body that the beam does not carry
+  double section_modulus = 0.0;    ///< W = I / c (m^3); 0: no stresses
   SourceLocation where;
 };
 
@@ -74,10 +77,10 @@ struct CycleOptions {
   int modes = 4;
   bool gyroscopic = true;
   planar::KinetostaticsOptions kinetostatics;
-  /// The gyroscopic problem on this many undamped modes per asked mode (ModalWorkspace's basis;
-  /// 0: the full problem). Two per mode agree with the full problem to 1e-8 on the pump's lever
-  /// at a fifth of its cost.
-  int gyroscopic_basis_per_mode = 2;
+  /// The gyroscopic problem on this many modes at rest per asked mode (ModalWorkspace's basis;
+  /// 0: the full problem, the default). Two per mode agree with the full problem to 1e-8 on the
+  /// pump's lever at a seventh of its cost, but miss a fast spin's reshaped modes.
+  int gyroscopic_basis_per_mode = 0;
 };
 
 /// One link's eigen-analysis along the grid: per row its frame's omega (rad/s) and epsilon
@@ -124,6 +127,10 @@ struct LinkResponse {
   Eigen::MatrixXd q;  ///< per driver
   Eigen::VectorXd mid_w, mid_u, end_w, axial_force_mid;
   Eigen::MatrixXd node_w, node_u;  ///< rows x nodes
+  /// Internal forces (flex::internal_forces) at the stations s (nodes and element middles):
+  /// rows x stations, N (tension +), V = dM/ds (N) and M (N m).
+  Eigen::VectorXd station;
+  Eigen::MatrixXd normal, shear, moment;
   double periodicity_error = 0.0;  ///< as in Response
 };
 LinkResponse link_response(const planar::Mechanism& m, const ElasticLink& link, const planar::TimeGrid& grid,

@@ -10,10 +10,11 @@ namespace linkdyn::flex {
 /// Buffers and results of the eigen-analyses, sized once for a beam (no allocation per call).
 struct ModalWorkspace {
   /// `gyroscopic_basis` > 0: the gyroscopic problem is projected on that many lowest modes of the
-  /// undamped one (modal truncation: a 2k companion instead of 2n; 0 or >= n: the full problem).
+  /// beam at rest (modal truncation: a 2k companion instead of 2n; 0 or >= n: the full problem).
   explicit ModalWorkspace(const BeamModel& beam, int gyroscopic_basis = 0);
   int basis = 0;                                ///< the modes projected on (0: none)
   Eigen::MatrixXd modes, reduced_k, reduced_c;  ///< n x basis mass-normalised modes; basis x basis
+  Eigen::MatrixXd projected;                    ///< n x basis: an operator times the modes
   BeamOperators operators;
   /// L^-1 (k_total + k_total^T) / 2 L^-T with m = L L^T: k(epsilon) is skew and drops out
   Eigen::MatrixXd symmetric;
