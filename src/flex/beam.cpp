@@ -174,7 +174,7 @@ const char* support_name(BeamSupport support) {
 }
 
 BeamModel make_beam(const BeamSection& section, double length, int elements, std::array<BeamSupport, 2> supports,
-                    bool geometric_stiffness) {
+                    bool geometric_stiffness, const std::vector<NodeMass>& node_masses) {
   const SourceLocation nowhere;
   if (!(section.E > 0.0 && section.rho > 0.0 && section.A > 0.0 && section.I > 0.0))
     throw InputError(nowhere, "beam", "E, rho, A and I must all be positive",
@@ -217,6 +217,21 @@ BeamModel make_beam(const BeamSection& section, double length, int elements, std
     geo[1].block<6, 6>(at, at) += element_geometric_stiffness(h, x0, xm, x1);
     geo[2].block<6, 6>(at, at) += element_geometric_stiffness(h, x0 * x0, xm * xm, x1 * x1);
   }
+
+  // Attached masses: at node i (s_i = i h), m on u and v, J on the rotation; their share of
+  // int rho N^T dV, int rho N^T s dV and int rho N^T J N dV (N at a node: the unit rows).
+  for (const NodeMass& p : node_masses) {
+    if (p.node < 0 || p.node > elements || !(p.mass >= 0.0) || !(p.inertia >= 0.0))
+      throw InputError(nowhere, "beam", "an attached mass is off the nodes or negative",
+                       "attach it at a node 0..elements with mass and inertia >= 0");
+    const int u = 3 * p.node, v = u + 1, theta = u + 2;
+    const double s_node = p.node * h;
+    m(u, u) += p.mass, m(v, v) += p.mass, m(theta, theta) += p.inertia;
+    t(u, 0) += p.mass, t(v, 1) += p.mass;
+    f(u, 0) += p.mass * s_node, f(v, 1) += p.mass * s_node;
+    g(u, v) -= p.mass, g(v, u) += p.mass;
+  }
+  b.node_masses = node_masses;
 
   b.reduced_of.assign(b.full_dofs, -1);
   for (int d = 0; d < b.full_dofs; ++d) {

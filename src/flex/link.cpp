@@ -35,8 +35,19 @@ std::vector<ElasticLink> make_elastic_links(const planar::Mechanism& m, const st
                        "its end points '" + s.point_name[0] + "' and '" + s.point_name[1] + "' coincide",
                        "name two distinct points of the body as from and to");
     link.axis = chord / length;
+    std::vector<NodeMass> node_masses;
+    for (const AttachedMass& a : s.masses) {
+      const double h = length / s.elements, node = std::round(a.at / h);
+      if (a.at > length * (1.0 + 1e-9) || std::abs(a.at - node * h) > 1e-6 * length)
+        throw InputError(a.where, entity,
+                         fmt::format("a mass at {:g} m is not at a node of its {} elements (every {:g} m along its "
+                                     "{:g} m)",
+                                     a.at, s.elements, h, length),
+                         "give at as a multiple of the element length, or change elements");
+      node_masses.push_back({static_cast<int>(node), a.mass, a.inertia});
+    }
     try {
-      link.beam = make_beam({s.E, s.rho, s.A, s.I}, length, s.elements, s.supports, s.geometric_stiffness);
+      link.beam = make_beam({s.E, s.rho, s.A, s.I}, length, s.elements, s.supports, s.geometric_stiffness, node_masses);
       if (s.damping_ratio > 0.0)
         std::tie(link.beam.damping_alpha, link.beam.damping_beta) = rayleigh_damping(link.beam, s.damping_ratio);
       else

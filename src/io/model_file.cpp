@@ -1016,7 +1016,7 @@ class ModelParser {
           in_.require_map(n, entity);
           in_.allow_only(n, entity,
                          {"body", "from", "to", "E", "rho", "A", "I", "section", "elements", "supports",
-                          "geometric_stiffness", "damping"});
+                          "geometric_stiffness", "damping", "masses"});
           flex::ElasticLinkSpec e;
           e.name = name;
           e.where = in_.where(key);
@@ -1092,6 +1092,21 @@ class ModelParser {
               e.damping_beta = non_negative(d, "beta", entity + ".damping", Quantity::plain, false);
             }
           }
+          if (const YAML::Node list = field(n, "masses")) {
+            const std::string hint = "write masses: [{at: 0.5 m, mass: 0.2, inertia: 1e-5}] (at: from the first end)";
+            if (!list.IsSequence()) in_.fail(list, entity, "masses must be a list", hint);
+            for (const YAML::Node& item : list) {
+              const std::string where = entity + ".masses";
+              in_.require_map(item, where);
+              in_.allow_only(item, where, {"at", "mass", "inertia"});
+              flex::AttachedMass a;
+              a.at = non_negative(item, "at", where, Quantity::length, true);
+              a.mass = non_negative(item, "mass", where, Quantity::plain, true);
+              a.inertia = non_negative(item, "inertia", where, Quantity::plain, false);
+              a.where = in_.where(item);
+              e.masses.push_back(a);
+            }
+          }
           if (const YAML::Node g = field(n, "geometric_stiffness")) {
             const std::string v = in_.text(g, entity + ".geometric_stiffness");
             if (v != "true" && v != "false")
@@ -1117,18 +1132,29 @@ class ModelParser {
     std::vector<Beam> beams;
     double mass = 0.0, length = 0.0;
     Vec2 first_moment = Vec2::Zero();
+    struct Point {
+      double mass, inertia;
+      Vec2 at;
+    };
+    std::vector<Point> points;  // the links' attached masses
     for (const flex::ElasticLinkSpec& e : elastic_links_)
       if (e.body == b) {
         const double L = (e.point[1] - e.point[0]).norm();
         beams.push_back({&e, L, e.rho * e.A * L, 0.5 * (e.point[0] + e.point[1])});
         mass += beams.back().mass, first_moment += beams.back().mass * beams.back().centre;
         length = std::max(length, L);
+        for (const flex::AttachedMass& a : e.masses) {
+          const Vec2 at = e.point[0] + (L > 0.0 ? a.at / L : 0.0) * (e.point[1] - e.point[0]);
+          points.push_back({a.mass, a.inertia, at});
+          mass += a.mass, first_moment += a.mass * at;
+        }
       }
     if (beams.empty() || !(mass > 0.0)) return;
     const Vec2 com = first_moment / mass;
     double inertia = 0.0;  // m L^2 / 12 about each centre, moved to the body's (parallel axes)
     for (const Beam& beam : beams)
       inertia += beam.mass * (beam.length * beam.length / 12.0 + (beam.centre - com).squaredNorm());
+    for (const Point& p : points) inertia += p.inertia + p.mass * (p.at - com).squaredNorm();
     Body& body = spec_.bodies[static_cast<size_t>(b)];
     const YAML::Node given = field(bodies_node_, body.name.c_str());
     const std::string entity = "body '" + body.name + "'", link = "elastic link '" + beams.front().link->name + "'";
@@ -1136,7 +1162,11 @@ class ModelParser {
     if (const YAML::Node v = field(given, "mass"); !v)
       body.mass = mass;
     else if (std::abs(body.mass - mass) > 0.01 * mass)
-      in_.fail(v, entity, fmt::format("mass {:g} kg differs from rho A L = {:g} kg of its {}", body.mass, mass, link),
+      in_.fail(v, entity,
+               points.empty()
+                   ? fmt::format("mass {:g} kg differs from rho A L = {:g} kg of its {}", body.mass, mass, link)
+                   : fmt::format("mass {:g} kg differs from the {:g} kg of its {} (rho A L and its attached masses)",
+                                 body.mass, mass, link),
                fix);
     if (const YAML::Node v = field(given, "inertia"); !v)
       body.inertia = inertia;

@@ -9,6 +9,7 @@
 
 #include "linkdyn/core/error.hpp"
 #include "linkdyn/flex/beam.hpp"
+#include "linkdyn/flex/internal_forces.hpp"
 #include "linkdyn/flex/modal.hpp"
 
 namespace linkdyn::flex {
@@ -192,6 +193,51 @@ TEST(RotatingCantilever, InPlaneExtensibleWithGyroscopicCouplingMatchesPublished
     EXPECT_NEAR(c.ws.gyroscopic(0).imag(), row.extensible_1, tolerance * row.extensible_1) << "gamma " << row.gamma;
     EXPECT_LT(std::abs(c.ws.gyroscopic(0).real()), 1e-6 * c.ws.gyroscopic(0).imag()) << "conservative: no damping";
   }
+}
+
+TEST(TipMass, CantileverWithATipMassHasTheClosedFormFirstFrequency) {
+  // Euler-Bernoulli cantilever with a tip mass r rho A L: 1 + cos(bL) cosh(bL) + r bL (cos(bL)
+  // sinh(bL) - sin(bL) cosh(bL)) = 0, omega = b^2 sqrt(EI / (rho A)); 20 Hermite elements.
+  const BeamSection sec{210e9, 7850.0, 1.2e-4, 3.6e-10};
+  const double L = 0.5;
+  for (const double r : {0.0, 0.5, 2.0}) {
+    const double tip = r * sec.mass_per_length() * L;
+    const BeamModel beam =
+        make_beam(sec, L, 20, {BeamSupport::clamped, BeamSupport::free}, false, {NodeMass{20, tip, 0.0}});
+    ModalWorkspace ws(beam);
+    analyze_modes(beam, FrameMotion{}, ws, false);
+    const auto equation = [r](double x) {
+      return 1.0 + std::cos(x) * std::cosh(x) + r * x * (std::cos(x) * std::sinh(x) - std::sin(x) * std::cosh(x));
+    };
+    double lo = 0.5, hi = 1.9;  // the first root, below the bare cantilever's 1.8751
+    for (int k = 0; k < 200; ++k) {
+      const double mid = 0.5 * (lo + hi);
+      (equation(lo) * equation(mid) <= 0.0 ? hi : lo) = mid;
+    }
+    const double bL = 0.5 * (lo + hi), omega = bL * bL / (L * L) * std::sqrt(sec.E * sec.I / sec.mass_per_length());
+    EXPECT_NEAR(std::sqrt(ws.lambda(0)), omega, 1e-5 * omega) << "tip mass ratio " << r;
+  }
+}
+
+TEST(TipMass, StaticTipMassUnderGravityDeflectsAndLoadsTheClampAsTheClosedForms) {
+  // w(L) = M g L^3 / (3 EI) + q L^4 / (8 EI), q = rho A g; the clamp's moment M g L + q L^2 / 2
+  // (hogging: M(0) < 0); nodal values exact for Hermite elements.
+  const BeamSection sec{210e9, 7850.0, 1.2e-4, 3.6e-10};
+  const double L = 0.5, tip = 0.3, g = 9.81, q = sec.mass_per_length() * g;
+  const BeamModel beam =
+      make_beam(sec, L, 10, {BeamSupport::clamped, BeamSupport::free}, false, {NodeMass{10, tip, 1e-4}});
+  FrameMotion weight;
+  weight.gravity = {0.0, -g};
+  BeamOperators op = make_operators(beam);
+  evaluate_operators(beam, weight, op);
+  const Eigen::VectorXd d = op.stiffness.lu().solve(op.load);
+  const double expected = -(tip * g * L * L * L / 3.0 + q * L * L * L * L / 8.0) / (sec.E * sec.I);
+  EXPECT_NEAR(displacement_at(beam, d, L).y(), expected, 1e-9 * std::abs(expected));
+  InternalForceWorkspace ws(beam);
+  internal_forces(beam, weight, d, Eigen::VectorXd::Zero(beam.size()), ws);
+  const double clamp = -(tip * g * L + q * L * L / 2.0);
+  EXPECT_NEAR(ws.forces.moment(0), clamp, 1e-9 * std::abs(clamp));
+  EXPECT_NEAR(ws.forces.shear(0), tip * g + q * L, 1e-9 * (tip * g + q * L)) << "V = dM/ds";
 }
 
 TEST(RotatingCantilever, WithoutGyroscopicCouplingTheExtensibleBeamGivesTheInextensibleColumn) {

@@ -114,6 +114,35 @@ TEST(ElasticLinkModel, ABodyThatBendsTakesItsInertiaFromTheBeamOrMustAgreeWithIt
   }
 }
 
+TEST(ElasticLinkModel, AttachedMassesJoinTheBodysInertiaAndMustSitOnANode) {
+  // A 0.2 kg tip mass (1e-5 kg m^2) at C on the rocker, body entries left out: the body's mass,
+  // centre and inertia are the beam's and the mass's (parallel axes).
+  const double bar = 7850.0 * 4.0e-4 * 0.30, tip = 0.2, J = 1e-5;
+  std::string text = fourbar(rocker_link + "    masses: [{at: 300 mm, mass: 0.2, inertia: 1e-5}]\n");
+  const size_t at = text.find("  rocker: {mass: ");
+  text.replace(at, text.find("points:", at) - at, "  rocker: {");
+  const Linked derived = compile_text(text);
+  const planar::Body& b = derived.m.bodies()[3];
+  const double com = (bar * 0.15 + tip * 0.30) / (bar + tip);
+  EXPECT_NEAR(b.mass, bar + tip, 1e-12);
+  EXPECT_NEAR(b.com.x(), com, 1e-12);
+  EXPECT_NEAR(b.inertia, bar * (0.09 / 12.0 + std::pow(0.15 - com, 2)) + J + tip * std::pow(0.30 - com, 2), 1e-12);
+  const std::vector<ElasticLink> links = derived.links();
+  ASSERT_EQ(links[0].beam.node_masses.size(), 1u);
+  EXPECT_EQ(links[0].beam.node_masses[0].node, 8);
+  // Between nodes (8 elements of 37.5 mm): refused, naming the spacing.
+  try {
+    std::string between = text;
+    between.replace(between.find("at: 300 mm"), 10, "at: 0.1");
+    compile_text(between).links();
+    ADD_FAILURE() << "a mass between nodes was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("a mass at 0.1 m is not at a node of its 8 elements (every 0.0375 m"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(ElasticLinkModel, BadSectionIsAnInputErrorNamingFileLineAndLink) {
   auto error_of = [](const std::string& text) -> std::string {
     try {

@@ -72,6 +72,14 @@ struct AxialForce {
   double at(double s) const { return c0 + s * (c1 + s * c2); }
 };
 
+/// A point mass and rotary inertia attached at a node (a tip mass, a pin's hardware): it adds to
+/// the node's u and v the mass and to its rotation the inertia, and rides the frame like the
+/// beam's own mass (its translation, first moment and rotation-coupling terms).
+struct NodeMass {
+  int node = 0;
+  double mass = 0.0, inertia = 0.0;  ///< kg, kg m^2
+};
+
 /// A beam of n equal elements with its supports, assembled once: the matrices restricted to the
 /// free dofs (supports remove u, v, theta of an end node as their kind says: clamped u v theta,
 /// pinned u v, sliding v, free none). Immutable.
@@ -81,6 +89,7 @@ struct BeamModel {
   int elements = 0;
   std::array<BeamSupport, 2> supports{BeamSupport::pinned, BeamSupport::pinned};
   bool geometric_stiffness = true;
+  std::vector<NodeMass> node_masses;
   /// Rayleigh damping c = alpha [m] + beta [k] (1/s and s): mode k's damping ratio is
   /// alpha / (2 omega_k) + beta omega_k / 2 (rayleigh_damping sets them from a ratio).
   double damping_alpha = 0.0, damping_beta = 0.0;
@@ -102,7 +111,7 @@ struct BeamModel {
 /// Assembles the beam. Throws InputError (entity "beam") on non-positive data or supports that
 /// leave a rigid-body motion (e.g. free-free, pinned-free).
 BeamModel make_beam(const BeamSection& section, double length, int elements, std::array<BeamSupport, 2> supports,
-                    bool geometric_stiffness = true);
+                    bool geometric_stiffness = true, const std::vector<NodeMass>& node_masses = {});
 
 /// Rayleigh coefficients (alpha, beta) that give the damping ratio `zeta` to the first two
 /// modes of the beam at rest (and, between them, slightly less; above them, more).

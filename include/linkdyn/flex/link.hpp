@@ -15,6 +15,12 @@ namespace linkdyn::flex {
 /// An elastic link as the model describes it: a uniform beam along a body from its point
 /// `from` to its point `to`, E (Pa), rho (kg/m^3), A (m^2), I (m^4), in `elements` finite
 /// elements (the body and its points are the mechanism's).
+/// A mass and rotary inertia attached to an elastic link `at` a distance from its first end.
+struct AttachedMass {
+  double at = 0.0, mass = 0.0, inertia = 0.0;  ///< m, kg, kg m^2
+  SourceLocation where;
+};
+
 struct ElasticLinkSpec {
   std::string name;
   int body = 0;
@@ -29,6 +35,7 @@ struct ElasticLinkSpec {
   double damping_alpha = 0.0, damping_beta = 0.0, damping_ratio = 0.0;
   /// Section modulus W = I / c for the extreme-fibre stresses (m^3; 0: not given, no stresses).
   double section_modulus = 0.0;
+  std::vector<AttachedMass> masses;  ///< each at a node of the elements
   SourceLocation where;
 };
 
