@@ -41,6 +41,7 @@ inline const std::vector<ExampleCase>& example_cases() {
   static const std::vector<ExampleCase> cases{
       {"seed001-fourbar", "R_I(0,1) -> RRR_II(2,3)"},
       {"offset-slider-crank", "R_I(0,1) -> RRP_II(2,3)"},
+      {"fast-slider-crank-elastic", "R_I(0,1) -> RRP_II(2,3)"},
       {"inverted-slider-crank", "R_I(0,1) -> RPR_II(2,3)"},
       {"scotch-yoke", "R_I(0,1) -> RPP_II(3,2)"},
       {"wedge-cam", "P_I(0,1) -> PRP_II(2,3)"},

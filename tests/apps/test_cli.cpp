@@ -816,3 +816,16 @@ TEST(Cli, FlexWritesTheStressEnvelopeOfALinkWithASectionAndRefusesASectionThatCo
             std::string::npos)
       << refused.output;
 }
+
+TEST(Cli, TheFastSliderCranksElasticRodRunsBetweenItsEighthAndNinthHarmonicAndReportsItsStresses) {
+  // examples/fast-slider-crank-elastic.yaml: f1 of the rod 8.3-8.7 times the cycle frequency
+  // along the cycle (no harmonic crossed), a steady response, and the rod's fibre stresses.
+  const CliRun r = run("flex " + linkdyn::test::example("fast-slider-crank-elastic") + " --steps 72");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("f / f_cycle in [8.2"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("between harmonics 8 and 9"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("steady periodic response"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("extreme fibre stress: |sigma| up to"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("beam mass rho A L = 0.2826 kg (the rigid body's mass: 0.2826 kg)"), std::string::npos)
+      << r.output;
+}
