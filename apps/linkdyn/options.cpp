@@ -4,12 +4,10 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <memory>
 #include <optional>
 
@@ -44,23 +42,11 @@ CLI::Validator sign_check(bool zero_allowed) {
 const CLI::Validator positive = sign_check(false);
 const CLI::Validator non_negative = sign_check(true);
 
-namespace {
-/// "30rpm" as "30 rpm": the unit may follow the number directly.
-std::string spaced(const std::string& text) {
-  size_t k = 0;
-  while (k < text.size() && (std::isdigit(static_cast<unsigned char>(text[k])) || std::strchr("+-.eE", text[k]))) ++k;
-  if (k == 0 || k == text.size() || text[k] == ' ') return text;
-  // "1e" followed by a unit letter: the 'e' belongs to the unit only if no exponent digits follow.
-  while (k > 0 && (text[k - 1] == 'e' || text[k - 1] == 'E')) --k;
-  return text.substr(0, k) + " " + text.substr(k);
-}
-}  // namespace
-
 CLI::Validator in_si(Quantity kind) {
   return CLI::Validator(
       [kind](std::string& text) {
         std::string problem;
-        const std::optional<double> value = parse_quantity(spaced(text), kind, problem);
+        const std::optional<double> value = parse_quantity(text, kind, problem);
         if (!value) return problem;
         text = fmt::format("{}", *value);
         return std::string();
@@ -73,7 +59,7 @@ double driver_quantity(const planar::Driver& driver, const std::string& text, in
   const Quantity kind = order == 0 ? (rotational ? Quantity::angle : Quantity::length)
                                    : (rotational ? Quantity::angular_velocity : Quantity::velocity);
   std::string problem;
-  const std::optional<double> value = parse_quantity(spaced(text), kind, problem);
+  const std::optional<double> value = parse_quantity(text, kind, problem);
   if (!value)
     throw InputError({}, option, problem,
                      fmt::format("give a number in SI ({}) or with a unit ({}) for driver '{}'", si_unit(kind),
