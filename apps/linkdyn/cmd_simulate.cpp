@@ -22,7 +22,8 @@ namespace {
 struct SimulateOptions {
   std::string model, csv, json, method = "reduced", integrator = "rkf78", plot_dir;
   dynamics::SimulationOptions sim;
-  bool steady = false, no_friction = false, no_kinematics = false;
+  bool steady = false, no_friction = false, no_kinematics = false, rigid_links = false;
+  int elastic_modes = 4;
   double mean_speed = 0.0, fluctuation = 0.0;
   std::string q0, qd0, mean_speed_text;  ///< with a unit or in SI, as the first driver's kind
   std::vector<std::string> adjust;
@@ -145,7 +146,15 @@ struct RowSummary {
       ++rows;
     }
     if (r.rows() > 0) q_end = r.q.row(r.rows() - 1).transpose(), qd_end = r.qd.row(r.rows() - 1).transpose();
+    peak_w.resize(r.elastic.size(), 0.0), peak_t.resize(r.elastic.size(), 0.0), peak_node.resize(r.elastic.size(), 0);
+    for (size_t l = 0; l < r.elastic.size(); ++l)
+      for (Eigen::Index k = 0; k < r.rows(); ++k)
+        for (Eigen::Index node = 0; node < r.elastic[l].node_w.cols(); ++node)
+          if (std::abs(r.elastic[l].node_w(k, node)) > std::abs(peak_w[l]))
+            peak_w[l] = r.elastic[l].node_w(k, node), peak_t[l] = r.t(k), peak_node[l] = static_cast<int>(node);
   }
+  std::vector<double> peak_w, peak_t;  ///< per coupled elastic link: the largest |w| over the nodes, signed
+  std::vector<int> peak_node;
 };
 
 void print_summary(const planar::Mechanism& m, const dynamics::DynamicSystem& system, const SimulateOptions& o,
@@ -158,6 +167,12 @@ void print_summary(const planar::Mechanism& m, const dynamics::DynamicSystem& sy
   if (o.method == "reduced")
     fmt::print("reduced model: {} intervals per {}, estimated relative interpolation error {:.2g}\n", r.table_points,
                m.drivers()[0].type == planar::DriverType::rotational ? "turn (or range)" : "range", r.table_error);
+  for (const flex::ModalLink& link : system.elastic)
+    fmt::print(
+        "elastic link {}: coupled, on {} mode(s) at rest ({:.6g} to {:.6g} Hz), damping alpha {:.3g} 1/s beta {:.3g} s\n",
+        link.name, link.modes, std::sqrt(link.frequency_squared(0)) / (2.0 * M_PI),
+        std::sqrt(link.frequency_squared(link.modes - 1)) / (2.0 * M_PI), link.beam.damping_alpha,
+        link.beam.damping_beta);
   const bool bearings = !system.mechanism->bearings().empty();
   fmt::print("pair friction: {}\n", r.friction ? "on" : bearings ? "off (--no-friction)" : "none in the model");
   if (rows.rows > 0) {
@@ -192,6 +207,12 @@ void print_summary(const planar::Mechanism& m, const dynamics::DynamicSystem& sy
       "J; "
       "residual {:.3g} J\n",
       input, loss, r.energy_change, r.energy_residual);
+  if (!system.elastic.empty())
+    fmt::print("  elastic links: damping {:.9g} J dissipated, geometric stiffness work {:.9g} J (in the balance)\n",
+               r.elastic_damping_loss, r.geometric_work);
+  for (size_t l = 0; l < rows.peak_w.size(); ++l)
+    fmt::print("elastic link {}: peak transverse deflection {:.6g} m at node {} (t = {:.6g} s)\n",
+               system.elastic[l].name, rows.peak_w[l], rows.peak_node[l], rows.peak_t[l]);
   for (size_t k = 0; k < r.actuator_work.size(); ++k)
     fmt::print("  work of {}: {:.9g} J\n", system.machine.actuators[k].name, r.actuator_work[k]);
   for (size_t k = 0; k < r.friction_loss.size(); ++k)
@@ -216,6 +237,22 @@ void run_simulate(SimulateOptions o) {
   if (!o.qd0.empty()) o.sim.qd0 = driver_quantity(first, o.qd0, 1, "--qd0");
   if (!o.mean_speed_text.empty()) o.mean_speed = driver_quantity(first, o.mean_speed_text, 1, "--mean-speed");
   auto system = std::make_unique<dynamics::DynamicSystem>(m, model.machine);
+  // Elastic links act on the motion with Kane's method; the other methods take them rigid.
+  if (!model.elastic_links.empty() && !o.rigid_links) {
+    if (o.sim.method == dynamics::Method::kane) {
+      if (o.steady || o.mean_speed != 0.0 || o.fluctuation > 0.0)
+        throw InputError(m.spec().where, "elastic link '" + model.elastic_links.front().name + "'",
+                         "--steady, --mean-speed and --fluctuation take the machine rigid, not its coupled links",
+                         "add --rigid-links, or run the coupled machine from its start long enough for damping "
+                         "to settle it");
+      dynamics::couple_elastic_links(*system, model.elastic_links, o.elastic_modes);
+    } else {
+      fmt::print(stderr,
+                 "note: the elastic links are simulated as rigid bodies by the {} method; --method kane couples "
+                 "them with the motion\n",
+                 o.method);
+    }
+  }
   o.sim.progress = progress_reporter(o.sim.t0, o.sim.t_end);
   if (o.steady || o.mean_speed != 0.0 || o.fluctuation > 0.0) o.sim = steady_setup(m, model.machine, o, system);
   o.sim.progress = progress_reporter(o.sim.t0, o.sim.t_end);
@@ -249,6 +286,11 @@ void run_simulate(SimulateOptions o) {
                      {"friction_loss", r.friction_loss},
                      {"energy_change", r.energy_change},
                      {"residual", r.energy_residual}};
+  if (!system->elastic.empty()) {
+    extra["energy"]["elastic_damping_loss"] = r.elastic_damping_loss;
+    extra["energy"]["geometric_work"] = r.geometric_work;
+    extra["settings"]["elastic_modes"] = o.elastic_modes;
+  }
   if (r.stopped) extra["stopped"] = {{"t", r.t_final}, {"message", r.stop_message}};
   // Whatever was computed is written, also when the run stopped early.
   const nlohmann::ordered_json metadata = analysis_metadata(m, o.model, "simulate", planar::SweepSummary{}, extra);
@@ -312,6 +354,14 @@ void add_simulate_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--table-tolerance", options->sim.table_tolerance,
                   "Reduced method: relative interpolation error of the table (default 0: --rtol / 10)")
+      ->check(non_negative)
+      ->capture_default_str();
+  cmd->add_flag("--rigid-links", options->rigid_links,
+                "Kane's method: take the elastic links as rigid bodies (by default their deformation is integrated "
+                "with the motion)");
+  cmd->add_option("--elastic-modes", options->elastic_modes,
+                  "Kane's method: the modes at rest on which each elastic link deforms (0: every degree of freedom "
+                  "of its beam; the highest ones make the integration stiff)")
       ->check(non_negative)
       ->capture_default_str();
   cmd->add_flag("--steady", options->steady, "Start from the steady (periodic) regime and simulate --cycles cycles");

@@ -127,6 +127,8 @@ struct SimulateArgs {
   double table_tolerance = 0.0;
   int table_points = 0;
   std::optional<double> stop_q;
+  bool rigid_links = false;  ///< Kane's method: the elastic links rigid (else coupled)
+  int elastic_modes = 4;
 };
 
 dynamics::SimulationOptions simulation_options(const SimulateArgs& a) {
@@ -149,7 +151,14 @@ dynamics::SimulationOptions simulation_options(const SimulateArgs& a) {
 py::tuple simulate(const PlanarModel& model, const SimulateArgs& args) {
   const dynamics::SimulationOptions o = simulation_options(args);
   planar::analysis_grid(*model.mechanism, 0);  // assembles at the start
-  const std::shared_ptr<const dynamics::DynamicSystem> system = model.system();
+  std::shared_ptr<const dynamics::DynamicSystem> system = model.system();
+  // As the command line: Kane's method couples the elastic links unless asked rigid.
+  if (o.method == dynamics::Method::kane && !args.rigid_links && !model.model.elastic_links.empty()) {
+    if (args.elastic_modes < 0) throw py::value_error("elastic_modes: 0 (every dof) or more");
+    auto coupled = std::make_shared<dynamics::DynamicSystem>(*system);
+    dynamics::couple_elastic_links(*coupled, model.model.elastic_links, args.elastic_modes);
+    system = coupled;
+  }
   dynamics::SimulationResult r;
   {
     const py::gil_scoped_release release;
@@ -161,7 +170,8 @@ py::tuple simulate(const PlanarModel& model, const SimulateArgs& args) {
                 py::arg("actuator_work") = r.actuator_work, py::arg("load_work") = r.load_work,
                 py::arg("friction_loss") = r.friction_loss, py::arg("energy_change") = r.energy_change,
                 py::arg("energy_residual") = r.energy_residual, py::arg("friction") = r.friction,
-                py::arg("table_points") = r.table_points, py::arg("table_error") = r.table_error);
+                py::arg("table_points") = r.table_points, py::arg("table_error") = r.table_error,
+                py::arg("elastic_damping_loss") = r.elastic_damping_loss, py::arg("geometric_work") = r.geometric_work);
   return result(io::simulation_table(*system, r), info);
 }
 
@@ -297,6 +307,8 @@ void bind_planar(py::module_& m) {
       .def_readwrite("friction", &SimulateArgs::friction)
       .def_readwrite("reactions", &SimulateArgs::reactions)
       .def_readwrite("kinematics", &SimulateArgs::kinematics)
+      .def_readwrite("rigid_links", &SimulateArgs::rigid_links)
+      .def_readwrite("elastic_modes", &SimulateArgs::elastic_modes)
       .def_readwrite("q0", &SimulateArgs::q0)
       .def_readwrite("qd0", &SimulateArgs::qd0)
       .def_readwrite("current0", &SimulateArgs::current0)

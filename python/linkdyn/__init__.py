@@ -264,7 +264,7 @@ def reduce(model, points=360):
 
 
 def _simulate_args(method, integrator, t0, t_end, steps, rtol, atol, friction, reactions, kinematics, q0, qd0,
-                   current0, table_tolerance, table_points, stop_q):
+                   current0, table_tolerance, table_points, stop_q, rigid_links=False, elastic_modes=4):
     a = _linkdyn.SimulateArgs()
     a.method, a.integrator, a.t0, a.t_end, a.steps = method, integrator, float(t0), float(t_end), int(steps)
     a.rtol, a.atol = float(rtol), float(atol)
@@ -272,12 +272,13 @@ def _simulate_args(method, integrator, t0, t_end, steps, rtol, atol, friction, r
     a.q0, a.qd0, a.stop_q = q0, qd0, stop_q
     a.current0 = [float(c) for c in (current0 or [])]
     a.table_tolerance, a.table_points = float(table_tolerance), int(table_points)
+    a.rigid_links, a.elastic_modes = bool(rigid_links), int(elastic_modes)
     return a
 
 
 def simulate(model, method="reduced", integrator="rkf78", t0=0.0, t_end=1.0, steps=1000, rtol=1e-10, atol=1e-12,
              friction=True, reactions=False, kinematics=True, q0=None, qd0=None, current0=None,
-             table_tolerance=0.0, table_points=0, stop_q=None):
+             table_tolerance=0.0, table_points=0, stop_q=None, rigid_links=False, elastic_modes=4):
     """Direct dynamics of the machine under its actuators and loads (``linkdyn simulate``).
 
     method: "reduced" (one DOF, Eksergian's reduced model [003]), "full" (the constrained
@@ -287,12 +288,13 @@ def simulate(model, method="reduced", integrator="rkf78", t0=0.0, t_end=1.0, ste
     every body's and point's columns. q0, qd0: the first coordinate's initial state (default:
     the driver's law at t0); current0: the motors' initial currents (A). table_tolerance,
     table_points: the reduced method's table (its relative interpolation error, or a fixed
-    number of intervals; default rtol / 10). stop_q: stop when q reaches it. Returns a Result
-    with the CLI's columns; info: events, steps, right-hand sides, final state, works and
-    energy balance (J). Raises AnalysisError when the run cannot go on (a dead point, the
+    number of intervals; default rtol / 10). stop_q: stop when q reaches it. With "kane" the
+    model's elastic links act on the motion, each on ``elastic_modes`` modes at rest (0: every
+    dof of its beam), unless ``rigid_links``. Returns a Result with the CLI's columns; info:
+    events, steps, right-hand sides, final state, works and energy balance (J). Raises AnalysisError when the run cannot go on (a dead point, the
     mechanism leaves its range)."""
     args = _simulate_args(method, integrator, t0, t_end, steps, rtol, atol, friction, reactions, kinematics, q0, qd0,
-                          current0, table_tolerance, table_points, stop_q)
+                          current0, table_tolerance, table_points, stop_q, rigid_links, elastic_modes)
     return Result(*_linkdyn.simulate(_model(model), args))
 
 

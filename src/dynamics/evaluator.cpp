@@ -19,6 +19,7 @@ Evaluator::Evaluator(const DynamicSystem& system, const SimulationOptions& optio
   for (size_t k = 0; k < options.actuator_scale.size() && k < scale_.size(); ++k) scale_[k] = options.actuator_scale[k];
   motor_of_.assign(acts.size(), -1);
   for (size_t k = 0; k < sys_.motors.size(); ++k) motor_of_[sys_.motors[k]] = static_cast<int>(k);
+  for (const flex::ModalLink& link : sys_.elastic) elastic_ += static_cast<size_t>(link.modes);
 }
 
 void Evaluator::actuator_efforts(const double* y, const Branches& branches, Evaluation& e) const {

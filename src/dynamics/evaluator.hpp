@@ -4,8 +4,10 @@
 // motors' power directions held fixed over a step, so that every step integrates a smooth
 // function; their changes are the integrator's events).
 //
-// The state y: q (n), qd (n), the DC motors' currents (nm), then the integrated energies:
-// each actuator's work, each load's work, each Coulomb element's dissipated energy.
+// The state y: q (n), qd (n), the DC motors' currents (nm), the coupled elastic links' modal
+// coordinates eta and their rates eta' (ne each), then the integrated energies: each actuator's
+// work, each load's work, each Coulomb element's dissipated energy, and with elastic links the
+// energy their damping dissipated and the work of their geometric stiffness.
 #include <array>
 #include <cmath>
 #include <memory>
@@ -44,6 +46,11 @@ struct Evaluation {
   /// Per Coulomb element held at rest: its static capacity less the effort that holds it (it
   /// slips where this reaches 0); 0 for the others.
   std::vector<double> margin;
+  /// Coupled elastic links: their modal accelerations eta'' (per link, in DynamicSystem::elastic's
+  /// order), the power their Rayleigh damping dissipates (>= 0) and their geometric stiffness's
+  /// power (flex::ElasticPowers).
+  std::vector<double> elastic_acceleration;
+  double elastic_damping_power = 0.0, geometric_power = 0.0;
   int iterations = 0;  ///< friction iterations
 };
 
@@ -102,6 +109,10 @@ class Evaluator {
   virtual void report(SimulationResult&) const {}
 
   size_t dof() const { return n_; }
+  /// The coupled elastic links' modal coordinates (all links), and where eta starts in y (eta'
+  /// follows it).
+  size_t elastic_coordinates() const { return elastic_; }
+  size_t elastic_offset() const { return 2 * n_ + sys_.motors.size(); }
   size_t motors() const { return sys_.motors.size(); }
   long evaluations = 0;
 
@@ -123,6 +134,7 @@ class Evaluator {
   size_t n_;
   std::vector<double> scale_;  ///< per actuator
   std::vector<int> motor_of_;  ///< per actuator: its motor index, or -1
+  size_t elastic_ = 0;
 };
 
 std::unique_ptr<Evaluator> make_reduced_evaluator(const DynamicSystem& system, const SimulationOptions& options);

@@ -36,7 +36,7 @@ class FullEvaluator final : public PlacedEvaluator {
   }
 
  protected:
-  void prepare(planar::Workspace& ws) override {
+  void prepare(planar::Workspace& ws, const double*) override {
     // The matrix and the velocity terms; the applied wrenches enter in solve().
     triplets_.clear();
     base_.setZero();

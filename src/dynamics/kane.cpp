@@ -39,6 +39,8 @@ KaneWorkspace::KaneWorkspace(const Mechanism& m) {
   residual.setZero(rows);
   M.setZero(n, n);
   h.setZero(n);
+  added_mass.setZero(n, n);
+  added_force.setZero(n);
   qdd.setZero(n);
   ldlt.compute(Eigen::MatrixXd::Identity(
       n, n));  // sized, with its status set (a copy of an unfactorised LDLT reads an unset one)
@@ -86,6 +88,7 @@ void add_external_forces(const Mechanism& m, const Workspace& ws, const std::vec
 void factorise_kane(const Mechanism&, const Workspace& ws, KaneWorkspace& kw) {
   kw.mA.noalias() = kw.mass.asDiagonal() * kw.A;
   kw.M.noalias() = kw.A.transpose() * kw.mA;
+  kw.M += kw.added_mass;
   kw.ldlt.compute(kw.M);
   if (kw.ldlt.info() != Eigen::Success || !(kw.ldlt.vectorD().minCoeff() > 1e-12 * kw.ldlt.vectorD().maxCoeff()))
     throw AnalysisError(fmt::format("Kane's mass matrix A^T m A is singular at q = ({:.9g}{})", ws.q[0],
@@ -96,6 +99,7 @@ void solve_kane_factorised(const Mechanism&, const Workspace&, KaneWorkspace& kw
   // [004 Eq. A46]: A^T m A qdd = A^T Q_ext - A^T m B (the liaisons do no work, [004 Eq. A45]).
   kw.residual = kw.Q - kw.mass.cwiseProduct(kw.B);
   kw.h.noalias() = kw.A.transpose() * kw.residual;
+  kw.h += kw.added_force;
   kw.qdd = kw.ldlt.solve(kw.h);
 }
 

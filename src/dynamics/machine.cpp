@@ -128,4 +128,10 @@ DynamicSystem::DynamicSystem(const planar::Mechanism& m, MachineSpec machine_spe
   }
 }
 
+void couple_elastic_links(DynamicSystem& system, const std::vector<flex::ElasticLinkSpec>& links, int modes) {
+  system.elastic.clear();
+  for (const flex::ElasticLink& link : flex::make_elastic_links(*system.mechanism, links))
+    system.elastic.push_back(flex::make_modal_link(link, modes));
+}
+
 }  // namespace linkdyn::dynamics

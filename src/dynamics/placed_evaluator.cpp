@@ -27,9 +27,11 @@ PlacedEvaluator::PlacedEvaluator(const DynamicSystem& s, const SimulationOptions
   sample_.current_rate.assign(nm, 0.0), sample_.load_power.assign(nl, 0.0);
   sample_.normal.assign(ne, {0.0, 0.0});
   sample_.margin.assign(ne, 0.0);
+  sample_.elastic_acceleration.assign(elastic_, 0.0);
   // Kinds for the limits: accelerations, efforts, speeds, current rates, powers, normal loads.
   auto add = [&](size_t count, int kind) { kinds_.insert(kinds_.end(), count, kind); };
-  add(n_, 0), add(na, 1), add(na, 2), add(ne, 1), add(ne, 2), add(nm, 3), add(nl, 4), add(2 * ne, 5), add(ne, 1);
+  add(n_, 0), add(na, 1), add(na, 2), add(ne, 1), add(ne, 2), add(nm, 3), add(nl, 4), add(2 * ne, 5), add(ne, 1),
+      add(elastic_, 6), add(2, 4);
   bearing_effort_.assign(ne, 0.0);
   held_effort_.assign(ne, 0.0);
   held_previous_.assign(ne, 0.0);
@@ -136,7 +138,7 @@ void PlacedEvaluator::hold(Workspace& ws, const Branches& b) {
 void PlacedEvaluator::evaluate_at(Workspace& ws, double t, const double* y, const Branches& b, Evaluation& e) {
   apply_loads(ws, t, y, b, e);
   for (auto& w : ws.friction_load) w.setZero();
-  prepare(ws);
+  prepare(ws, y);
   held_.clear();
   for (size_t k = 0; k < sys_.coulomb.size(); ++k)
     if (b.holds(k)) held_.push_back(k);
@@ -188,6 +190,7 @@ void PlacedEvaluator::evaluate_at(Workspace& ws, double t, const double* y, cons
     e.margin[k] = static_capacity(ws, k, e) - std::abs(held_effort_[k]);
   }
   for (size_t i = 0; i < n_; ++i) e.qdd[i] = ws.qdd[i];
+  elastic_rates(e);
 }
 
 void PlacedEvaluator::evaluate(double t, const double* y, const Branches& b, Evaluation& e) {
@@ -203,6 +206,7 @@ void PlacedEvaluator::evaluate(double t, const double* y, const Branches& b, Eva
     std::fill(e.load_power.begin(), e.load_power.end(), 0.0);
     actuator_efforts(y, b, e);
     holding_efforts(drive, loads_, coefficients, e);
+    elastic_rates_at_rest(ws_, y, e);
     return;
   }
   if (place(y)) {
@@ -224,6 +228,8 @@ void PlacedEvaluator::evaluate(double t, const double* y, const Branches& b, Eva
           for (double x : *part) out(c++) = x;
         for (const auto& n : sample_.normal) out(c++) = n[0], out(c++) = n[1];
         for (double x : sample_.margin) out(c++) = x;
+        for (double x : sample_.elastic_acceleration) out(c++) = x;
+        out(c++) = sample_.elastic_damping_power, out(c++) = sample_.geometric_power;
       },
       v);
   if (!ok) {
@@ -238,6 +244,8 @@ void PlacedEvaluator::evaluate(double t, const double* y, const Branches& b, Eva
     for (double& x : *part) x = v(c++);
   for (auto& n : e.normal) n[0] = v(c++), n[1] = v(c++);
   for (double& x : e.margin) x = v(c++);
+  for (double& x : e.elastic_acceleration) x = v(c++);
+  e.elastic_damping_power = v(c++), e.geometric_power = v(c++);
   // The rates at this state too (their limits), for the next evaluation's prediction.
   for (size_t i = 0; i < n_; ++i) ws_.qdd[i] = e.qdd[i];
   planar::solve_rates_as_limits(m_, ws_, limits_);

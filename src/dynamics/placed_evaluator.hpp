@@ -23,8 +23,12 @@ class PlacedEvaluator : public Evaluator {
   /// The method's own solution with the loads in ws.applied and the friction loads in
   /// ws.friction_load: ws.qdd and the accelerations; with `reactions`, ws.reaction too.
   /// `prepare` first, once per state (factorisations that the friction iterations reuse).
-  virtual void prepare(planar::Workspace& ws) = 0;
+  virtual void prepare(planar::Workspace& ws, const double* y) = 0;
   virtual void solve(planar::Workspace& ws, bool reactions) = 0;
+  /// After the solution: the coupled elastic links' accelerations and powers into e (none here).
+  virtual void elastic_rates(Evaluation& /*e*/) {}
+  /// Held at rest (one DOF, qdd = 0, ws at rest): the same.
+  virtual void elastic_rates_at_rest(planar::Workspace& /*ws*/, const double* /*y*/, Evaluation& /*e*/) {}
 
  private:
   /// Positions and velocities at y into ws_; false where the state is at or near a singular

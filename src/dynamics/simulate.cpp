@@ -6,6 +6,7 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "dynamics/evaluator.hpp"
 #include "linkdyn/core/integrator.hpp"
@@ -26,11 +27,16 @@ double sign(double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); }
 /// The layout of the state vector.
 struct Layout {
   size_t n = 0, motors = 0, actuators = 0, loads = 0, elements = 0;
+  size_t elastic = 0;  ///< the coupled elastic links' modal coordinates
   size_t current() const { return 2 * n; }
-  size_t actuator_work() const { return current() + motors; }
+  size_t eta() const { return current() + motors; }
+  size_t eta_rate() const { return eta() + elastic; }
+  size_t actuator_work() const { return eta_rate() + elastic; }
   size_t load_work() const { return actuator_work() + actuators; }
   size_t loss() const { return load_work() + loads; }
-  size_t size() const { return loss() + elements; }
+  /// With elastic links: the energy their damping dissipated, then their geometric stiffness's work.
+  size_t elastic_energy() const { return loss() + elements; }
+  size_t size() const { return elastic_energy() + (elastic > 0 ? 2 : 0); }
 };
 
 /// The rows of results: the arrays sized once, each row from the state and its evaluation.
@@ -65,6 +71,14 @@ class RowWriter {
     for (Eigen::VectorXd* per_row :
          {&r_.pair_friction_power, &energy.kinetic, &energy.potential, &energy.friction_loss, &energy.residual})
       per_row->resize(rows);
+    const Eigen::Index coupled = sys_.elastic.empty() ? 0 : rows;
+    energy.elastic_damping_loss.resize(coupled), energy.geometric_work.resize(coupled);
+    r_.elastic.resize(sys_.elastic.size());
+    for (size_t l = 0; l < sys_.elastic.size(); ++l) {
+      const auto nodes = static_cast<Eigen::Index>(sys_.elastic[l].beam.elements + 1);
+      r_.elastic[l].mid_w.resize(rows), r_.elastic[l].node_w.resize(rows, nodes),
+          r_.elastic[l].node_u.resize(rows, nodes);
+    }
     energy.actuator_work.resize(rows, actuators);
     energy.load_work.resize(rows, loads);
     r_.stuck.resize(rows);
@@ -85,6 +99,8 @@ class RowWriter {
       values += matrix->cols();
     for (const auto* per_pin : {&p.pin_force_x, &p.pin_force_y})
       for (const Eigen::MatrixXd& matrix : *per_pin) values += matrix.cols();
+    for (const ElasticRows& link : r_.elastic) values += 1 + link.node_w.cols() + link.node_u.cols();
+    if (!sys_.elastic.empty()) values += 2;
     return values;
   }
 
@@ -93,8 +109,9 @@ class RowWriter {
     std::copy(branches.segment.begin(), branches.segment.end(), ws_.load_segment.begin());
     const bool limit = place(t, y, e);
     const auto& loads = m_.spec().loads;
+    const ElasticEnergy elastic = elastic_rows(y, L);
     if (written_++ == 0) {
-      energy0_ = kinetic() + planar::potential_energy(m_, ws_);
+      energy0_ = kinetic() + elastic.kinetic + planar::potential_energy(m_, ws_) + elastic.potential;
       for (size_t l = 0; l < loads.size(); ++l)
         constant_potential0_[l] = planar::constant_load_potential(m_, ws_, loads[l]);
     }
@@ -124,7 +141,8 @@ class RowWriter {
     }
     r_.pair_friction_power(row) = friction;
     EnergyRows& energy = r_.energy;
-    const double kinetic_energy = kinetic(), potential = planar::potential_energy(m_, ws_);
+    const double kinetic_energy = kinetic() + elastic.kinetic,
+                 potential = planar::potential_energy(m_, ws_) + elastic.potential;
     energy.kinetic(row) = kinetic_energy, energy.potential(row) = potential;
     double input = 0.0;
     for (size_t k = 0; k < L.actuators; ++k) {
@@ -137,6 +155,20 @@ class RowWriter {
       if (!planar::conservative(loads[l])) input += work;
     }
     energy.friction_loss(row) = loss;
+    if (L.elastic > 0) {
+      const double damping = y[L.elastic_energy()], geometric = y[L.elastic_energy() + 1];
+      energy.elastic_damping_loss(row) = damping, energy.geometric_work(row) = geometric;
+      loss += damping, input += geometric;
+      for (size_t l = 0; l < sys_.elastic.size(); ++l) {
+        ElasticRows& out = r_.elastic[l];
+        const flex::BeamModel& beam = sys_.elastic[l].beam;
+        out.mid_w(row) = flex::displacement_at(beam, deflection_[l], 0.5 * beam.length).y();
+        for (int node = 0; node <= beam.elements; ++node) {
+          const Vec2 at = flex::displacement_at(beam, deflection_[l], beam.length * node / beam.elements);
+          out.node_w(row, node) = at.y(), out.node_u(row, node) = at.x();
+        }
+      }
+    }
     energy_change_ = kinetic_energy + potential - energy0_;
     residual_ = input - loss - energy_change_;
     energy.residual(row) = residual_;
@@ -157,6 +189,13 @@ class RowWriter {
                                     &r_.energy.friction_loss, &r_.energy.residual})
       vector->conservativeResize(rows);
     r_.stuck.conservativeResize(rows);
+    if (!sys_.elastic.empty()) {
+      r_.energy.elastic_damping_loss.conservativeResize(rows), r_.energy.geometric_work.conservativeResize(rows);
+      for (ElasticRows& link : r_.elastic) {
+        link.mid_w.conservativeResize(rows);
+        link.node_w.conservativeResize(rows, Eigen::NoChange), link.node_u.conservativeResize(rows, Eigen::NoChange);
+      }
+    }
     if (o_.kinematics) planar::keep_rows(rows, r_.kinematics);
     if (o_.reactions) planar::keep_rows(rows, r_.reactions);
     if (o_.on_rows) o_.on_rows(r_);
@@ -173,6 +212,26 @@ class RowWriter {
   const Workspace& workspace() const { return ws_; }
 
  private:
+  struct ElasticEnergy {
+    double kinetic = 0.0, potential = 0.0;
+  };
+  /// The coupled links' deflections at y into deflection_, and the energy they add.
+  ElasticEnergy elastic_rows(const State& y, const Layout& L) {
+    ElasticEnergy sum;
+    size_t at = 0;
+    deflection_.resize(sys_.elastic.size());
+    for (size_t l = 0; l < sys_.elastic.size(); ++l) {
+      const flex::ModalLink& link = sys_.elastic[l];
+      const auto k = static_cast<Eigen::Index>(link.modes);
+      const Eigen::Map<const Eigen::VectorXd> eta(y.data() + L.eta() + at, k), rate(y.data() + L.eta_rate() + at, k);
+      const flex::ElasticEnergy e = flex::elastic_energy(link, flex::frame_state(m_, ws_, link), eta, rate);
+      sum.kinetic += e.kinetic, sum.potential += e.potential;
+      flex::nodal_deflections(link, eta, deflection_[l]);
+      at += static_cast<size_t>(k);
+    }
+    return sum;
+  }
+
   double kinetic() const {
     double energy = 0.0;
     for (size_t b = 1; b < m_.bodies().size(); ++b) {
@@ -217,6 +276,18 @@ class RowWriter {
     }
     ws_.applied[0].setZero();
     ws_.friction_load[0].setZero();
+    // Coupled elastic links: the loads their deformation adds to their bodies.
+    const size_t n_modes = std::accumulate(sys_.elastic.begin(), sys_.elastic.end(), size_t{0},
+                                           [](size_t sum, const flex::ModalLink& l) { return sum + l.modes; });
+    for (size_t l = 0, at = 0; l < sys_.elastic.size(); at += sys_.elastic[l].modes, ++l) {
+      const flex::ModalLink& link = sys_.elastic[l];
+      const auto k = static_cast<Eigen::Index>(link.modes);
+      const double* eta = y.data() + 2 * n + sys_.motors.size() + at;
+      ws_.applied[link.body] +=
+          flex::deformation_load(link, ws_, flex::frame_state(m_, ws_, link), Eigen::Map<const Eigen::VectorXd>(eta, k),
+                                 Eigen::Map<const Eigen::VectorXd>(eta + n_modes, k),
+                                 Eigen::Map<const Eigen::VectorXd>(e.elastic_acceleration.data() + at, k));
+    }
     planar::solve_reactions(m_, ws_);
     return limit;
   }
@@ -229,6 +300,7 @@ class RowWriter {
   planar::SingularLimit limits_;
   std::vector<double> constant_potential0_;
   Eigen::Index row_ = 0, written_ = 0;
+  std::vector<Eigen::VectorXd> deflection_;  ///< per coupled link: its nodal deflections (free dofs)
   bool need_reactions_ = false;
   double energy0_ = 0.0, residual_ = 0.0, energy_change_ = 0.0;
 };
@@ -268,6 +340,7 @@ class Switches {
       probe_.current_rate.assign(L.motors, 0.0), probe_.load_power.assign(m_.spec().loads.size(), 0.0);
       probe_.normal.assign(ne, {0.0, 0.0});
       probe_.margin.assign(ne, 0.0);
+      probe_.elastic_acceleration.assign(L.elastic, 0.0);
     }
   }
   Branches branches;
@@ -526,6 +599,11 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
   Layout L;
   L.n = m.drivers().size(), L.motors = system.motors.size(), L.actuators = system.machine.actuators.size();
   L.loads = m.spec().loads.size(), L.elements = system.coulomb.size();
+  for (const flex::ModalLink& link : system.elastic) L.elastic += static_cast<size_t>(link.modes);
+  if (L.elastic > 0 && o.method != Method::kane)
+    throw InputError(system.elastic.front().where, "elastic link '" + system.elastic.front().name + "'",
+                     "is coupled with the motion, which only Kane's method integrates",
+                     "use --method kane, or treat the links as rigid (--rigid-links)");
   if (!(o.t_end > o.t0) || o.steps < 1)
     throw InputError(m.spec().where, "simulation",
                      fmt::format("the time span [{:g}, {:g}] s with {} rows is empty", o.t0, o.t_end, o.steps),
@@ -570,6 +648,7 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
   e.current_rate.assign(L.motors, 0.0), e.load_power.assign(L.loads, 0.0);
   e.normal.assign(L.elements, {0.0, 0.0});
   e.margin.assign(L.elements, 0.0);
+  e.elastic_acceleration.assign(L.elastic, 0.0);
   const Stepper::System f = [&](const State& x, State& dx, double t) {
     eval->evaluate(t, x.data(), switches.branches, e);
     for (size_t i = 0; i < L.n; ++i) dx[i] = switches.branches.stuck ? 0.0 : x[L.n + i], dx[L.n + i] = e.qdd[i];
@@ -577,6 +656,9 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
     for (size_t k = 0; k < L.actuators; ++k) dx[L.actuator_work() + k] = e.actuator[k] * e.actuator_speed[k];
     for (size_t l = 0; l < L.loads; ++l) dx[L.load_work() + l] = e.load_power[l];
     for (size_t k = 0; k < L.elements; ++k) dx[L.loss() + k] = -e.coulomb[k] * e.coulomb_speed[k];
+    for (size_t k = 0; k < L.elastic; ++k)
+      dx[L.eta() + k] = x[L.eta_rate() + k], dx[L.eta_rate() + k] = e.elastic_acceleration[k];
+    if (L.elastic > 0) dx[L.elastic_energy()] = e.elastic_damping_power, dx[L.elastic_energy() + 1] = e.geometric_power;
   };
   const bool stop_at_q = std::isfinite(o.stop_q);
   const double stop_dir = stop_at_q && o.stop_q < y[0] ? -1.0 : 1.0;
@@ -595,8 +677,11 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
                                 x.begin() + static_cast<std::ptrdiff_t>(L.load_work()));
     result.load_work.resize(L.loads);
     for (size_t l = 0; l < L.loads; ++l) result.load_work[l] = rows.load_work(x, L, l);
-    result.friction_loss.assign(x.begin() + static_cast<std::ptrdiff_t>(L.loss()), x.end());
+    result.friction_loss.assign(x.begin() + static_cast<std::ptrdiff_t>(L.loss()),
+                                x.begin() + static_cast<std::ptrdiff_t>(L.elastic_energy()));
     result.energy_residual = rows.residual();
+    if (L.elastic > 0)
+      result.elastic_damping_loss = x[L.elastic_energy()], result.geometric_work = x[L.elastic_energy() + 1];
     result.energy_change = rows.energy_change();
   };
 

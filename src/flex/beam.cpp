@@ -247,6 +247,9 @@ BeamModel make_beam(const BeamSection& section, double length, int elements, std
   b.translation_load = restrict(t, b.free_dofs);
   b.first_moment = restrict(f, b.free_dofs);
   for (int p = 0; p < 3; ++p) b.geometric[p] = restrict(geo[p], b.free_dofs);
+  b.rotary = Eigen::VectorXd::Zero(b.size());
+  for (const NodeMass& p : node_masses)
+    if (const int r = b.reduced_of[3 * p.node + 2]; r >= 0) b.rotary(r) += p.inertia;
   b.mass_factor.compute(b.mass);
   if (b.mass_factor.info() != Eigen::Success || !b.mass.allFinite() || !b.stiffness.allFinite())
     throw InputError(nowhere, "beam",
@@ -279,9 +282,10 @@ void evaluate_operators(const BeamModel& beam, const FrameMotion& motion, BeamOp
   out.damping = (2.0 * w) * beam.rotation_coupling;  // [c(omega)]
   if (beam.damping_alpha != 0.0) out.damping += beam.damping_alpha * beam.mass;
   if (beam.damping_beta != 0.0) out.damping += beam.damping_beta * beam.stiffness;
-  out.stiffness = beam.stiffness;               // [k]
-  out.stiffness += e * beam.rotation_coupling;  // [k(epsilon)]
-  out.stiffness -= (w * w) * beam.mass;         // [k(omega)]
+  out.stiffness = beam.stiffness;                     // [k]
+  out.stiffness += e * beam.rotation_coupling;        // [k(epsilon)]
+  out.stiffness -= (w * w) * beam.mass;               // [k(omega)] (of the translations:
+  out.stiffness.diagonal() += (w * w) * beam.rotary;  // the attached rotary inertias have none)
   out.axial = axial_force(beam, motion);
   if (beam.geometric_stiffness) {
     out.stiffness += out.axial.c0 * beam.geometric[0];
@@ -293,6 +297,7 @@ void evaluate_operators(const BeamModel& beam, const FrameMotion& motion, BeamOp
   out.load.noalias() = beam.translation_load * translation;
   out.load.noalias() -= e * beam.first_moment.col(1);
   out.load.noalias() += (w * w) * beam.first_moment.col(0);
+  out.load.noalias() -= e * beam.rotary;
   const int last = 3 * beam.elements;
   for (int end = 0; end < 2; ++end)
     for (int axis = 0; axis < 2; ++axis) {

@@ -188,8 +188,20 @@ Table simulation_table(const dynamics::DynamicSystem& system, const dynamics::Si
   for (const dynamics::Actuator& a : machine.actuators) t.add_column("work." + a.name, "J");
   for (const planar::Load& l : m.spec().loads) t.add_column("work." + l.name, "J");
   t.add_column("friction.loss", "J");
+  const bool coupled = !system.elastic.empty();
+  if (coupled) {
+    t.add_column("elastic.damping_loss", "J");
+    t.add_column("elastic.geometric_work", "J");
+  }
   t.add_column("energy.residual", "J");
   t.add_column("stuck", "1");
+  for (const flex::ModalLink& link : system.elastic) {
+    t.add_column(link.name + ".mid.w", "m");
+    for (int node = 0; node <= link.beam.elements; ++node) {
+      t.add_column(fmt::format("{}.n{}.w", link.name, node), "m");
+      t.add_column(fmt::format("{}.n{}.u", link.name, node), "m");
+    }
+  }
   const bool kinematics = r.kinematics.angle.cols() > 0, reactions = r.reactions.force_x.cols() > 0;
   if (kinematics) {
     const planar::KinematicsColumns columns(m);
@@ -211,7 +223,14 @@ Table simulation_table(const dynamics::DynamicSystem& system, const dynamics::Si
     v.insert(v.end(), {r.pair_friction_power(row), e.kinetic(row), e.potential(row)});
     put_row(e.actuator_work, row);
     put_row(e.load_work, row);
-    v.insert(v.end(), {e.friction_loss(row), e.residual(row), static_cast<double>(r.stuck(row))});
+    v.push_back(e.friction_loss(row));
+    if (coupled) v.insert(v.end(), {e.elastic_damping_loss(row), e.geometric_work(row)});
+    v.insert(v.end(), {e.residual(row), static_cast<double>(r.stuck(row))});
+    for (const dynamics::ElasticRows& link : r.elastic) {
+      v.push_back(link.mid_w(row));
+      for (Eigen::Index node = 0; node < link.node_w.cols(); ++node)
+        v.insert(v.end(), {link.node_w(row, node), link.node_u(row, node)});
+    }
     if (kinematics) {
       put_motion(r.kinematics, row, v);
       put_transmission(r.kinematics, row, v);

@@ -8,7 +8,9 @@
 //    Phi_q a = gamma, the positions and velocities solved from the drivers' coordinates at each
 //    evaluation (coordinate partitioning), with a sparse factorisation: the general reference;
 //  - kane: Kane's equations [004 Eq. A46] in the drivers' coordinates, from the partial
-//    velocities and velocity-product terms of the kinematic walk (kane.hpp).
+//    velocities and velocity-product terms of the kinematic walk (kane.hpp); with elastic links
+//    coupled (couple_elastic_links), their modal coordinates join the generalized speeds and
+//    the deformation acts on the motion (flex/coupled.hpp).
 // The full and Kane methods take any number of degrees of freedom (the drivers' coordinates
 // are the independent ones; their laws give only the initial state).
 //
@@ -85,6 +87,17 @@ struct EnergyRows {
   Eigen::MatrixXd actuator_work;  ///< per actuator
   Eigen::MatrixXd load_work;      ///< per load
   Eigen::VectorXd friction_loss, residual;
+  /// With coupled elastic links (else empty): the energy their damping dissipated so far, and
+  /// the work of their geometric stiffness so far (the axial forces' work on the links'
+  /// shortening, which the rigid geometry does not take up); both enter the residual.
+  Eigen::VectorXd elastic_damping_loss, geometric_work;
+};
+
+/// A coupled elastic link's deflections at each row (beam frame, m): transverse w at mid-span,
+/// and w and axial u at every node from its first end.
+struct ElasticRows {
+  Eigen::VectorXd mid_w;
+  Eigen::MatrixXd node_w, node_u;  ///< rows x nodes
 };
 
 /// A simulation's results as arrays: one row per output time (uniform from t0; the last row is
@@ -106,26 +119,28 @@ struct SimulationResult {
   /// motion at each row (status limit where the rates are limits at a singular position; the
   /// summary is not set).
   planar::KinematicsResult kinematics;
-  planar::PairReactions reactions;  ///< with SimulationOptions::reactions: every pair's reaction at each row
+  planar::PairReactions reactions;   ///< with SimulationOptions::reactions: every pair's reaction at each row
+  std::vector<ElasticRows> elastic;  ///< per coupled elastic link (DynamicSystem::elastic)
   Eigen::Index rows() const { return t.size(); }
 
   int events = 0;
   int rhs_evaluations = 0;
-  int steps = 0;                                  ///< accepted integrator steps
-  double t_final = 0.0;                           ///< where the run ended (t_end, stop_q, or a stop)
-  std::vector<double> final_state;                ///< q (n), qd (n), currents, at t_final
-  double qd_min = 0.0, qd_max = 0.0;              ///< of the first coordinate, over the accepted steps
-  std::vector<double> actuator_work;              ///< per actuator: integral of its power (J)
-  std::vector<double> load_work;                  ///< per load (J)
-  std::vector<double> friction_loss;              ///< per Coulomb element: energy dissipated (J, >= 0)
-  double energy_change = 0.0;                     ///< kinetic + potential, final - initial (J)
-  double energy_residual = 0.0;                   ///< input work - friction losses - energy change (J)
-  int table_points = 0;                           ///< reduced method: the intervals of its table
-  double table_error = 0.0;                       ///< reduced method: the table's estimated relative error
-  bool friction = false;                          ///< pair friction acted
-  bool stopped = false;                           ///< the run stopped before t_end: see stop_message
-  std::string stop_message;                       ///< t, the driver values, the group and the reason
-  int stop_exit_code = AnalysisError::exit_code;  ///< 2: bad input caused it (a load table left); 130: Ctrl-C
+  int steps = 0;                                            ///< accepted integrator steps
+  double t_final = 0.0;                                     ///< where the run ended (t_end, stop_q, or a stop)
+  std::vector<double> final_state;                          ///< q (n), qd (n), currents, at t_final (rigid part)
+  double qd_min = 0.0, qd_max = 0.0;                        ///< of the first coordinate, over the accepted steps
+  std::vector<double> actuator_work;                        ///< per actuator: integral of its power (J)
+  std::vector<double> load_work;                            ///< per load (J)
+  std::vector<double> friction_loss;                        ///< per Coulomb element: energy dissipated (J, >= 0)
+  double energy_change = 0.0;                               ///< kinetic + potential, final - initial (J)
+  double energy_residual = 0.0;                             ///< input work - friction losses - energy change (J)
+  double elastic_damping_loss = 0.0, geometric_work = 0.0;  ///< coupled elastic links, over the run (J)
+  int table_points = 0;                                     ///< reduced method: the intervals of its table
+  double table_error = 0.0;                                 ///< reduced method: the table's estimated relative error
+  bool friction = false;                                    ///< pair friction acted
+  bool stopped = false;                                     ///< the run stopped before t_end: see stop_message
+  std::string stop_message;                                 ///< t, the driver values, the group and the reason
+  int stop_exit_code = AnalysisError::exit_code;            ///< 2: bad input caused it (a load table left); 130: Ctrl-C
 };
 
 /// Integrates from t0 to t_end. A run that cannot go on (a dead point, the mechanism leaves its

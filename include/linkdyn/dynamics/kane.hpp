@@ -28,6 +28,10 @@ struct KaneWorkspace {
   Eigen::VectorXd qdd;       ///< the independent accelerations
   Eigen::MatrixXd mA;        ///< scratch: m A
   Eigen::VectorXd residual;  ///< scratch: Q_ext - m B, then a
+  /// What coupled elastic links add to the mass matrix and to the generalized forces (zero for
+  /// a rigid mechanism; flex/coupled.hpp).
+  Eigen::MatrixXd added_mass;
+  Eigen::VectorXd added_force;
   Eigen::LDLT<Eigen::MatrixXd> ldlt;
   Eigen::MatrixXd liaison_matrix;  ///< Phi_q^T: the pairs' multipliers to generalized forces
   Eigen::VectorXd liaison_force;   ///< m a - Q_ext, about the body frames' origins
@@ -50,7 +54,7 @@ void external_forces(const planar::Mechanism& m, const planar::Workspace& ws, Ka
 void add_external_forces(const planar::Mechanism& m, const planar::Workspace& ws,
                          const std::vector<planar::Wrench>& wrenches, KaneWorkspace& kw);
 
-/// The mass matrix A^T m A of [004 Eq. A46] and its LDLT factorisation (after
+/// The mass matrix A^T m A (+ added_mass) of [004 Eq. A46] and its LDLT factorisation (after
 /// partial_velocities). Throws AnalysisError where it is singular.
 void factorise_kane(const planar::Mechanism& m, const planar::Workspace& ws, KaneWorkspace& kw);
 /// kw.qdd from the factorised equations with the current kw.Q.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "linkdyn/dynamics/machine_spec.hpp"
+#include "linkdyn/flex/coupled.hpp"
 #include "linkdyn/planar/friction.hpp"
 #include "linkdyn/planar/mechanism.hpp"
 #include "linkdyn/planar/workspace.hpp"
@@ -66,8 +67,16 @@ struct DynamicSystem {
   MachineSpec machine;
   std::vector<int> motors;              ///< indices of DC motors in machine.actuators
   std::vector<CoulombElement> coulomb;  ///< pair friction (bearings), then resistances
+  /// Elastic links coupled with the motion (couple_elastic_links; the Kane method): their modal
+  /// coordinates are integrated with the rigid ones. Empty: every body rigid.
+  std::vector<flex::ModalLink> elastic;
   mutable std::shared_ptr<const ReducedModel> reduced_cache;
   std::shared_ptr<std::mutex> cache_mutex = std::make_shared<std::mutex>();
 };
+
+/// Couples the model's elastic links with the motion, each on `modes` modes at rest (0: every
+/// free dof of its beam): the deformation acts on the mechanism and the motors (flex/coupled.hpp).
+/// Throws InputError naming the link on bad data.
+void couple_elastic_links(DynamicSystem& system, const std::vector<flex::ElasticLinkSpec>& links, int modes);
 
 }  // namespace linkdyn::dynamics

@@ -102,6 +102,9 @@ struct BeamModel {
   /// int s^k v'^2 ds over the beam (k = 0, 1, 2): the geometric stiffness of P(s) is
   /// c0 G0 + c1 G1 + c2 G2.
   std::array<Eigen::MatrixXd, 3> geometric;
+  /// The attached rotary inertias on their nodes' free rotations (kg m^2): the frame's epsilon
+  /// loads them with -epsilon J (the rotation of a node is the frame's plus theta).
+  Eigen::VectorXd rotary;
   Eigen::LLT<Eigen::MatrixXd> mass_factor;
 
   int size() const { return static_cast<int>(free_dofs.size()); }
