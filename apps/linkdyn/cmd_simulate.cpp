@@ -169,7 +169,8 @@ void print_summary(const planar::Mechanism& m, const dynamics::DynamicSystem& sy
                m.drivers()[0].type == planar::DriverType::rotational ? "turn (or range)" : "range", r.table_error);
   for (const flex::ModalLink& link : system.elastic)
     fmt::print(
-        "elastic link {}: coupled, on {} mode(s) at rest ({:.6g} to {:.6g} Hz), damping alpha {:.3g} 1/s beta {:.3g} s\n",
+        "elastic link {}: coupled, on {} mode(s) at rest ({:.6g} to {:.6g} Hz), damping alpha {:.3g} 1/s beta {:.3g} "
+        "s\n",
         link.name, link.modes, std::sqrt(link.frequency_squared(0)) / (2.0 * M_PI),
         std::sqrt(link.frequency_squared(link.modes - 1)) / (2.0 * M_PI), link.beam.damping_alpha,
         link.beam.damping_beta);
@@ -237,9 +238,9 @@ void run_simulate(SimulateOptions o) {
   if (!o.qd0.empty()) o.sim.qd0 = driver_quantity(first, o.qd0, 1, "--qd0");
   if (!o.mean_speed_text.empty()) o.mean_speed = driver_quantity(first, o.mean_speed_text, 1, "--mean-speed");
   auto system = std::make_unique<dynamics::DynamicSystem>(m, model.machine);
-  // Elastic links act on the motion with Kane's method; the other methods take them rigid.
+  // Elastic links act on the motion with Kane's and the full method; the reduced one takes them rigid.
   if (!model.elastic_links.empty() && !o.rigid_links) {
-    if (o.sim.method == dynamics::Method::kane) {
+    if (o.sim.method != dynamics::Method::reduced) {
       if (o.steady || o.mean_speed != 0.0 || o.fluctuation > 0.0)
         throw InputError(m.spec().where, "elastic link '" + model.elastic_links.front().name + "'",
                          "--steady, --mean-speed and --fluctuation take the machine rigid, not its coupled links",
@@ -248,9 +249,8 @@ void run_simulate(SimulateOptions o) {
       dynamics::couple_elastic_links(*system, model.elastic_links, o.elastic_modes);
     } else {
       fmt::print(stderr,
-                 "note: the elastic links are simulated as rigid bodies by the {} method; --method kane couples "
-                 "them with the motion\n",
-                 o.method);
+                 "note: the elastic links are simulated as rigid bodies by the reduced method; --method kane (or "
+                 "full) couples them with the motion\n");
     }
   }
   o.sim.progress = progress_reporter(o.sim.t0, o.sim.t_end);
@@ -357,11 +357,12 @@ void add_simulate_command(CLI::App& app) {
       ->check(non_negative)
       ->capture_default_str();
   cmd->add_flag("--rigid-links", options->rigid_links,
-                "Kane's method: take the elastic links as rigid bodies (by default their deformation is integrated "
-                "with the motion)");
-  cmd->add_option("--elastic-modes", options->elastic_modes,
-                  "Kane's method: the modes at rest on which each elastic link deforms (0: every degree of freedom "
-                  "of its beam; the highest ones make the integration stiff)")
+                "Kane's and the full method: take the elastic links as rigid bodies (by default their deformation is "
+                "integrated with the motion)");
+  cmd->add_option(
+         "--elastic-modes", options->elastic_modes,
+         "Kane's and the full method: the modes at rest on which each elastic link deforms (0: every degree of freedom "
+         "of its beam; the highest ones make the integration stiff)")
       ->check(non_negative)
       ->capture_default_str();
   cmd->add_flag("--steady", options->steady, "Start from the steady (periodic) regime and simulate --cycles cycles");

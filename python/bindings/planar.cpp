@@ -127,7 +127,7 @@ struct SimulateArgs {
   double table_tolerance = 0.0;
   int table_points = 0;
   std::optional<double> stop_q;
-  bool rigid_links = false;  ///< Kane's method: the elastic links rigid (else coupled)
+  bool rigid_links = false;  ///< Kane's and the full method: the elastic links rigid (else coupled)
   int elastic_modes = 4;
 };
 
@@ -152,8 +152,8 @@ py::tuple simulate(const PlanarModel& model, const SimulateArgs& args) {
   const dynamics::SimulationOptions o = simulation_options(args);
   planar::analysis_grid(*model.mechanism, 0);  // assembles at the start
   std::shared_ptr<const dynamics::DynamicSystem> system = model.system();
-  // As the command line: Kane's method couples the elastic links unless asked rigid.
-  if (o.method == dynamics::Method::kane && !args.rigid_links && !model.model.elastic_links.empty()) {
+  // As the command line: Kane's and the full method couple the elastic links unless asked rigid.
+  if (o.method != dynamics::Method::reduced && !args.rigid_links && !model.model.elastic_links.empty()) {
     if (args.elastic_modes < 0) throw py::value_error("elastic_modes: 0 (every dof) or more");
     auto coupled = std::make_shared<dynamics::DynamicSystem>(*system);
     dynamics::couple_elastic_links(*coupled, model.model.elastic_links, args.elastic_modes);

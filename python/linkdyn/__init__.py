@@ -288,8 +288,8 @@ def simulate(model, method="reduced", integrator="rkf78", t0=0.0, t_end=1.0, ste
     every body's and point's columns. q0, qd0: the first coordinate's initial state (default:
     the driver's law at t0); current0: the motors' initial currents (A). table_tolerance,
     table_points: the reduced method's table (its relative interpolation error, or a fixed
-    number of intervals; default rtol / 10). stop_q: stop when q reaches it. With "kane" the
-    model's elastic links act on the motion, each on ``elastic_modes`` modes at rest (0: every
+    number of intervals; default rtol / 10). stop_q: stop when q reaches it. With "kane" or
+    "full" the model's elastic links act on the motion, each on ``elastic_modes`` modes at rest (0: every
     dof of its beam), unless ``rigid_links``. Returns a Result with the CLI's columns; info:
     events, steps, right-hand sides, final state, works and energy balance (J). Raises AnalysisError when the run cannot go on (a dead point, the
     mechanism leaves its range)."""

@@ -20,7 +20,7 @@ constexpr int dense_limit = 90;  ///< unknowns up to which the dense LU is faste
 
 class FullEvaluator final : public PlacedEvaluator {
  public:
-  FullEvaluator(const DynamicSystem& s, const SimulationOptions& o, const double* y0) : PlacedEvaluator(s, o, y0) {
+  FullEvaluator(const DynamicSystem& s, const SimulationOptions& o, const double* y0) : PlacedEvaluator(s, o, y0, 3) {
     nb_ = 3 * static_cast<int>(m_.bodies().size() - 1);
     for (const planar::Joint& j : m_.joints()) nc_ += j.constraint_count();
     const int n = nb_ + nc_;
@@ -36,7 +36,7 @@ class FullEvaluator final : public PlacedEvaluator {
   }
 
  protected:
-  void prepare(planar::Workspace& ws, const double*) override {
+  void prepare(planar::Workspace& ws) override {
     // The matrix and the velocity terms; the applied wrenches enter in solve().
     triplets_.clear();
     base_.setZero();
@@ -73,6 +73,10 @@ class FullEvaluator final : public PlacedEvaluator {
       }
       r += rows.count;
     }
+    if (!coupling_.empty()) {
+      rigid_base_ = base_;
+      couple_elastic_links(ws);
+    }
     if (sparse_) {
       matrix_.setFromTriplets(triplets_.begin(), triplets_.end());  // duplicates summed (a body in two sides)
       if (!analysed_) sparse_lu_.analyzePattern(matrix_), analysed_ = true;
@@ -84,6 +88,18 @@ class FullEvaluator final : public PlacedEvaluator {
   }
 
   void solve(planar::Workspace& ws, bool reactions) override {
+    for (int pass = 0;; ++pass) {
+      solve_once(ws, reactions || coupling_.geometric());
+      // The geometric stiffness's axial forces come from the reactions: successive
+      // approximations (the matrix does not change).
+      if (!coupling_.geometric() || coupling_.settle_axial_forces(m_, ws, pass)) return;
+      coupling_.couple();
+      elastic_forces();
+    }
+  }
+
+ private:
+  void solve_once(planar::Workspace& ws, bool reactions) {
     rhs_ = base_;
     for (size_t b = 1; b < m_.bodies().size(); ++b)
       rhs_.segment<3>(3 * static_cast<int>(b - 1)) += ws.applied[b] + ws.friction_load[b];
@@ -91,6 +107,8 @@ class FullEvaluator final : public PlacedEvaluator {
       solution_ = sparse_lu_.solve(rhs_);
     else
       solution_ = lu_.solve(rhs_);
+    for (size_t l = 0; l < coupling_.size(); ++l)
+      coupling_.accelerate(l, solution_.segment<3>(3 * (coupling_.link(l).body - 1)));
     for (size_t b = 1; b < m_.bodies().size(); ++b) {
       planar::BodyState& s = ws.body[b];
       const int i = 3 * static_cast<int>(b - 1);
@@ -116,10 +134,52 @@ class FullEvaluator final : public PlacedEvaluator {
     }
   }
 
- private:
+  /// Each coupled link's frame from its body's accelerations x = (a_r, alpha) of the body
+  /// frame's origin r: a_O = a_r + alpha J arm - omega^2 arm (arm = O - r), in the beam frame;
+  /// its terms into the body's block of the matrix and of the right-hand side.
+  void couple_elastic_links(const planar::Workspace& ws) {
+    for (size_t l = 0; l < coupling_.size(); ++l) {
+      const flex::ModalLink& link = coupling_.link(l);
+      const planar::BodyState& body = ws.body[link.body];
+      const Vec2 arm = body.arm(link.origin), axis = body.arm(link.axis), normal = perp(axis), j_arm = perp(arm);
+      flex::FrameAffine& f = coupling_.frame(l);
+      f.V << axis.x(), axis.y(), axis.dot(j_arm), normal.x(), normal.y(), normal.dot(j_arm);
+      f.W << 0.0, 0.0, 1.0;
+      const Vec2 a0 = -body.omega * body.omega * arm;
+      f.a0 = Vec2(axis.dot(a0), normal.dot(a0));
+      f.epsilon0 = 0.0, f.omega = body.omega;
+      f.gravity = Vec2(axis.dot(m_.spec().gravity), normal.dot(m_.spec().gravity));
+    }
+    coupling_.couple();
+    for (size_t l = 0; l < coupling_.size(); ++l) {
+      const flex::CouplingTerms& c = coupling_.terms(l);
+      const int i = 3 * (coupling_.link(l).body - 1);
+      block_.noalias() = c.S - c.D.transpose() * c.D;
+      for (int r = 0; r < 3; ++r)
+        for (int k = 0; k < 3; ++k) {
+          if (sparse_)
+            triplets_.emplace_back(i + r, i + k, block_(r, k));
+          else
+            dense_(i + r, i + k) += block_(r, k);
+        }
+    }
+    elastic_forces();
+  }
+  /// The links' forces on their bodies: rigid_force - D^T elastic_force, added to the rigid part.
+  void elastic_forces() {
+    base_ = rigid_base_;
+    for (size_t l = 0; l < coupling_.size(); ++l) {
+      const flex::CouplingTerms& c = coupling_.terms(l);
+      auto body = base_.segment<3>(3 * (coupling_.link(l).body - 1));
+      body += c.rigid_force;
+      body.noalias() -= c.D.transpose() * c.elastic_force;
+    }
+  }
+
   int nb_ = 0, nc_ = 0;
   bool sparse_ = false, analysed_ = false;
-  Eigen::VectorXd rhs_, base_, solution_;
+  Eigen::VectorXd rhs_, base_, solution_, rigid_base_;
+  Eigen::Matrix3d block_;
   Eigen::MatrixXd dense_;
   Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
   std::vector<Eigen::Triplet<double>> triplets_;

@@ -17,8 +17,9 @@ namespace {
 double sign(double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); }
 }  // namespace
 
-PlacedEvaluator::PlacedEvaluator(const DynamicSystem& s, const SimulationOptions& o, const double* y0)
-    : Evaluator(s, o), ws_(m_), limits_(m_) {
+PlacedEvaluator::PlacedEvaluator(const DynamicSystem& s, const SimulationOptions& o, const double* y0,
+                                 int elastic_columns)
+    : Evaluator(s, o), coupling_(s, elastic_columns, friction_tolerance_), ws_(m_), limits_(m_) {
   const size_t na = sys_.machine.actuators.size(), ne = sys_.coulomb.size(), nm = sys_.motors.size(),
                nl = m_.spec().loads.size();
   sample_.qdd.assign(n_, 0.0);
@@ -138,7 +139,8 @@ void PlacedEvaluator::hold(Workspace& ws, const Branches& b) {
 void PlacedEvaluator::evaluate_at(Workspace& ws, double t, const double* y, const Branches& b, Evaluation& e) {
   apply_loads(ws, t, y, b, e);
   for (auto& w : ws.friction_load) w.setZero();
-  prepare(ws, y);
+  coupling_.set_state(y + elastic_offset(), elastic_);
+  prepare(ws);
   held_.clear();
   for (size_t k = 0; k < sys_.coulomb.size(); ++k)
     if (b.holds(k)) held_.push_back(k);
@@ -190,7 +192,7 @@ void PlacedEvaluator::evaluate_at(Workspace& ws, double t, const double* y, cons
     e.margin[k] = static_capacity(ws, k, e) - std::abs(held_effort_[k]);
   }
   for (size_t i = 0; i < n_; ++i) e.qdd[i] = ws.qdd[i];
-  elastic_rates(e);
+  if (!coupling_.empty()) coupling_.rates(e);
 }
 
 void PlacedEvaluator::evaluate(double t, const double* y, const Branches& b, Evaluation& e) {
@@ -206,7 +208,11 @@ void PlacedEvaluator::evaluate(double t, const double* y, const Branches& b, Eva
     std::fill(e.load_power.begin(), e.load_power.end(), 0.0);
     actuator_efforts(y, b, e);
     holding_efforts(drive, loads_, coefficients, e);
-    elastic_rates_at_rest(ws_, y, e);
+    if (!coupling_.empty()) {  // the links vibrate on the machine held at rest
+      coupling_.set_state(y + elastic_offset(), elastic_);
+      coupling_.accelerate_at_rest(m_, ws_);
+      coupling_.rates(e);
+    }
     return;
   }
   if (place(y)) {

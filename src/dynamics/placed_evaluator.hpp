@@ -6,6 +6,7 @@
 // regular states on both sides (SingularLimit).
 #include <Eigen/QR>
 
+#include "dynamics/elastic_coupling.hpp"
 #include "dynamics/evaluator.hpp"
 #include "linkdyn/planar/singular.hpp"
 
@@ -13,7 +14,8 @@ namespace linkdyn::dynamics {
 
 class PlacedEvaluator : public Evaluator {
  public:
-  PlacedEvaluator(const DynamicSystem& s, const SimulationOptions& o, const double* y0);
+  /// `elastic_columns`: the rigid accelerations of each coupled elastic link's frame (ElasticCoupling).
+  PlacedEvaluator(const DynamicSystem& s, const SimulationOptions& o, const double* y0, int elastic_columns);
   void evaluate(double t, const double* y, const Branches& b, Evaluation& e) final;
   void speeds(double t, const double* y, Speeds& s) final;
   void holding(double t, const double* y, const Branches& b, double& drive, double& capacity,
@@ -23,12 +25,12 @@ class PlacedEvaluator : public Evaluator {
   /// The method's own solution with the loads in ws.applied and the friction loads in
   /// ws.friction_load: ws.qdd and the accelerations; with `reactions`, ws.reaction too.
   /// `prepare` first, once per state (factorisations that the friction iterations reuse).
-  virtual void prepare(planar::Workspace& ws, const double* y) = 0;
+  virtual void prepare(planar::Workspace& ws) = 0;
   virtual void solve(planar::Workspace& ws, bool reactions) = 0;
-  /// After the solution: the coupled elastic links' accelerations and powers into e (none here).
-  virtual void elastic_rates(Evaluation& /*e*/) {}
-  /// Held at rest (one DOF, qdd = 0, ws at rest): the same.
-  virtual void elastic_rates_at_rest(planar::Workspace& /*ws*/, const double* /*y*/, Evaluation& /*e*/) {}
+
+  /// The coupled elastic links (empty for rigid ones), their frames depending on `columns`
+  /// rigid accelerations as the method chooses; its state is set before prepare().
+  ElasticCoupling coupling_;
 
  private:
   /// Positions and velocities at y into ws_; false where the state is at or near a singular

@@ -600,10 +600,10 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
   L.n = m.drivers().size(), L.motors = system.motors.size(), L.actuators = system.machine.actuators.size();
   L.loads = m.spec().loads.size(), L.elements = system.coulomb.size();
   for (const flex::ModalLink& link : system.elastic) L.elastic += static_cast<size_t>(link.modes);
-  if (L.elastic > 0 && o.method != Method::kane)
+  if (L.elastic > 0 && o.method == Method::reduced)
     throw InputError(system.elastic.front().where, "elastic link '" + system.elastic.front().name + "'",
-                     "is coupled with the motion, which only Kane's method integrates",
-                     "use --method kane, or treat the links as rigid (--rigid-links)");
+                     "is coupled with the motion, which the reduced (one-coordinate) method cannot integrate",
+                     "use --method kane or full, or treat the links as rigid (--rigid-links)");
   if (!(o.t_end > o.t0) || o.steps < 1)
     throw InputError(m.spec().where, "simulation",
                      fmt::format("the time span [{:g}, {:g}] s with {} rows is empty", o.t0, o.t_end, o.steps),

@@ -363,6 +363,36 @@ TEST(Cli, SimulateByKaneRunsThePumpAndWritesItsColumns) {
   EXPECT_NE(reduced.output.find("one degree of freedom"), std::string::npos) << reduced.output;
 }
 
+TEST(Cli, SimulateCouplesTheElasticLinksByKaneOrFullAndSaysWhereItDoesNot) {
+  const std::string model = linkdyn::test::example("fast-slider-crank-elastic"),
+                    csv = ::testing::TempDir() + "/coupled.csv";
+  const CliRun r = run("simulate " + model + " --method kane --t-end 0.02 --steps 20 --csv " + csv);
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("elastic link rod: coupled, on 4 mode(s) at rest"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("elastic link rod: peak transverse deflection"), std::string::npos) << r.output;
+  const std::string text = linkdyn::test::read_text(csv);
+  const std::string header = text.substr(0, text.find('\n'));
+  for (const char* column : {"elastic.damping_loss", "elastic.geometric_work", "rod.mid.w", "rod.n5.w", "rod.n10.u"})
+    EXPECT_NE(header.find(column), std::string::npos) << column << " in " << header;
+  EXPECT_EQ(text.find("nan"), std::string::npos);
+  // Rigid on request, or by the reduced method (with a note); all modes with --elastic-modes 0.
+  const CliRun rigid = run("simulate " + model + " --method full --rigid-links --t-end 0.02 --csv " + csv);
+  ASSERT_EQ(rigid.code, 0) << rigid.output;
+  EXPECT_EQ(rigid.output.find("coupled, on"), std::string::npos) << rigid.output;
+  EXPECT_EQ(linkdyn::test::read_text(csv).find("rod.n5.w"), std::string::npos);
+  const CliRun reduced = run("simulate " + model + " --t-end 0.02");
+  ASSERT_EQ(reduced.code, 0) << reduced.output;
+  EXPECT_NE(reduced.output.find("simulated as rigid bodies by the reduced method"), std::string::npos)
+      << reduced.output;
+  const CliRun all = run("simulate " + model + " --method kane --elastic-modes 0 --t-end 0.002 --steps 4");
+  EXPECT_EQ(all.code, 0) << all.output;
+  EXPECT_NE(all.output.find("on 29 mode(s)"), std::string::npos) << all.output;
+  // The steady regime takes the machine rigid: refused for coupled links, with the way out.
+  const CliRun steady = run("simulate " + model + " --method kane --steady");
+  EXPECT_EQ(steady.code, 2) << steady.output;
+  EXPECT_NE(steady.output.find("--rigid-links"), std::string::npos) << steady.output;
+}
+
 TEST(Cli, FlexWritesEigenvaluesAndSteadyResponseOfThePumpLeverWithoutNaN) {
   const std::string csv = ::testing::TempDir() + "/lever-eigen.csv",
                     response = ::testing::TempDir() + "/lever-response.csv";
@@ -525,8 +555,9 @@ TEST(Cli, TogglePressWithACompoundPinRunsEveryAnalysis) {
   const CliRun reduce = run("reduce " + model + " --points 90");
   EXPECT_EQ(reduce.code, 0) << reduce.output;
   for (const char* method : {"reduced", "full", "kane"}) {
-    const CliRun sim = run("simulate " + model + " --method " + method + " --t-end 0.5 --steps 25 --reactions --csv " +
-                           dir + "/toggle-sim.csv");
+    // (its upper link rigid: the coupled link, at 2 to 20 kHz, would take 10^5 steps per second)
+    const CliRun sim = run("simulate " + model + " --method " + method +
+                           " --rigid-links --t-end 0.5 --steps 25 --reactions --csv " + dir + "/toggle-sim.csv");
     EXPECT_EQ(sim.code, 0) << method << ": " << sim.output;
   }
   EXPECT_NE(linkdyn::test::read_text(dir + "/toggle-sim.csv").find("K.rod.Fx,K.rod.Fy,K.rod.F"), std::string::npos)

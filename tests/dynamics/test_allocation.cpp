@@ -7,10 +7,33 @@
 
 #include "allocation_counter.hpp"
 #include "linkdyn/dynamics/direct.hpp"
+#include "linkdyn/io/model_file.hpp"
 #include "test_support.hpp"
 
 using namespace linkdyn;
 using namespace linkdyn::dynamics;
+
+namespace {
+
+/// The heap allocations of one simulation with every pair's reactions (the run must end at t_end
+/// with steps + 1 rows).
+long run_allocations(const DynamicSystem& system, Method method, double t_end, int steps) {
+  SimulationOptions o;
+  o.method = method;
+  o.t_end = t_end;
+  o.steps = steps;
+  o.reactions = true;
+  const long before = test::heap_allocations();
+  const SimulationResult r = simulate(system, o);
+  const long count = test::heap_allocations() - before;
+  EXPECT_FALSE(r.stopped) << r.stop_message;
+  EXPECT_EQ(r.rows(), steps + 1);
+  std::printf("method %d, %g s, %d rows: %d steps, %d events, %ld allocations\n", static_cast<int>(method), t_end,
+              steps + 1, r.steps, r.events, count);
+  return count;
+}
+
+}  // namespace
 
 TEST(SimulationAllocation, NothingPerStepRowOrEvent) {
   // The motor-driven four-bar with friction in its pins, by each method: 0.1 s (6 rows, some 55
@@ -19,21 +42,7 @@ TEST(SimulationAllocation, NothingPerStepRowOrEvent) {
   const DynamicSystem system = io::load_machine(test::example("seed001-fourbar-motor"));
   for (const Method method : {Method::reduced, Method::full, Method::kane}) {
     SCOPED_TRACE(static_cast<int>(method));
-    auto allocations = [&](double t_end, int steps) {
-      SimulationOptions o;
-      o.method = method;
-      o.t_end = t_end;
-      o.steps = steps;
-      o.reactions = true;
-      const long before = test::heap_allocations();
-      const SimulationResult r = simulate(system, o);
-      const long count = test::heap_allocations() - before;
-      EXPECT_FALSE(r.stopped) << r.stop_message;
-      EXPECT_EQ(r.rows(), steps + 1);
-      std::printf("method %d, %g s, %d rows: %d steps, %d events, %ld allocations\n", static_cast<int>(method), t_end,
-                  steps + 1, r.steps, r.events, count);
-      return count;
-    };
+    auto allocations = [&](double t_end, int steps) { return run_allocations(system, method, t_end, steps); };
     allocations(0.1, 5);  // the reduced method's table is built at the system's first simulation
     const long short_run = allocations(0.1, 5);
     EXPECT_EQ(allocations(1.0, 20), short_run);
@@ -68,5 +77,20 @@ TEST(SimulationAllocation, NothingPerStepOrRowWhileElementsAreHeld) {
     EXPECT_GT(few_events, 50);
     EXPECT_LE(std::abs(many_events - few_events), 2);
     EXPECT_LE(std::abs(many_rows - few_rows), 16 * std::abs(many_events - few_events));
+  }
+}
+
+TEST(SimulationAllocation, NothingPerStepOrRowWithCoupledElasticLinks) {
+  // The slider-crank with its elastic rod coupled (friction, damping, geometric stiffness), by
+  // Kane's and the full method: 0.01 s with 6 rows and 0.05 s with 101 rows (about 2000 steps
+  // and 20 events) allocate alike.
+  const io::Model model = io::read_model(test::example("fast-slider-crank-elastic"));
+  DynamicSystem system(planar::compile(model.mechanism), model.machine);
+  couple_elastic_links(system, model.elastic_links, 4);
+  for (const Method method : {Method::full, Method::kane}) {
+    SCOPED_TRACE(static_cast<int>(method));
+    auto allocations = [&](double t_end, int steps) { return run_allocations(system, method, t_end, steps); };
+    const long short_run = allocations(0.01, 5);
+    EXPECT_EQ(allocations(0.05, 100), short_run);
   }
 }
