@@ -108,6 +108,28 @@ void friction(benchmark::State& state, const std::string& name, dynamics::Method
   state.counters["events"] = r.events;
 }
 
+/// The 3200 rpm slider-crank's first 0.1 s with its rod rigid (range(0) < 0) or coupled on
+/// range(0) modes (0: every dof of its beam), with or without friction.
+void elastic_rod(benchmark::State& state, dynamics::Method method, bool with_friction) {
+  const io::Model model = io::read_model(example("fast-slider-crank-elastic"));
+  dynamics::DynamicSystem system(planar::compile(model.mechanism), model.machine);
+  const int modes = static_cast<int>(state.range(0));
+  if (modes >= 0) dynamics::couple_elastic_links(system, model.elastic_links, modes);
+  dynamics::SimulationOptions o;
+  o.method = method;
+  o.t_end = 0.1;
+  o.steps = 100;
+  o.kinematics = false;
+  o.friction = with_friction;
+  dynamics::SimulationResult r = dynamics::simulate(system, o);
+  for (auto _ : state) {
+    r = dynamics::simulate(system, o);
+    benchmark::DoNotOptimize(r.final_state);
+  }
+  report(state, r, o.t_end - o.t0);
+  state.counters["steps"] = r.steps;
+}
+
 void chain(benchmark::State& state, dynamics::Method method) {
   const int n = static_cast<int>(state.range(0));
   const auto system =
@@ -193,6 +215,11 @@ BENCHMARK_CAPTURE(friction, toggle_press_full_on, "toggle-press", Method::full, 
 BENCHMARK_CAPTURE(friction, toggle_press_full_off, "toggle-press", Method::full, false)->Unit(benchmark::kMicrosecond);
 
 #ifdef LINKDYN_BENCH_MODELS_DIR
+// Coupled elastodynamics (docs/elastic-links.md): rigid rod (-1) against 1 and 4 modes.
+BENCHMARK_CAPTURE(elastic_rod, kane, Method::kane, true)->Arg(-1)->Arg(1)->Arg(4)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(elastic_rod, full, Method::full, true)->Arg(-1)->Arg(4)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(elastic_rod, kane_no_friction, Method::kane, false)->Arg(-1)->Arg(4)->Unit(benchmark::kMillisecond);
+
 BENCHMARK_CAPTURE(chain, kane, Method::kane)->Arg(2)->Arg(10)->Arg(40)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(chain, full, Method::full)->Arg(2)->Arg(10)->Arg(40)->Unit(benchmark::kMillisecond);
 #endif

@@ -772,6 +772,12 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
       }
       stepper->state_at(f, t_event, y_event);
       eval->check(y_event.data());
+      for (size_t l = 0, at = 0; l < system.elastic.size(); at += system.elastic[l].modes, ++l)
+        if (const std::string problem = flex::deflection_problem(
+                system.elastic[l],
+                Eigen::Map<const Eigen::VectorXd>(y_event.data() + L.eta() + at, system.elastic[l].modes));
+            !problem.empty())
+          throw AnalysisError(problem);
       result.qd_min = std::min(result.qd_min, y_event[L.n]), result.qd_max = std::max(result.qd_max, y_event[L.n]);
       t = t_event;
       if (o.progress) o.progress(t);

@@ -49,6 +49,10 @@ ModalLink make_modal_link(const ElasticLink& link, int modes) {
   out.rotary = phi.transpose() * beam.rotary;
   out.translational_mass = phi.transpose() * (beam.mass - Eigen::MatrixXd(beam.rotary.asDiagonal())) * phi;
   for (int p = 0; p < 3; ++p) out.geometric[p] = phi.transpose() * beam.geometric[p] * phi;
+  out.peak_displacement = Eigen::VectorXd::Zero(k);
+  for (int r = 0; r < beam.size(); ++r)
+    if (beam.free_dofs[static_cast<size_t>(r)] % 3 != 2)  // u or v, not a rotation
+      out.peak_displacement = out.peak_displacement.cwiseMax(phi.row(r).transpose().cwiseAbs());
   return out;
 }
 
@@ -207,6 +211,16 @@ ElasticEnergy elastic_energy(const ModalLink& link, const FrameState& f, const E
                 w * bilinear(eta, link.rotation_coupling, eta_rate) + 0.5 * eta_rate.squaredNorm();
   out.potential = 0.5 * eta.dot(link.frequency_squared.cwiseProduct(eta)) - f.gravity.dot(u);
   return out;
+}
+
+std::string deflection_problem(const ModalLink& link, const Eigen::Ref<const Eigen::VectorXd>& eta) {
+  const double bound = eta.cwiseAbs().dot(link.peak_displacement);
+  if (bound <= 0.1 * link.beam.length) return {};
+  return fmt::format(
+      "elastic link '{}' deflects by up to {:.3g} m, more than 10 % of its {:.3g} m length: the small-deformation "
+      "model no longer holds (a resonance, buckling or a growing vibration); stiffen or damp the link, or check its "
+      "section",
+      link.name, bound, link.beam.length);
 }
 
 void nodal_deflections(const ModalLink& link, const Eigen::Ref<const Eigen::VectorXd>& eta, Eigen::VectorXd& d) {

@@ -39,6 +39,9 @@ struct ModalLink {
   /// [Phi]^T [m_t] [Phi], [m_t] the mass matrix without the attached rotary inertias: int rho
   /// |delta|^2 dV = eta^T [m_t] eta (the identity when there are none).
   Eigen::MatrixXd translational_mass;
+  /// Per mode: its largest nodal displacement (u or v, m per unit eta): sum |eta_k| times it
+  /// bounds the link's deflection.
+  Eigen::VectorXd peak_displacement;
   std::array<Eigen::MatrixXd, 3> geometric;  ///< [Phi]^T G_p [Phi] (the axial force's c_p)
   /// Per end: the pairs that hold it, (joint, sign) as in ElasticLink.
   std::array<std::vector<std::pair<int, double>>, 2> end_joints;
@@ -124,6 +127,11 @@ struct ElasticEnergy {
 ElasticEnergy elastic_energy(const ModalLink& link, const FrameState& frame,
                              const Eigen::Ref<const Eigen::VectorXd>& eta,
                              const Eigen::Ref<const Eigen::VectorXd>& eta_rate);
+
+/// Empty while the link's deflection (bounded by its modes' peaks) is under 10 % of its length,
+/// else a sentence naming the link and the bound: the small-deformation model no longer holds
+/// (a resonance, buckling, a growing vibration).
+std::string deflection_problem(const ModalLink& link, const Eigen::Ref<const Eigen::VectorXd>& eta);
 
 /// The nodal deflections {d} = [Phi] eta (free dofs).
 void nodal_deflections(const ModalLink& link, const Eigen::Ref<const Eigen::VectorXd>& eta, Eigen::VectorXd& d);
