@@ -241,6 +241,12 @@ void run_eigen_cycle(const planar::Mechanism& m, const std::vector<flex::Elastic
   flex::CycleOptions cycle{o.modes, !o.no_gyroscopic, kinetostatics, o.gyroscopic_basis};
   const flex::EigenCycleResult cycle_result = flex::eigen_cycle(m, links, grid, cycle);
   eigen = io::eigen_cycle_table(m, links, cycle_result);
+  if (!o.no_gyroscopic && o.gyroscopic_basis < 0)
+    for (size_t l = 0; l < links.size(); ++l)
+      fmt::print(
+          "elastic link '{}': gyroscopic problem on {} modes at rest at {} of {} positions (slow spin), in "
+          "full at the others\n",
+          links[l].name, 3 * o.modes, cycle_result.links[l].basis_positions, grid.steps + 1);
   nlohmann::ordered_json extra;
   extra["settings"] = {{"t0", grid.t0},
                        {"t_end", grid.t_end},
@@ -355,8 +361,9 @@ void add_flex_command(CLI::App& app) {
   cmd->add_option("--gyroscopic-basis", options->gyroscopic_basis,
                   "The gyroscopic problem projected on this many modes at rest per asked mode: 7x faster, exact "
                   "while the link's modes change little along the cycle, not for a fast spin (0: on all the link's "
-                  "dofs)")
-      ->check(CLI::Range(0, 1000))
+                  "dofs; -1: 3 per mode where the link turns slower than 0.2 of its first frequency, all dofs "
+                  "elsewhere)")
+      ->check(CLI::Range(-1, 1000))
       ->capture_default_str();
   cmd->add_flag("--no-eigen", options->no_eigen,
                 "Response only: skip the eigen-analysis along the cycle (and its table, --csv and --json)")

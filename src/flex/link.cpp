@@ -140,14 +140,18 @@ EigenCycleResult eigen_cycle(const planar::Mechanism& m, const std::vector<Elast
   const Eigen::Index rows = grid.steps + 1, modes = options.modes, gyro_modes = options.gyroscopic ? modes : 0;
   res.t.resize(rows);
   res.q.resize(rows, static_cast<Eigen::Index>(m.drivers().size()));
-  std::vector<ModalWorkspace> modal;
+  std::vector<ModalWorkspace> modal, projected;
   for (const ElasticLink& link : links) {
     if (options.modes > link.beam.size())
       throw InputError(
           link.where, "elastic link '" + link.name + "'",
           fmt::format("{} modes asked, the link has {} degrees of freedom", options.modes, link.beam.size()),
           "ask fewer modes or give more elements");
-    modal.emplace_back(link.beam, options.gyroscopic ? options.gyroscopic_basis_per_mode * options.modes : 0);
+    const bool automatic = options.gyroscopic && options.gyroscopic_basis_per_mode < 0;
+    modal.emplace_back(link.beam,
+                       options.gyroscopic && !automatic ? options.gyroscopic_basis_per_mode * options.modes : 0);
+    // Automatic: the projection where the link turns slowly (below), the full problem elsewhere.
+    projected.emplace_back(link.beam, automatic ? 3 * options.modes : 0);
     LinkModes& l = res.links.emplace_back();
     for (Eigen::VectorXd* per_row : {&l.omega, &l.epsilon, &l.axial_force_mid}) per_row->resize(rows);
     l.lambda.resize(rows, modes), l.frequency.resize(rows, modes);
@@ -165,9 +169,22 @@ EigenCycleResult eigen_cycle(const planar::Mechanism& m, const std::vector<Elast
     for (size_t d = 0; d < ws.q.size(); ++d) res.q(step, static_cast<Eigen::Index>(d)) = ws.q[d];
     for (size_t l = 0; l < links.size(); ++l) {
       frame_motion(m, ws, links[l], motion);
-      analyze_modes(links[l].beam, motion, modal[l], options.gyroscopic);
-      const ModalWorkspace& r = modal[l];
       LinkModes& out = res.links[l];
+      ModalWorkspace& full = modal[l];
+      ModalWorkspace& basis = projected[l];
+      evaluate_operators(links[l].beam, motion, full.operators);
+      solve_undamped(links[l].beam, full);
+      if (basis.basis > 0 && slow_spin(motion.omega, full.lambda(0), basis.lambda1_at_rest)) {
+        basis.operators.damping = full.operators.damping;  // same sizes: no allocation
+        basis.operators.stiffness = full.operators.stiffness;
+        solve_gyroscopic(links[l].beam, basis);
+        full.gyroscopic.head(options.modes) = basis.gyroscopic.head(options.modes);
+        ++out.basis_positions;
+      } else if (options.gyroscopic) {
+        solve_gyroscopic(links[l].beam, full);
+        if (full.basis > 0) ++out.basis_positions;
+      }
+      const ModalWorkspace& r = full;
       out.omega(step) = motion.omega;
       out.epsilon(step) = motion.epsilon;
       out.axial_force_mid(step) = r.operators.axial.at(0.5 * links[l].beam.length);
@@ -182,6 +199,11 @@ EigenCycleResult eigen_cycle(const planar::Mechanism& m, const std::vector<Elast
     }
   }
   return res;
+}
+
+bool slow_spin(double omega, double lambda1, double lambda1_at_rest) {
+  return lambda1_at_rest > 0.0 && omega * omega <= 0.04 * lambda1_at_rest &&
+         std::abs(lambda1 - lambda1_at_rest) <= 0.25 * lambda1_at_rest;
 }
 
 std::string periodicity_problem(const planar::Mechanism& m, const planar::TimeGrid& grid) {

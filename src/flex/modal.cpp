@@ -31,7 +31,9 @@ ModalWorkspace::ModalWorkspace(const BeamModel& beam, int gyroscopic_basis)
   lower.solveInPlace(reduced);
   reduced.transposeInPlace();
   lower.solveInPlace(reduced);
-  modes = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(reduced).eigenvectors().leftCols(basis);
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> at_rest(reduced);
+  modes = at_rest.eigenvectors().leftCols(basis);
+  lambda1_at_rest = at_rest.eigenvalues()(0);
   beam.mass_factor.matrixU().solveInPlace(modes);
 }
 

@@ -305,6 +305,43 @@ TEST(ElasticLinkCoupling, SpinningCrankReproducesTheRotatingCantileverThroughKin
   }
 }
 
+TEST(ElasticLinkCycle, TheAutomaticGyroscopicBasisIsUsedWhereTheLinkTurnsSlowlyAndAgreesWithTheFullProblem) {
+  // The default: modes at rest (3 per asked mode) where |omega| <= 0.2 omega1 at rest and lambda1
+  // is within 25 % of its value at rest. The pump's lever (0.04) and the 3200 rpm slider-crank's
+  // rod (0.12) take it at every position and agree with the full problem (frequencies 1e-6,
+  // real parts 1e-6 of the frequency); a cantilever spun at gamma = 10 (3 times omega1) never
+  // takes it.
+  struct Case {
+    std::string name;
+    Linked model;
+    int expected_positions;  ///< -1: every one
+  };
+  std::vector<Case> cases;
+  for (const char* example : {"seed004-pump", "fast-slider-crank-elastic"}) {
+    const io::Model model = io::read_model(std::string(LINKDYN_EXAMPLES_DIR) + "/" + example + ".yaml");
+    cases.push_back({example, {planar::compile(model.mechanism), model.elastic_links}, -1});
+  }
+  cases.push_back({"spinning cantilever", compile_text(spinning_crank(10.0)), 0});
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const planar::Mechanism& m = c.model.m;
+    const std::vector<ElasticLink> links = c.model.links();
+    const planar::TimeGrid grid = m.default_grid();
+    CycleOptions automatic{4, true, {}}, full{4, true, {}, 0};
+    ASSERT_EQ(automatic.gyroscopic_basis_per_mode, -1) << "the default";
+    const EigenCycleResult a = eigen_cycle(m, links, grid, automatic), b = eigen_cycle(m, links, grid, full);
+    const LinkModes &la = a.links[0], &lb = b.links[0];
+    EXPECT_EQ(la.basis_positions, c.expected_positions < 0 ? grid.steps + 1 : c.expected_positions);
+    EXPECT_EQ(lb.basis_positions, 0);
+    const double f_error =
+        ((la.gyroscopic_frequency - lb.gyroscopic_frequency).array().abs() / lb.gyroscopic_frequency.array().abs())
+            .maxCoeff();
+    EXPECT_LT(f_error, 1e-6);
+    const double scale = 2.0 * M_PI * lb.gyroscopic_frequency.cwiseAbs().maxCoeff();
+    EXPECT_LT((la.gyroscopic_sigma - lb.gyroscopic_sigma).cwiseAbs().maxCoeff(), 1e-6 * scale);
+  }
+}
+
 // Newmark response against closed forms, on a standalone pinned-pinned beam.
 const BeamSection bar{210e9, 7850.0, 2.0e-4, 1.0e-9};
 

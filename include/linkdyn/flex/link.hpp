@@ -85,9 +85,11 @@ struct CycleOptions {
   bool gyroscopic = true;
   planar::KinetostaticsOptions kinetostatics;
   /// The gyroscopic problem on this many modes at rest per asked mode (ModalWorkspace's basis;
-  /// 0: the full problem, the default). Two per mode agree with the full problem to 1e-8 on the
-  /// pump's lever at a seventh of its cost, but miss a fast spin's reshaped modes.
-  int gyroscopic_basis_per_mode = 0;
+  /// 0: the full problem). Two per mode agree with the full problem to 1e-8 on the pump's lever at
+  /// a seventh of its cost, but miss a fast spin's reshaped modes. Automatic (the default, -1):
+  /// three per mode at the positions where the link turns slowly and its first undamped
+  /// frequency is near the one at rest (slow_spin), the full problem elsewhere.
+  int gyroscopic_basis_per_mode = -1;
 };
 
 /// One link's eigen-analysis along the grid: per row its frame's omega (rad/s) and epsilon
@@ -96,6 +98,7 @@ struct CycleOptions {
 /// of the gyroscopic problem the frequency (Hz) and real part sigma (1/s; empty without it).
 struct LinkModes {
   Eigen::VectorXd omega, epsilon, axial_force_mid;
+  int basis_positions = 0;  ///< positions whose gyroscopic problem was solved on modes at rest
   Eigen::MatrixXd lambda, frequency, gyroscopic_frequency, gyroscopic_sigma;  ///< rows x modes
 };
 /// The eigen-analysis of every elastic link along the grid [004 Fig. 6], one row per grid time.
@@ -108,6 +111,12 @@ struct EigenCycleResult {
 };
 EigenCycleResult eigen_cycle(const planar::Mechanism& m, const std::vector<ElasticLink>& links,
                              const planar::TimeGrid& grid, const CycleOptions& options);
+
+/// The automatic choice of the gyroscopic problem's basis: at a position where |omega| is at most
+/// 0.2 of the first circular frequency at rest and the first undamped eigenvalue within 25 % of
+/// the one at rest, modes at rest span the moving link's modes (the fast slider-crank's rod at
+/// 0.12: 6e-8 in frequency) and the projection is used.
+bool slow_spin(double omega, double lambda1, double lambda1_at_rest);
 
 /// The first instability along the cycle, as a sentence naming the link, t and the driver
 /// values, or empty: a negative first eigenvalue (the axial force buckles the link) or, of the

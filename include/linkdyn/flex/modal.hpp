@@ -13,6 +13,7 @@ struct ModalWorkspace {
   /// beam at rest (modal truncation: a 2k companion instead of 2n; 0 or >= n: the full problem).
   explicit ModalWorkspace(const BeamModel& beam, int gyroscopic_basis = 0);
   int basis = 0;                                ///< the modes projected on (0: none)
+  double lambda1_at_rest = 0.0;                 ///< the first eigenvalue at rest (with a basis)
   Eigen::MatrixXd modes, reduced_k, reduced_c;  ///< n x basis mass-normalised modes; basis x basis
   Eigen::MatrixXd projected;                    ///< n x basis: an operator times the modes
   BeamOperators operators;
