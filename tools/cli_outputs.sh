@@ -23,7 +23,7 @@ for model in "$root"/examples/*.yaml; do
   run "$ex/reduce" reduce "$model" --csv r.csv
   run "$ex/simulate" simulate "$model" --t-end 0.3 --steps 60 --csv s.csv --json s.json
   run "$ex/simulate-kane" simulate "$model" --method kane --t-end 0.3 --steps 60 --reactions --csv s.csv
-  run "$ex/flex" flex "$model" --steps 36 --csv f.csv
+  run "$ex/flex" flex "$model" --steps 36 --csv f.csv --response r.csv --stress st.csv
   run "$ex/report" report "$model" -o report.html
 done
 robots="$root/examples/robots"

@@ -69,13 +69,10 @@ void print_link(const planar::Mechanism& m, const flex::ElasticLink& link) {
   }
 }
 
-/// The internal forces' envelope over the response at each station (node or element middle) and,
-/// with the link's section modulus, the extreme fibres' stresses: their extremes, the largest
-/// stress range a fibre sees (for fatigue) and when |sigma| peaks. Printed, and written to `path`.
-void stress_envelope(const planar::Mechanism& m, const flex::ElasticLink& link, const flex::LinkResponse& r,
-                     const std::string& path) {
-  const bool stresses = link.section_modulus > 0.0;
-  const double area = link.beam.section.A, modulus = link.section_modulus;
+/// The internal forces' envelope over the response (flex::StressEnvelope): printed, and written
+/// to `path` per station (N, V, M extremes; with a section, the fibre stresses' extremes, the
+/// largest range a fibre sees and when |sigma| peaks).
+void print_stress_envelope(const planar::Mechanism& m, const flex::StressEnvelope& e, const std::string& path) {
   Table table;
   table.add_column("s", "m");
   for (const char* force : {"N", "V"}) {
@@ -84,53 +81,33 @@ void stress_envelope(const planar::Mechanism& m, const flex::ElasticLink& link, 
   }
   table.add_column("M.min", "N m");
   table.add_column("M.max", "N m");
-  if (stresses) {
+  if (e.stresses) {
     for (const char* column : {"sigma.min", "sigma.max", "sigma.range"}) table.add_column(column, "Pa");
     table.add_column("t.sigma_peak", "s");
   }
-  struct Peak {
-    double value = -1.0, s = 0.0, t = 0.0;
-    void update(double v, double at_s, double at_t) {
-      if (v > value) value = v, s = at_s, t = at_t;
-    }
-  } peak_n, peak_v, peak_m, peak_sigma, peak_range;
-  for (Eigen::Index k = 0; k < r.station.size(); ++k) {
-    const double s = r.station(k);
-    const auto n = r.normal.col(k), v = r.shear.col(k), mo = r.moment.col(k);
+  for (Eigen::Index k = 0; k < e.station.size(); ++k) {
     table.values.insert(table.values.end(),
-                        {s, n.minCoeff(), n.maxCoeff(), v.minCoeff(), v.maxCoeff(), mo.minCoeff(), mo.maxCoeff()});
-    for (Eigen::Index row = 0; row < r.t.size(); ++row) {
-      peak_n.update(std::abs(n(row)), s, r.t(row));
-      peak_v.update(std::abs(v(row)), s, r.t(row));
-      peak_m.update(std::abs(mo(row)), s, r.t(row));
-    }
-    if (!stresses) continue;
-    // Each fibre's stress N / A +- M / W over the cycle (the +c fibre, then the -c one).
-    double lo = INFINITY, hi = -INFINITY, range = 0.0, largest = -1.0, t_largest = 0.0;
-    for (const double side : {1.0, -1.0}) {
-      double fibre_lo = INFINITY, fibre_hi = -INFINITY;
-      for (Eigen::Index row = 0; row < r.t.size(); ++row) {
-        const double sigma = n(row) / area + side * mo(row) / modulus;
-        fibre_lo = std::min(fibre_lo, sigma), fibre_hi = std::max(fibre_hi, sigma);
-        if (std::abs(sigma) > largest) largest = std::abs(sigma), t_largest = r.t(row);
-        peak_sigma.update(std::abs(sigma), s, r.t(row));
-      }
-      lo = std::min(lo, fibre_lo), hi = std::max(hi, fibre_hi), range = std::max(range, fibre_hi - fibre_lo);
-    }
-    peak_range.update(range, s, 0.0);
-    table.values.insert(table.values.end(), {lo, hi, range, t_largest});
+                        {e.station(k), e.n_min(k), e.n_max(k), e.v_min(k), e.v_max(k), e.m_min(k), e.m_max(k)});
+    if (e.stresses)
+      table.values.insert(
+          table.values.end(),
+          {std::min(e.fibre_min[0](k), e.fibre_min[1](k)), std::max(e.fibre_max[0](k), e.fibre_max[1](k)),
+           std::max(e.fibre_max[0](k) - e.fibre_min[0](k), e.fibre_max[1](k) - e.fibre_min[1](k)),
+           e.t_sigma_largest(k)});
   }
   fmt::print(
       "  internal forces: |N| up to {:.6g} N (s = {:.4g} m), |V| up to {:.6g} N (s = {:.4g} m), |M| up to {:.6g} "
       "N m at s = {:.4g} m, t = {:.6g} s\n",
-      peak_n.value, peak_n.s, peak_v.value, peak_v.s, peak_m.value, peak_m.s, peak_m.t);
-  if (stresses)
+      e.normal.value, e.normal.s, e.shear.value, e.shear.s, e.moment.value, e.moment.s, e.moment.t);
+  if (e.stresses) {
+    const flex::StressEnvelope::Peak range = e.range_peak();
     fmt::print(
         "  extreme fibre stress: |sigma| up to {:.6g} MPa at s = {:.4g} m, t = {:.6g} s; largest stress range "
         "{:.6g} MPa at s = {:.4g} m\n",
-        1e-6 * peak_sigma.value, peak_sigma.s, peak_sigma.t, 1e-6 * peak_range.value, peak_range.s);
-  else
+        1e-6 * e.sigma.value, e.sigma.s, e.sigma.t, 1e-6 * range.value, range.s);
+  } else {
     fmt::print("  (no stresses: give the link a section, e.g. section: {{shape: rectangle, width: , height: }})\n");
+  }
   if (path.empty()) return;
   write_table_files(table, path, "", {}, model_inputs(m.spec()));
 }
@@ -283,47 +260,53 @@ void run_flex(const FlexOptions& o) {
       print_cycle(link, eigen, o.modes, flex::periodicity_problem(m, grid).empty() ? grid.t_end - grid.t0 : 0.0);
     if (o.no_response) continue;
     flex::ResponseOptions ro{o.substeps, !o.from_rest, kinetostatics};
-    const flex::LinkResponse response = flex::link_response(m, link, grid, ro);
-    const double error = response.periodicity_error;
+    // The rows stream to the response file (one per link when there are several) as the final
+    // pass computes them; the summary, the envelope and the growth check gather them chunk by
+    // chunk; only the plots keep them.
+    auto per_link = [&](const std::string& path) {
+      if (path.empty() || links.size() == 1) return path;
+      const std::filesystem::path p(path);
+      return (p.parent_path() / (p.stem().string() + "-" + link.name + p.extension().string())).string();
+    };
+    std::unique_ptr<TableFiles> file;
+    std::unique_ptr<flex::StressEnvelope> envelope;
+    Table kept;  // with --plot
+    double w_lo = INFINITY, w_hi = -INFINITY, u_lo = INFINITY, u_hi = -INFINITY, largest = 0.0;
+    const std::string response_path = per_link(o.response_csv);
+    const Eigen::Index chunk = o.plot_dir.empty() ? 4096 : grid.steps + 1;  // about 3 MB of rows
+    const double error = flex::link_response(m, link, grid, ro, chunk, [&](const flex::LinkResponse& rows) {
+      if (!envelope) envelope = std::make_unique<flex::StressEnvelope>(link, rows.station);
+      envelope->add(rows);
+      if (rows.t.size() == 0) return;
+      w_lo = std::min(w_lo, rows.mid_w.minCoeff()), w_hi = std::max(w_hi, rows.mid_w.maxCoeff());
+      u_lo = std::min(u_lo, rows.mid_u.minCoeff()), u_hi = std::max(u_hi, rows.mid_u.maxCoeff());
+      const double here = std::max(rows.node_w.cwiseAbs().maxCoeff(), rows.node_u.cwiseAbs().maxCoeff());
+      largest = std::isfinite(here) ? std::max(largest, here) : INFINITY;
+      if (response_path.empty() && o.plot_dir.empty()) return;
+      const Table table = io::response_table(m, link, rows);
+      if (!response_path.empty()) {
+        if (!file)
+          file = std::make_unique<TableFiles>(table, response_path, "", model_inputs(m.spec()));
+        else
+          file->append(table);
+      }
+      if (!o.plot_dir.empty()) kept = table;
+    });
     // A response beyond the link's length is no small vibration: it grows (unstable) or resonates.
-    const double largest = std::max(response.node_w.cwiseAbs().maxCoeff(), response.node_u.cwiseAbs().maxCoeff());
     if (!std::isfinite(largest) || (largest > link.beam.length && !o.allow_unstable))
       throw AnalysisError(fmt::format(
           "elastic link '{}': the {} response reaches {:.3g} m, beyond the link's length {:.3g} m: it grows "
           "(an unstable or resonant link; see the eigen table){}",
           link.name, o.from_rest ? "from-rest" : "steady", largest, link.beam.length,
           std::isfinite(largest) ? "; --allow-unstable writes it anyway" : ""));
-    responses.push_back(io::response_table(m, link, response));
-    const Table& r = responses.back();
-    const auto [wlo, whi] = range_of(column_values(r, link.name + ".mid.w"));
-    const auto [ulo, uhi] = range_of(column_values(r, link.name + ".mid.u"));
+    if (file) file->finish(nlohmann::ordered_json::object());
+    if (!o.plot_dir.empty()) responses.push_back(std::move(kept));
     fmt::print(
         "  {} response (Newmark, {} steps per position): mid-span w in [{:.6g}, {:.6g}] m, u in [{:.6g}, {:.6g}] m",
-        o.from_rest ? "from rest" : "steady periodic", o.substeps, wlo, whi, ulo, uhi);
+        o.from_rest ? "from rest" : "steady periodic", o.substeps, w_lo, w_hi, u_lo, u_hi);
     if (!o.from_rest) fmt::print(", periodicity error {:.2g}", error);
     fmt::print("\n");
-    std::string stress_path = o.stress_csv;  // several links: one file each, named after the link
-    if (!stress_path.empty() && links.size() > 1) {
-      const std::filesystem::path p(stress_path);
-      stress_path = (p.parent_path() / (p.stem().string() + "-" + link.name + p.extension().string())).string();
-    }
-    stress_envelope(m, link, response, stress_path);
-  }
-  if (!o.response_csv.empty() && !responses.empty()) {
-    Table all = responses.front();
-    for (size_t k = 1; k < responses.size(); ++k) {  // further links: their columns after the first's
-      const Table& r = responses[k];
-      Table merged;
-      for (size_t c = 0; c < all.width(); ++c) merged.add_column(all.columns[c], all.units[c]);
-      const size_t lead = 1 + m.drivers().size();
-      for (size_t c = lead; c < r.width(); ++c) merged.add_column(r.columns[c], r.units[c]);
-      for (size_t row = 0; row < all.rows(); ++row) {
-        for (size_t c = 0; c < all.width(); ++c) merged.values.push_back(all.at(row, c));
-        for (size_t c = lead; c < r.width(); ++c) merged.values.push_back(r.at(row, c));
-      }
-      all = std::move(merged);
-    }
-    write_table_files(all, o.response_csv, "", {}, model_inputs(m.spec()));
+    print_stress_envelope(m, *envelope, per_link(o.stress_csv));
   }
   std::vector<io::Plot> plots;
   for (size_t k = 0; k < links.size(); ++k)

@@ -253,8 +253,9 @@ std::string first_instability(const planar::Mechanism& m, const std::vector<Elas
   return {};
 }
 
-LinkResponse link_response(const planar::Mechanism& m, const ElasticLink& link, const planar::TimeGrid& grid,
-                           const ResponseOptions& options) {
+double link_response(const planar::Mechanism& m, const ElasticLink& link, const planar::TimeGrid& grid,
+                     const ResponseOptions& options, Eigen::Index chunk_rows,
+                     const std::function<void(const LinkResponse& rows)>& on_chunk) {
   if (options.periodic) {
     const std::string problem = periodicity_problem(m, grid);
     if (!problem.empty())
@@ -268,49 +269,110 @@ LinkResponse link_response(const planar::Mechanism& m, const ElasticLink& link, 
     rigid.solve(t);
     frame_motion(m, rigid.workspace(), link, out);
   };
-  const double duration = grid.t_end - grid.t0;
-  const int steps = grid.steps * options.substeps;
-  const Response r = [&] {
-    try {
-      // Only the grid's positions are kept (1 / substeps of the Newmark history).
-      return options.periodic ? periodic_response(link.beam, motion_at, grid.t0, duration, steps, options.substeps)
-                              : transient_response(link.beam, motion_at, grid.t0, duration, steps, options.substeps);
-    } catch (const AnalysisError& e) {  // which link (a machine may have several)
-      throw AnalysisError("elastic link '" + link.name + "': " + e.what());
-    }
-  }();
-  LinkResponse res;
-  res.periodicity_error = r.periodicity_error;
-  const Eigen::Index rows = grid.steps + 1, nodes = link.beam.elements + 1;
-  res.t.resize(rows);
-  res.q.resize(rows, static_cast<Eigen::Index>(m.drivers().size()));
-  for (Eigen::VectorXd* per_row : {&res.mid_w, &res.mid_u, &res.end_w, &res.axial_force_mid}) per_row->resize(rows);
-  res.node_w.resize(rows, nodes), res.node_u.resize(rows, nodes);
+  // The rows of a chunk, sized once.
+  LinkResponse chunk;
+  const Eigen::Index rows = std::clamp<Eigen::Index>(chunk_rows, 1, grid.steps + 1), nodes = link.beam.elements + 1;
+  chunk.t.resize(rows);
+  chunk.q.resize(rows, static_cast<Eigen::Index>(m.drivers().size()));
+  for (Eigen::VectorXd* per_row : {&chunk.mid_w, &chunk.mid_u, &chunk.end_w, &chunk.axial_force_mid})
+    per_row->resize(rows);
+  chunk.node_w.resize(rows, nodes), chunk.node_u.resize(rows, nodes);
   InternalForceWorkspace forces(link.beam);
-  res.station = forces.forces.s;
-  for (Eigen::MatrixXd* per_station : {&res.normal, &res.shear, &res.moment})
-    per_station->resize(rows, res.station.size());
+  chunk.station = forces.forces.s;
+  for (Eigen::MatrixXd* per_station : {&chunk.normal, &chunk.shear, &chunk.moment})
+    per_station->resize(rows, chunk.station.size());
   const double length = link.beam.length;
   FrameMotion motion;
-  for (int step = 0; step <= grid.steps; ++step) {
-    const Eigen::VectorXd d = r.displacement.col(step);
-    motion_at(r.t[step], motion);
-    const Vec2 mid = displacement_at(link.beam, d, 0.5 * length), end = displacement_at(link.beam, d, length);
-    res.t(step) = r.t[step];
+  Eigen::Index row = 0;
+  const StepSink sink = [&](double t, const Eigen::Ref<const Eigen::VectorXd>& d,
+                            const Eigen::Ref<const Eigen::VectorXd>& v) {
+    if (row == rows) on_chunk(chunk), row = 0;
+    motion_at(t, motion);
+    chunk.t(row) = t;
     for (size_t i = 0; i < rigid.workspace().q.size(); ++i)
-      res.q(step, static_cast<Eigen::Index>(i)) = rigid.workspace().q[i];
-    res.mid_w(step) = mid.y(), res.mid_u(step) = mid.x(), res.end_w(step) = end.y();
-    res.axial_force_mid(step) = axial_force(link.beam, motion).at(0.5 * length);
+      chunk.q(row, static_cast<Eigen::Index>(i)) = rigid.workspace().q[i];
+    const Vec2 mid = displacement_at(link.beam, d, 0.5 * length), end = displacement_at(link.beam, d, length);
+    chunk.mid_w(row) = mid.y(), chunk.mid_u(row) = mid.x(), chunk.end_w(row) = end.y();
+    chunk.axial_force_mid(row) = axial_force(link.beam, motion).at(0.5 * length);
     for (int node = 0; node < nodes; ++node) {
       const Vec2 at = displacement_at(link.beam, d, length * node / link.beam.elements);
-      res.node_w(step, node) = at.y(), res.node_u(step, node) = at.x();
+      chunk.node_w(row, node) = at.y(), chunk.node_u(row, node) = at.x();
     }
-    internal_forces(link.beam, motion, d, r.velocity.col(step), forces);
-    res.normal.row(step) = forces.forces.normal.transpose();
-    res.shear.row(step) = forces.forces.shear.transpose();
-    res.moment.row(step) = forces.forces.moment.transpose();
+    internal_forces(link.beam, motion, d, v, forces);
+    chunk.normal.row(row) = forces.forces.normal.transpose();
+    chunk.shear.row(row) = forces.forces.shear.transpose();
+    chunk.moment.row(row) = forces.forces.moment.transpose();
+    ++row;
+  };
+  const double duration = grid.t_end - grid.t0;
+  const int steps = grid.steps * options.substeps;
+  double periodicity_error = 0.0;
+  try {
+    // Only the grid's positions are handed over (1 / substeps of the Newmark steps).
+    periodicity_error = options.periodic
+                            ? periodic_response(link.beam, motion_at, grid.t0, duration, steps, options.substeps, sink)
+                                  .periodicity_error
+                            : transient_response(link.beam, motion_at, grid.t0, duration, steps, options.substeps, sink)
+                                  .periodicity_error;
+  } catch (const AnalysisError& e) {  // which link (a machine may have several)
+    throw AnalysisError("elastic link '" + link.name + "': " + e.what());
   }
-  return res;
+  chunk.periodicity_error = periodicity_error;
+  for (Eigen::VectorXd* per_row : {&chunk.t, &chunk.mid_w, &chunk.mid_u, &chunk.end_w, &chunk.axial_force_mid})
+    per_row->conservativeResize(row);
+  for (Eigen::MatrixXd* matrix : {&chunk.q, &chunk.node_w, &chunk.node_u, &chunk.normal, &chunk.shear, &chunk.moment})
+    matrix->conservativeResize(row, Eigen::NoChange);
+  on_chunk(chunk);
+  return periodicity_error;
+}
+
+LinkResponse link_response(const planar::Mechanism& m, const ElasticLink& link, const planar::TimeGrid& grid,
+                           const ResponseOptions& options) {
+  LinkResponse whole;
+  link_response(m, link, grid, options, grid.steps + 1, [&](const LinkResponse& rows) { whole = rows; });
+  return whole;
+}
+
+StressEnvelope::StressEnvelope(const ElasticLink& link, const Eigen::VectorXd& stations)
+    : stresses(link.section_modulus > 0.0),
+      area(link.beam.section.A),
+      modulus(link.section_modulus),
+      station(stations) {
+  const Eigen::Index k = stations.size();
+  for (Eigen::VectorXd* lowest : {&n_min, &v_min, &m_min, &fibre_min[0], &fibre_min[1]})
+    lowest->setConstant(k, INFINITY);
+  for (Eigen::VectorXd* highest : {&n_max, &v_max, &m_max, &fibre_max[0], &fibre_max[1]})
+    highest->setConstant(k, -INFINITY);
+  sigma_largest.setConstant(k, -1.0);
+  t_sigma_largest.setZero(k);
+}
+
+void StressEnvelope::add(const LinkResponse& r) {
+  for (Eigen::Index k = 0; k < station.size(); ++k) {
+    const double s = station(k);
+    for (Eigen::Index row = 0; row < r.t.size(); ++row) {
+      const double n = r.normal(row, k), v = r.shear(row, k), mo = r.moment(row, k), t = r.t(row);
+      n_min(k) = std::min(n_min(k), n), n_max(k) = std::max(n_max(k), n);
+      v_min(k) = std::min(v_min(k), v), v_max(k) = std::max(v_max(k), v);
+      m_min(k) = std::min(m_min(k), mo), m_max(k) = std::max(m_max(k), mo);
+      normal.update(std::abs(n), s, t), shear.update(std::abs(v), s, t), moment.update(std::abs(mo), s, t);
+      if (!stresses) continue;
+      for (int side = 0; side < 2; ++side) {  // the +c fibre, then the -c one
+        const double stress = n / area + (side == 0 ? 1.0 : -1.0) * mo / modulus;
+        fibre_min[side](k) = std::min(fibre_min[side](k), stress);
+        fibre_max[side](k) = std::max(fibre_max[side](k), stress);
+        if (std::abs(stress) > sigma_largest(k)) sigma_largest(k) = std::abs(stress), t_sigma_largest(k) = t;
+        sigma.update(std::abs(stress), s, t);
+      }
+    }
+  }
+}
+
+StressEnvelope::Peak StressEnvelope::range_peak() const {
+  Peak peak;
+  for (Eigen::Index k = 0; k < station.size(); ++k)
+    peak.update(std::max(fibre_max[0](k) - fibre_min[0](k), fibre_max[1](k) - fibre_min[1](k)), station(k), 0.0);
+  return peak;
 }
 
 }  // namespace linkdyn::flex

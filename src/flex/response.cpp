@@ -55,47 +55,65 @@ void newmark_step(const BeamModel& beam, const FrameMotion& next, double dt, New
 
 namespace {
 
-/// Every `every`-th step's state kept (steps a multiple of it).
-Response integrate(const BeamModel& beam, const MotionAt& motion_at, double t0, double duration, int steps, int every,
-                   const Eigen::VectorXd& d0, const Eigen::VectorXd& v0) {
+/// A pass of the integration: its largest |d| and |v| and its final state (for the periodicity
+/// check) whether or not the history is kept.
+struct Pass {
+  Response response;
+  double d_max = 0.0, v_max = 0.0;
+  Eigen::VectorXd d_end, v_end;
+};
+
+/// Every `every`-th step's state kept in the response (`store`) and handed to `sink` (steps a
+/// multiple of `every`).
+Pass integrate(const BeamModel& beam, const MotionAt& motion_at, double t0, double duration, int steps, int every,
+               const Eigen::VectorXd& d0, const Eigen::VectorXd& v0, bool store, const StepSink& sink) {
   NewmarkWorkspace ws(beam, 1);
   ws.d.col(0) = d0;
   ws.v.col(0) = v0;
   FrameMotion motion;
   motion_at(t0, motion);
   newmark_initialize(beam, motion, ws);
-  Response r;
+  Pass pass;
+  Response& r = pass.response;
   const int kept = steps / every + 1;
-  r.t.resize(kept);
-  r.displacement.resize(beam.size(), kept);
-  r.velocity.resize(beam.size(), kept);
-  r.t[0] = t0;
-  r.displacement.col(0) = ws.d.col(0);
-  r.velocity.col(0) = ws.v.col(0);
+  if (store) {
+    r.t.resize(kept);
+    r.displacement.resize(beam.size(), kept);
+    r.velocity.resize(beam.size(), kept);
+  }
+  auto keep = [&](int k, double t) {
+    pass.d_max = std::max(pass.d_max, ws.d.col(0).cwiseAbs().maxCoeff());
+    pass.v_max = std::max(pass.v_max, ws.v.col(0).cwiseAbs().maxCoeff());
+    if (store) {
+      r.t[k] = t;
+      r.displacement.col(k) = ws.d.col(0);
+      r.velocity.col(k) = ws.v.col(0);
+    }
+    if (sink) sink(t, ws.d.col(0), ws.v.col(0));
+  };
+  keep(0, t0);
   const double dt = duration / steps;
   for (int k = 1; k <= steps; ++k) {
     throw_if_stop_requested();
     report_progress(k, steps + 1);
     motion_at(t0 + k * dt, motion);
     newmark_step(beam, motion, dt, ws);
-    if (k % every != 0) continue;
-    r.t[k / every] = t0 + k * dt;
-    r.displacement.col(k / every) = ws.d.col(0);
-    r.velocity.col(k / every) = ws.v.col(0);
+    if (k % every == 0) keep(k / every, t0 + k * dt);
   }
-  return r;
+  pass.d_end = ws.d.col(0), pass.v_end = ws.v.col(0);
+  return pass;
 }
 
 }  // namespace
 
 Response transient_response(const BeamModel& beam, const MotionAt& motion_at, double t0, double duration, int steps,
-                            int every) {
+                            int every, const StepSink& sink) {
   const Eigen::VectorXd zero = Eigen::VectorXd::Zero(beam.size());
-  return integrate(beam, motion_at, t0, duration, steps, every, zero, zero);
+  return integrate(beam, motion_at, t0, duration, steps, every, zero, zero, !sink, sink).response;
 }
 
 Response periodic_response(const BeamModel& beam, const MotionAt& motion_at, double t0, double period, int steps,
-                           int every) {
+                           int every, const StepSink& sink) {
   const int n = beam.size();
   // Column 0: forced from rest; columns 1..2n: free, from the unit states (d, v).
   NewmarkWorkspace ws(beam, 2 * n + 1);
@@ -130,16 +148,17 @@ Response periodic_response(const BeamModel& beam, const MotionAt& motion_at, dou
   // (a marginally stable map: about 1e-5 of the state after 4e5 steps of a 30-dof link); that
   // floor is reached when a correction no longer halves the error. Damping removes it.
   Response r;
-  Eigen::VectorXd residual(2 * n);
+  Eigen::VectorXd residual(2 * n), z_start(2 * n);
   double previous = INFINITY;
   for (int pass = 0;; ++pass) {
-    r = integrate(beam, motion_at, t0, period, steps, every, z0.head(n), z0.tail(n));
+    z_start = z0;
+    Pass p = integrate(beam, motion_at, t0, period, steps, every, z0.head(n), z0.tail(n), !sink, nullptr);
+    r = std::move(p.response);
     // Periodicity of the state: displacements and velocities each against its largest value
     // over the period, or the other's times the cycle's circular frequency when larger.
-    const double w = 2.0 * M_PI / period, d_max = r.displacement.cwiseAbs().maxCoeff(),
-                 v_max = r.velocity.cwiseAbs().maxCoeff();
-    const double d_scale = std::max({d_max, v_max / w, 1e-300}), v_scale = std::max({v_max, d_max * w, 1e-300});
-    residual << r.displacement.rightCols<1>() - z0.head(n), r.velocity.rightCols<1>() - z0.tail(n);
+    const double w = 2.0 * M_PI / period;
+    const double d_scale = std::max({p.d_max, p.v_max / w, 1e-300}), v_scale = std::max({p.v_max, p.d_max * w, 1e-300});
+    residual << p.d_end - z0.head(n), p.v_end - z0.tail(n);
     r.periodicity_error =
         std::max(residual.head(n).cwiseAbs().maxCoeff() / d_scale, residual.tail(n).cwiseAbs().maxCoeff() / v_scale);
     const bool floor = r.periodicity_error > 0.5 * previous;
@@ -147,7 +166,11 @@ Response periodic_response(const BeamModel& beam, const MotionAt& motion_at, dou
     previous = r.periodicity_error;
     z0 += shooting.solve(residual);
   }
-  if (r.periodicity_error < periodicity_limit) return r;
+  if (r.periodicity_error < periodicity_limit) {
+    if (sink)  // the kept pass again, its steps handed over (the same numbers: the same arithmetic)
+      (void)integrate(beam, motion_at, t0, period, steps, every, z_start.head(n), z_start.tail(n), false, sink);
+    return r;
+  }
   if (!(r.periodicity_error < 1e-3)) throw resonance(r.periodicity_error);
   throw AnalysisError(fmt::format(
       "the steady response repeats only to {:.2g} of its size after {} Newmark steps: the link's undamped high modes "

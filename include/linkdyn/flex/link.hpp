@@ -1,6 +1,8 @@
 #pragma once
 // An elastic link of a planar mechanism: a beam whose frame follows its rigid body's motion
 // from the kinematics, with the forces at its ends from the kinetostatics [004 Sect. 5].
+#include <array>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -151,5 +153,35 @@ struct LinkResponse {
 };
 LinkResponse link_response(const planar::Mechanism& m, const ElasticLink& link, const planar::TimeGrid& grid,
                            const ResponseOptions& options);
+/// The same streamed: the rows handed to `on_chunk` in chunks of `chunk_rows` as the final pass
+/// computes them (the last chunk possibly shorter), nothing kept; returns the periodicity error.
+double link_response(const planar::Mechanism& m, const ElasticLink& link, const planar::TimeGrid& grid,
+                     const ResponseOptions& options, Eigen::Index chunk_rows,
+                     const std::function<void(const LinkResponse& rows)>& on_chunk);
+
+/// The internal forces' envelope over a response, gathered chunk by chunk: per station the
+/// extremes of N, V and M, and with a section modulus W those of the two extreme fibres' stresses
+/// N / A +- M / W, the largest range a fibre sees (fatigue) and when |sigma| peaks there; and the
+/// peaks of |N|, |V|, |M|, |sigma| and of the range along the link, with where and when.
+struct StressEnvelope {
+  struct Peak {
+    double value = -1.0, s = 0.0, t = 0.0;
+    void update(double v, double at_s, double at_t) {
+      if (v > value) value = v, s = at_s, t = at_t;
+    }
+  };
+  StressEnvelope(const ElasticLink& link, const Eigen::VectorXd& stations);
+  void add(const LinkResponse& rows);
+  /// The range's peak along the link (after the last add).
+  Peak range_peak() const;
+  bool stresses = false;
+  double area = 0.0, modulus = 0.0;
+  Eigen::VectorXd station;
+  /// Per station: N, V, M min and max; per fibre (+c, -c) the stress min and max; |sigma|'s
+  /// largest and its time.
+  Eigen::VectorXd n_min, n_max, v_min, v_max, m_min, m_max, sigma_largest, t_sigma_largest;
+  std::array<Eigen::VectorXd, 2> fibre_min, fibre_max;
+  Peak normal, shear, moment, sigma;
+};
 
 }  // namespace linkdyn::flex

@@ -37,9 +37,14 @@ void newmark_initialize(const BeamModel& beam, const FrameMotion& motion, Newmar
 /// beta = 1/4, gamma = 1/2: unconditionally stable, no numerical damping).
 void newmark_step(const BeamModel& beam, const FrameMotion& next, double dt, NewmarkWorkspace& ws);
 
-/// From rest (d = v = 0) over [t0, t0 + duration] in `steps` steps.
+/// Receives each kept step's time, displacements and velocities (free dofs) as they are computed.
+using StepSink = std::function<void(double t, const Eigen::Ref<const Eigen::VectorXd>& d,
+                                    const Eigen::Ref<const Eigen::VectorXd>& v)>;
+
+/// From rest (d = v = 0) over [t0, t0 + duration] in `steps` steps. With a `sink`, the kept
+/// steps go to it and the Response holds no history (memory independent of `steps`).
 Response transient_response(const BeamModel& beam, const MotionAt& motion_at, double t0, double duration, int steps,
-                            int every = 1);
+                            int every = 1, const StepSink& sink = nullptr);
 /// The periodic response of period `period`: the initial state z0 = (I - Phi)^-1 z_p with Phi
 /// the monodromy of the Newmark map and z_p the response from rest after one period, refined by
 /// Newton's correction on the integrated state (at most 3 times) until the state repeats to
@@ -49,7 +54,9 @@ Response transient_response(const BeamModel& beam, const MotionAt& motion_at, do
 /// period, resonance); between, the undamped high modes keep the rounding of very many steps
 /// (the fix: damping, or fewer steps).
 constexpr double periodicity_tolerance = 1e-9, periodicity_limit = 1e-6;
+/// With a `sink`: the passes keep no history, and one more pass from the final initial state
+/// hands the kept steps to it.
 Response periodic_response(const BeamModel& beam, const MotionAt& motion_at, double t0, double period, int steps,
-                           int every = 1);
+                           int every = 1, const StepSink& sink = nullptr);
 
 }  // namespace linkdyn::flex
