@@ -43,7 +43,7 @@ void print_link(const planar::Mechanism& m, const flex::ElasticLink& link) {
       "elastic link '{}' on body '{}': L = {:.6g} m, {} elements ({} dofs), supports {}-{}, geometric stiffness {}\n",
       link.name, body.name, b.length, b.elements, b.size(), flex::support_name(b.supports[0]),
       flex::support_name(b.supports[1]), b.geometric_stiffness ? "on" : "off");
-  const double beam_mass = b.section.mass_per_length() * b.length;
+  const double beam_mass = b.beam_mass();
   fmt::print("  beam mass rho A L = {:.6g} kg (the rigid body's mass: {:.6g} kg)\n", beam_mass, body.mass);
   flex::ModalWorkspace ws(b);
   flex::analyze_modes(b, flex::FrameMotion{}, ws, false);

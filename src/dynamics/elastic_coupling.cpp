@@ -55,9 +55,8 @@ bool ElasticCoupling::settle_axial_forces(const planar::Mechanism& m, const plan
     if (!link.beam.geometric_stiffness) continue;
     const flex::AxialForce next = flex::coupled_axial_force(ws, link, flex::frame_state(m, ws, link));
     auto delta = change_.head(link.modes);
-    delta.noalias() = (next.c0 - axial_[l].c0) * (link.geometric[0] * eta(l, false));
-    delta.noalias() += (next.c1 - axial_[l].c1) * (link.geometric[1] * eta(l, false));
-    delta.noalias() += (next.c2 - axial_[l].c2) * (link.geometric[2] * eta(l, false));
+    delta.setZero();
+    for (int p = 0; p < 4; ++p) delta.noalias() += (next.c[p] - axial_[l].c[p]) * (link.geometric[p] * eta(l, false));
     change = std::max(change, delta.lpNorm<Eigen::Infinity>());
     size = std::max(size, terms_[l].elastic_force.lpNorm<Eigen::Infinity>());
     axial_[l] = next;

@@ -164,7 +164,7 @@ class RowWriter {
         const flex::BeamModel& beam = sys_.elastic[l].beam;
         out.mid_w(row) = flex::displacement_at(beam, deflection_[l], 0.5 * beam.length).y();
         for (int node = 0; node <= beam.elements; ++node) {
-          const Vec2 at = flex::displacement_at(beam, deflection_[l], beam.length * node / beam.elements);
+          const Vec2 at = flex::displacement_at(beam, deflection_[l], beam.node_s[static_cast<size_t>(node)]);
           out.node_w(row, node) = at.y(), out.node_u(row, node) = at.x();
         }
       }

@@ -175,12 +175,37 @@ const char* support_name(BeamSupport support) {
 
 BeamModel make_beam(const BeamSection& section, double length, int elements, std::array<BeamSupport, 2> supports,
                     bool geometric_stiffness, const std::vector<NodeMass>& node_masses) {
+  return make_beam({BeamSegment{section, length, elements}}, supports, geometric_stiffness, node_masses);
+}
+
+int BeamModel::element_at(double s) const {
+  const auto above = std::upper_bound(node_s.begin() + 1, node_s.end() - 1, s);
+  return static_cast<int>(above - node_s.begin()) - 1;
+}
+
+double BeamModel::beam_mass() const {
+  double mass = 0.0;
+  for (const BeamSegment& segment : segments) mass += segment.section.mass_per_length() * segment.length;
+  return mass;
+}
+
+BeamModel make_beam(const std::vector<BeamSegment>& segments, std::array<BeamSupport, 2> supports,
+                    bool geometric_stiffness, const std::vector<NodeMass>& node_masses) {
   const SourceLocation nowhere;
-  if (!(section.E > 0.0 && section.rho > 0.0 && section.A > 0.0 && section.I > 0.0))
-    throw InputError(nowhere, "beam", "E, rho, A and I must all be positive",
-                     "give the material and section in SI units");
-  if (!(length > 0.0)) throw InputError(nowhere, "beam", "the length is not positive", "give two distinct end points");
-  if (elements < 1) throw InputError(nowhere, "beam", "needs at least one element", "give elements >= 1");
+  if (segments.empty()) throw InputError(nowhere, "beam", "has no segment", "give a length and a section");
+  int elements = 0;
+  double length = 0.0;
+  for (const BeamSegment& segment : segments) {
+    const BeamSection& section = segment.section;
+    if (!(section.E > 0.0 && section.rho > 0.0 && section.A > 0.0 && section.I > 0.0 && section.W >= 0.0))
+      throw InputError(nowhere, "beam", "E, rho, A and I must all be positive",
+                       "give the material and section in SI units");
+    if (!(segment.length > 0.0))
+      throw InputError(nowhere, "beam", "the length is not positive", "give two distinct end points");
+    if (segment.elements < 1) throw InputError(nowhere, "beam", "needs at least one element", "give elements >= 1");
+    elements += segment.elements;
+    length += segment.length;
+  }
   const auto s0 = supported(supports[0]), s1 = supported(supports[1]);
   const bool axial_held = s0[0] || s1[0];
   const bool bending_held = (s0[1] && s0[2]) || (s1[1] && s1[2]) || (s0[1] && s1[1]);
@@ -191,31 +216,54 @@ BeamModel make_beam(const BeamSection& section, double length, int elements, std
                      "use pinned-pinned, pinned-sliding, clamped-free, clamped-pinned or clamped-clamped");
 
   BeamModel b;
-  b.section = section;
+  b.section = segments.front().section;
+  b.segments = segments;
   b.length = length;
   b.elements = elements;
   b.supports = supports;
   b.geometric_stiffness = geometric_stiffness;
   b.full_dofs = 3 * (elements + 1);
-  const double h = length / elements;
+  // Nodes, and M0 = int rho A, M1 = int rho A x at each (exact: rho A is constant per element).
+  b.node_s.push_back(0.0);
+  b.mass_moment0.push_back(0.0), b.mass_moment1.push_back(0.0);
+  double start = 0.0;  // of the segment
+  for (size_t k = 0; k < segments.size(); start += segments[k].length, ++k)
+    for (int e = 0; e < segments[k].elements; ++e) {
+      const double h = segments[k].length / segments[k].elements, x0 = start + e * h, x1 = start + (e + 1) * h,
+                   mu = segments[k].section.mass_per_length();
+      b.element_segment.push_back(static_cast<int>(k));
+      b.node_s.push_back(x1);
+      b.mass_moment0.push_back(b.mass_moment0.back() + mu * h);
+      b.mass_moment1.push_back(b.mass_moment1.back() + 0.5 * mu * (x1 * x1 - x0 * x0));
+    }
+  b.node_s.back() = length;
 
   Eigen::MatrixXd m = Eigen::MatrixXd::Zero(b.full_dofs, b.full_dofs), k = m, g = m;
-  std::array<Eigen::MatrixXd, 3> geo{m, m, m};
+  std::array<Eigen::MatrixXd, 4> geo{m, m, m, m};
   Eigen::MatrixXd t = Eigen::MatrixXd::Zero(b.full_dofs, 2), f = t;
-  const Matrix6 me = element_mass(section, h), ke = element_stiffness(section, h),
-                ge = element_rotation_coupling(section, h);
-  const Matrix62 te = element_translation_load(section, h), fe = element_first_moment(section, h);
   for (int e = 0; e < elements; ++e) {
+    const BeamSection& section = b.element_section(e);
+    const double h = b.element_length(e);
+    const Matrix6 me = element_mass(section, h), ke = element_stiffness(section, h),
+                  ge = element_rotation_coupling(section, h);
+    const Matrix62 te = element_translation_load(section, h), fe = element_first_moment(section, h);
     const int at = 3 * e;
-    const double x0 = e * h, xm = x0 + 0.5 * h, x1 = x0 + h;
+    const double x0 = b.node_s[static_cast<size_t>(e)], xm = x0 + 0.5 * h, x1 = x0 + h;
     m.block<6, 6>(at, at) += me;
     k.block<6, 6>(at, at) += ke;
     g.block<6, 6>(at, at) += ge;
     t.block<6, 2>(at, 0) += te;
     f.block<6, 2>(at, 0) += fe + x0 * te;  // int rho N^T (x0 + s) dV
+    // The basis functions of P at the element's ends and middle (quadratic within it).
+    const double mu = section.mass_per_length(), m0 = b.mass_moment0[static_cast<size_t>(e)],
+                 m1 = b.mass_moment1[static_cast<size_t>(e)];
+    const double m0_mid = m0 + mu * 0.5 * h, m1_mid = m1 + 0.5 * mu * (xm * xm - x0 * x0);
     geo[0].block<6, 6>(at, at) += element_geometric_stiffness(h, 1.0, 1.0, 1.0);
     geo[1].block<6, 6>(at, at) += element_geometric_stiffness(h, x0, xm, x1);
-    geo[2].block<6, 6>(at, at) += element_geometric_stiffness(h, x0 * x0, xm * xm, x1 * x1);
+    geo[2].block<6, 6>(at, at) +=
+        element_geometric_stiffness(h, m0, m0_mid, b.mass_moment0[static_cast<size_t>(e) + 1]);
+    geo[3].block<6, 6>(at, at) +=
+        element_geometric_stiffness(h, m1, m1_mid, b.mass_moment1[static_cast<size_t>(e) + 1]);
   }
 
   // Attached masses: at node i (s_i = i h), m on u and v, J on the rotation; their share of
@@ -225,7 +273,7 @@ BeamModel make_beam(const BeamSection& section, double length, int elements, std
       throw InputError(nowhere, "beam", "an attached mass is off the nodes or negative",
                        "attach it at a node 0..elements with mass and inertia >= 0");
     const int u = 3 * p.node, v = u + 1, theta = u + 2;
-    const double s_node = p.node * h;
+    const double s_node = b.node_s[static_cast<size_t>(p.node)];
     m(u, u) += p.mass, m(v, v) += p.mass, m(theta, theta) += p.inertia;
     t(u, 0) += p.mass, t(v, 1) += p.mass;
     f(u, 0) += p.mass * s_node, f(v, 1) += p.mass * s_node;
@@ -246,7 +294,7 @@ BeamModel make_beam(const BeamSection& section, double length, int elements, std
   b.rotation_coupling = restrict(g, b.free_dofs);
   b.translation_load = restrict(t, b.free_dofs);
   b.first_moment = restrict(f, b.free_dofs);
-  for (int p = 0; p < 3; ++p) b.geometric[p] = restrict(geo[p], b.free_dofs);
+  for (int p = 0; p < 4; ++p) b.geometric[p] = restrict(geo[p], b.free_dofs);
   b.rotary = Eigen::VectorXd::Zero(b.size());
   for (const NodeMass& p : node_masses)
     if (const int r = b.reduced_of[3 * p.node + 2]; r >= 0) b.rotary(r) += p.inertia;
@@ -268,13 +316,21 @@ BeamOperators make_operators(const BeamModel& beam) {
 }
 
 AxialForce axial_force(const BeamModel& beam, const FrameMotion& motion) {
-  // Tension from the part [0, s]: P = -F0x - int_0^s q_x, q_x = rho A (g_x - a_Ox + omega^2 s).
-  const double mu = beam.section.mass_per_length(), length = beam.length;
-  const double q0 = mu * (motion.gravity.x() - motion.origin_acceleration.x());
-  const double w2 = motion.omega * motion.omega;
+  // Tension from the part [0, s]: P = -F0x - int_0^s q_x, q_x = rho A (g_x - a_Ox + omega^2 x),
+  // so P = -F0x - (g_x - a_Ox) M0(s) - omega^2 M1(s), plus the mismatch of the two end forces
+  // spread linearly.
+  const double g = motion.gravity.x() - motion.origin_acceleration.x(), w2 = motion.omega * motion.omega;
   const double f0 = motion.end_force[0].x(), f1 = motion.end_force[1].x();
-  const double mismatch = f1 + f0 + q0 * length + 0.5 * mu * w2 * length * length;
-  return {-f0, -q0 + mismatch / length, -0.5 * mu * w2};
+  const double mismatch = f1 + f0 + g * beam.mass_moment0.back() + w2 * beam.mass_moment1.back();
+  return {{-f0, mismatch / beam.length, -g, -w2}};
+}
+
+double axial_at(const BeamModel& beam, const AxialForce& P, double s) {
+  const int e = beam.element_at(s);
+  const double x0 = beam.node_s[static_cast<size_t>(e)], mu = beam.element_section(e).mass_per_length();
+  const double m0 = beam.mass_moment0[static_cast<size_t>(e)] + mu * (s - x0),
+               m1 = beam.mass_moment1[static_cast<size_t>(e)] + 0.5 * mu * (s * s - x0 * x0);
+  return P.c[0] + P.c[1] * s + P.c[2] * m0 + P.c[3] * m1;
 }
 
 void evaluate_operators(const BeamModel& beam, const FrameMotion& motion, BeamOperators& out) {
@@ -288,9 +344,8 @@ void evaluate_operators(const BeamModel& beam, const FrameMotion& motion, BeamOp
   out.stiffness.diagonal() += (w * w) * beam.rotary;  // the attached rotary inertias have none)
   out.axial = axial_force(beam, motion);
   if (beam.geometric_stiffness) {
-    out.stiffness += out.axial.c0 * beam.geometric[0];
-    out.stiffness += out.axial.c1 * beam.geometric[1];
-    out.stiffness += out.axial.c2 * beam.geometric[2];
+    for (int p = 0; p < 4; ++p)
+      if (out.axial.c[p] != 0.0) out.stiffness += out.axial.c[p] * beam.geometric[p];
   }
   // [m_O] a_O + Q(epsilon) + Q(omega) with their signs [004 Eq. 17], and the weight.
   const Vec2 translation = motion.gravity - motion.origin_acceleration;
@@ -322,14 +377,14 @@ std::pair<double, double> rayleigh_damping(const BeamModel& beam, double zeta) {
 }
 
 Vec2 displacement_at(const BeamModel& beam, const Eigen::VectorXd& free_dofs, double s) {
-  const double h = beam.element_length();
-  const int e = std::clamp(static_cast<int>(std::floor(s / h)), 0, beam.elements - 1);
+  const int e = beam.element_at(s);
+  const double h = beam.element_length(e);
   Eigen::Matrix<double, 6, 1> d;
   for (int k = 0; k < 6; ++k) {
     const int r = beam.reduced_of[3 * e + k];
     d(k) = r >= 0 ? free_dofs(r) : 0.0;
   }
-  return shape_functions(h, s - e * h) * d;
+  return shape_functions(h, s - beam.node_s[static_cast<size_t>(e)]) * d;
 }
 
 }  // namespace linkdyn::flex

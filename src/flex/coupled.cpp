@@ -28,7 +28,7 @@ ModalLink make_modal_link(const ElasticLink& link, int modes) {
   }
   const BeamModel& b = link.beam;
   try {
-    out.beam = make_beam(b.section, b.length, b.elements, supports, b.geometric_stiffness, b.node_masses);
+    out.beam = make_beam(b.segments, supports, b.geometric_stiffness, b.node_masses);
   } catch (const InputError& e) {
     throw InputError(link.where, "elastic link '" + link.name + "'", e.what(), "fix the link's supports");
   }
@@ -48,7 +48,7 @@ ModalLink make_modal_link(const ElasticLink& link, int modes) {
   out.moment_y = phi.transpose() * beam.first_moment.col(1);
   out.rotary = phi.transpose() * beam.rotary;
   out.translational_mass = phi.transpose() * (beam.mass - Eigen::MatrixXd(beam.rotary.asDiagonal())) * phi;
-  for (int p = 0; p < 3; ++p) out.geometric[p] = phi.transpose() * beam.geometric[p] * phi;
+  for (int p = 0; p < 4; ++p) out.geometric[p] = phi.transpose() * beam.geometric[p] * phi;
   out.peak_displacement = Eigen::VectorXd::Zero(k);
   for (int r = 0; r < beam.size(); ++r)
     if (beam.free_dofs[static_cast<size_t>(r)] % 3 != 2)  // u or v, not a rotation
@@ -68,11 +68,10 @@ CouplingTerms::CouplingTerms(int rigid, int modes)
 
 namespace {
 
-/// The geometric stiffness on the modes: c0 G0 + c1 G1 + c2 G2.
+/// The geometric stiffness on the modes: sum c_p G_p.
 void geometric_stiffness(const ModalLink& link, const AxialForce& axial, Eigen::MatrixXd& out) {
-  out = axial.c0 * link.geometric[0];
-  out += axial.c1 * link.geometric[1];
-  out += axial.c2 * link.geometric[2];
+  out = axial.c[0] * link.geometric[0];
+  for (int p = 1; p < 4; ++p) out += axial.c[p] * link.geometric[p];
 }
 
 /// a^T M b without a temporary (the integrator's steps allocate nothing).
@@ -137,11 +136,9 @@ ElasticPowers elastic_powers(const ModalLink& link, const Eigen::Ref<const Eigen
   p.damping = b.damping_alpha * eta_rate.squaredNorm() +
               b.damping_beta * eta_rate.dot(link.frequency_squared.cwiseProduct(eta_rate));
   if (b.geometric_stiffness) {
-    // -eta'^T (c0 G0 + c1 G1 + c2 G2) eta, without a scratch matrix.
-    for (int q = 0; q < 3; ++q) {
-      const double c = q == 0 ? axial.c0 : q == 1 ? axial.c1 : axial.c2;
-      if (c != 0.0) p.geometric -= c * bilinear(eta_rate, link.geometric[q], eta);
-    }
+    // -eta'^T (sum c_q G_q) eta, without a scratch matrix.
+    for (int q = 0; q < 4; ++q)
+      if (axial.c[q] != 0.0) p.geometric -= axial.c[q] * bilinear(eta_rate, link.geometric[q], eta);
   }
   return p;
 }

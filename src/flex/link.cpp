@@ -26,7 +26,6 @@ std::vector<ElasticLink> make_elastic_links(const planar::Mechanism& m, const st
     link.body = s.body;
     link.point = s.point;
     link.where = s.where;
-    link.section_modulus = s.section_modulus;
     const std::string entity = "elastic link '" + s.name + "'";
     const Vec2 chord = s.point[1] - s.point[0];
     const double length = chord.norm();
@@ -35,19 +34,35 @@ std::vector<ElasticLink> make_elastic_links(const planar::Mechanism& m, const st
                        "its end points '" + s.point_name[0] + "' and '" + s.point_name[1] + "' coincide",
                        "name two distinct points of the body as from and to");
     link.axis = chord / length;
+    // The segments (one for a uniform link), their lengths adding up to the link's.
+    std::vector<BeamSegment> segments;
+    for (const LinkSegment& segment : s.segments) segments.push_back(segment.beam);
+    if (segments.empty()) segments.push_back({{s.E, s.rho, s.A, s.I, s.section_modulus}, length, s.elements});
+    double total = 0.0;
+    std::vector<double> nodes{0.0};
+    for (const BeamSegment& segment : segments) {
+      for (int e = 1; e <= segment.elements; ++e) nodes.push_back(total + segment.length * e / segment.elements);
+      total += segment.length;
+    }
+    if (std::abs(total - length) > 1e-6 * length)
+      throw InputError(s.where, entity,
+                       fmt::format("its segments add up to {:.9g} m, the link from '{}' to '{}' is {:.9g} m long",
+                                   total, s.point_name[0], s.point_name[1], length),
+                       "make the segments' lengths add up to the distance between the ends");
     std::vector<NodeMass> node_masses;
     for (const AttachedMass& a : s.masses) {
-      const double h = length / s.elements, node = std::round(a.at / h);
-      if (a.at > length * (1.0 + 1e-9) || std::abs(a.at - node * h) > 1e-6 * length)
+      const auto nearest = std::min_element(
+          nodes.begin(), nodes.end(), [&](double x, double y) { return std::abs(x - a.at) < std::abs(y - a.at); });
+      if (a.at > length * (1.0 + 1e-9) || std::abs(*nearest - a.at) > 1e-6 * length)
         throw InputError(a.where, entity,
-                         fmt::format("a mass at {:g} m is not at a node of its {} elements (every {:g} m along its "
-                                     "{:g} m)",
-                                     a.at, s.elements, h, length),
-                         "give at as a multiple of the element length, or change elements");
-      node_masses.push_back({static_cast<int>(node), a.mass, a.inertia});
+                         fmt::format("a mass at {:g} m is not at a node of its {} elements (the nearest is at {:g} m "
+                                     "along its {:g} m)",
+                                     a.at, nodes.size() - 1, *nearest, length),
+                         "give at as a node's distance from the first end, or change elements");
+      node_masses.push_back({static_cast<int>(nearest - nodes.begin()), a.mass, a.inertia});
     }
     try {
-      link.beam = make_beam({s.E, s.rho, s.A, s.I}, length, s.elements, s.supports, s.geometric_stiffness, node_masses);
+      link.beam = make_beam(segments, s.supports, s.geometric_stiffness, node_masses);
       if (s.damping_ratio > 0.0)
         std::tie(link.beam.damping_alpha, link.beam.damping_beta) = rayleigh_damping(link.beam, s.damping_ratio);
       else
@@ -187,7 +202,7 @@ EigenCycleResult eigen_cycle(const planar::Mechanism& m, const std::vector<Elast
       const ModalWorkspace& r = full;
       out.omega(step) = motion.omega;
       out.epsilon(step) = motion.epsilon;
-      out.axial_force_mid(step) = r.operators.axial.at(0.5 * links[l].beam.length);
+      out.axial_force_mid(step) = axial_at(links[l].beam, r.operators.axial, 0.5 * links[l].beam.length);
       for (int k = 0; k < options.modes; ++k) {
         out.lambda(step, k) = r.lambda(k);
         out.frequency(step, k) = frequency_hz(r.lambda(k));
@@ -293,9 +308,9 @@ double link_response(const planar::Mechanism& m, const ElasticLink& link, const 
       chunk.q(row, static_cast<Eigen::Index>(i)) = rigid.workspace().q[i];
     const Vec2 mid = displacement_at(link.beam, d, 0.5 * length), end = displacement_at(link.beam, d, length);
     chunk.mid_w(row) = mid.y(), chunk.mid_u(row) = mid.x(), chunk.end_w(row) = end.y();
-    chunk.axial_force_mid(row) = axial_force(link.beam, motion).at(0.5 * length);
+    chunk.axial_force_mid(row) = axial_at(link.beam, axial_force(link.beam, motion), 0.5 * length);
     for (int node = 0; node < nodes; ++node) {
-      const Vec2 at = displacement_at(link.beam, d, length * node / link.beam.elements);
+      const Vec2 at = displacement_at(link.beam, d, link.beam.node_s[static_cast<size_t>(node)]);
       chunk.node_w(row, node) = at.y(), chunk.node_u(row, node) = at.x();
     }
     internal_forces(link.beam, motion, d, v, forces);
@@ -333,12 +348,20 @@ LinkResponse link_response(const planar::Mechanism& m, const ElasticLink& link, 
   return whole;
 }
 
-StressEnvelope::StressEnvelope(const ElasticLink& link, const Eigen::VectorXd& stations)
-    : stresses(link.section_modulus > 0.0),
-      area(link.beam.section.A),
-      modulus(link.section_modulus),
-      station(stations) {
+StressEnvelope::StressEnvelope(const ElasticLink& link, const Eigen::VectorXd& stations) : station(stations) {
+  const BeamModel& beam = link.beam;
   const Eigen::Index k = stations.size();
+  stresses = std::all_of(beam.segments.begin(), beam.segments.end(),
+                         [](const BeamSegment& segment) { return segment.section.W > 0.0; });
+  area.resize(k), modulus.resize(k);
+  for (Eigen::Index i = 0; i < k; ++i) {  // stations 2e (node e) and 2e + 1 (element e's middle)
+    const int e = static_cast<int>(std::min<Eigen::Index>(i / 2, beam.elements - 1));
+    area(i) = beam.element_section(e).A, modulus(i) = beam.element_section(e).W;
+    if (i % 2 == 0 && i / 2 > 0 && i / 2 < beam.elements) {  // a node between two elements
+      const BeamSection& before = beam.element_section(e - 1);
+      area(i) = std::min(area(i), before.A), modulus(i) = std::min(modulus(i), before.W);
+    }
+  }
   for (Eigen::VectorXd* lowest : {&n_min, &v_min, &m_min, &fibre_min[0], &fibre_min[1]})
     lowest->setConstant(k, INFINITY);
   for (Eigen::VectorXd* highest : {&n_max, &v_max, &m_max, &fibre_max[0], &fibre_max[1]})
@@ -358,7 +381,7 @@ void StressEnvelope::add(const LinkResponse& r) {
       normal.update(std::abs(n), s, t), shear.update(std::abs(v), s, t), moment.update(std::abs(mo), s, t);
       if (!stresses) continue;
       for (int side = 0; side < 2; ++side) {  // the +c fibre, then the -c one
-        const double stress = n / area + (side == 0 ? 1.0 : -1.0) * mo / modulus;
+        const double stress = n / area(k) + (side == 0 ? 1.0 : -1.0) * mo / modulus(k);
         fibre_min[side](k) = std::min(fibre_min[side](k), stress);
         fibre_max[side](k) = std::max(fibre_max[side](k), stress);
         if (std::abs(stress) > sigma_largest(k)) sigma_largest(k) = std::abs(stress), t_sigma_largest(k) = t;

@@ -1007,6 +1007,36 @@ class ModelParser {
     return out;
   }
 
+  /// E, rho, A and I (A and I may come from a `section:` shape, or agree with it within 1 %) and
+  /// the section modulus, of a link or of one of its segments (E, rho: the link's when given).
+  flex::BeamSection beam_section(const YAML::Node& n, const std::string& entity, double E, double rho) {
+    const SectionShape shape = section_shape(n, entity);
+    flex::BeamSection out{E, rho, 0.0, 0.0, shape.modulus};
+    double* values[4] = {&out.E, &out.rho, &out.A, &out.I};
+    const char* keys[4] = {"E", "rho", "A", "I"};
+    const char* units[4] = {"Pa", "kg/m^3", "m^2", "m^4"};
+    for (int k = 0; k < 4; ++k) {
+      const bool inherited = k < 2 && *values[k] > 0.0 && !field(n, keys[k]);  // the link's E or rho
+      if (inherited) continue;
+      const bool from_shape = k >= 2 && shape.area > 0.0;  // A and I may come from the section's shape
+      *values[k] = non_negative(n, keys[k], entity, Quantity::plain, !from_shape);
+      if (from_shape && !field(n, keys[k])) {
+        *values[k] = k == 2 ? shape.area : shape.second_moment;
+      } else if (from_shape) {
+        const double derived = k == 2 ? shape.area : shape.second_moment;
+        if (std::abs(*values[k] - derived) > 0.01 * derived)
+          in_.fail(n[keys[k]], entity,
+                   fmt::format("{} = {:.6g} {} differs from the section's {:.6g} {} by more than 1 %", keys[k],
+                               *values[k], units[k], derived, units[k]),
+                   fmt::format("leave {} out (the section gives it) or correct the section", keys[k]));
+      }
+      if (!(*values[k] > 0.0))
+        in_.fail(n[keys[k]] ? n[keys[k]] : n, entity, std::string(keys[k]) + " must be positive",
+                 std::string("give ") + keys[k] + " > 0 in " + units[k]);
+    }
+    return out;
+  }
+
   /// Elastic links for `linkdyn flex` (docs/model-format.md, docs/elastic-links.md).
   void elastic_links(const YAML::Node& node) {
     each_named(
@@ -1016,7 +1046,7 @@ class ModelParser {
           in_.require_map(n, entity);
           in_.allow_only(n, entity,
                          {"body", "from", "to", "E", "rho", "A", "I", "section", "elements", "supports",
-                          "geometric_stiffness", "damping", "masses"});
+                          "geometric_stiffness", "damping", "masses", "segments"});
           flex::ElasticLinkSpec e;
           e.name = name;
           e.where = in_.where(key);
@@ -1031,28 +1061,43 @@ class ModelParser {
             e.point_name[k] = in_.text(p, entity + "." + ends[k]);
             e.point[k] = point_ref(e.body, e.point_name[k], p, entity);
           }
-          const SectionShape shape = section_shape(n, entity);
-          double* values[4] = {&e.E, &e.rho, &e.A, &e.I};
-          const char* keys[4] = {"E", "rho", "A", "I"};
-          const char* units[4] = {"Pa", "kg/m^3", "m^2", "m^4"};
-          for (int k = 0; k < 4; ++k) {
-            const bool from_shape = k >= 2 && shape.area > 0.0;  // A and I may come from the section's shape
-            *values[k] = non_negative(n, keys[k], entity, Quantity::plain, !from_shape);
-            if (from_shape && !field(n, keys[k])) {
-              *values[k] = k == 2 ? shape.area : shape.second_moment;
-            } else if (from_shape) {
-              const double derived = k == 2 ? shape.area : shape.second_moment;
-              if (std::abs(*values[k] - derived) > 0.01 * derived)
-                in_.fail(n[keys[k]], entity,
-                         fmt::format("{} = {:.6g} {} differs from the section's {:.6g} {} by more than 1 %", keys[k],
-                                     *values[k], units[k], derived, units[k]),
-                         fmt::format("leave {} out (the section gives it) or correct the section", keys[k]));
+          if (const YAML::Node list = field(n, "segments")) {
+            // Piecewise sections: E and rho from the link unless a segment gives its own; A, I or
+            // the section per segment.
+            for (const char* key : {"A", "I", "section", "elements"})
+              if (field(n, key))
+                in_.fail(field(n, key), entity, std::string("gives ") + key + " and segments",
+                         std::string("give ") + key + " in each segment");
+            const std::string hint =
+                "write segments: [{length: 0.1 m, elements: 4, section: {shape: tube, outer: 30 mm, inner: 24 mm}}, "
+                "...]";
+            if (!list.IsSequence() || list.size() == 0) in_.fail(list, entity, "segments must be a list", hint);
+            const double E = non_negative(n, "E", entity, Quantity::plain, false),
+                         rho = non_negative(n, "rho", entity, Quantity::plain, false);
+            for (const YAML::Node& item : list) {
+              const std::string where = entity + ".segments";
+              in_.require_map(item, where);
+              in_.allow_only(item, where, {"length", "elements", "E", "rho", "A", "I", "section"});
+              flex::LinkSegment segment;
+              segment.where = in_.where(item);
+              segment.beam.length = non_negative(item, "length", where, Quantity::length, true);
+              if (!(segment.beam.length > 0.0))
+                in_.fail(item["length"], where, "a segment's length must be positive", hint);
+              segment.beam.elements =
+                  field(item, "elements") ? in_.integer(field(item, "elements"), where + ".elements", 1) : 2;
+              segment.beam.section = beam_section(item, where, E, rho);
+              e.segments.push_back(segment);
             }
-            if (!(*values[k] > 0.0))
-              in_.fail(n[keys[k]], entity, std::string(keys[k]) + " must be positive",
-                       std::string("give ") + keys[k] + " > 0 in " + units[k]);
+            int elements = 0;
+            for (const flex::LinkSegment& segment : e.segments) elements += segment.beam.elements;
+            if (elements > 200) in_.fail(list, entity, "more than 200 elements", "give fewer elements per segment");
+            e.elements = elements;
+            const flex::BeamSection& first = e.segments.front().beam.section;
+            e.E = first.E, e.rho = first.rho, e.A = first.A, e.I = first.I, e.section_modulus = first.W;
+          } else {
+            const flex::BeamSection section = beam_section(n, entity, 0.0, 0.0);
+            e.E = section.E, e.rho = section.rho, e.A = section.A, e.I = section.I, e.section_modulus = section.W;
           }
-          e.section_modulus = shape.modulus;
           if (field(n, "elements")) {
             e.elements = in_.integer(field(n, "elements"), entity + ".elements", 1);
             // Dense assembly: a few hundred elements are far beyond what a link's low modes need.
@@ -1140,8 +1185,18 @@ class ModelParser {
     for (const flex::ElasticLinkSpec& e : elastic_links_)
       if (e.body == b) {
         const double L = (e.point[1] - e.point[0]).norm();
-        beams.push_back({&e, L, e.rho * e.A * L, 0.5 * (e.point[0] + e.point[1])});
-        mass += beams.back().mass, first_moment += beams.back().mass * beams.back().centre;
+        const Vec2 axis = L > 0.0 ? Vec2((e.point[1] - e.point[0]) / L) : Vec2::Zero();
+        // One uniform rod per segment (the whole link when it has none) along the chord.
+        double start = 0.0;
+        for (size_t k = 0; k < std::max<size_t>(e.segments.size(), 1); ++k) {
+          const double piece = e.segments.empty() ? L : e.segments[k].beam.length,
+                       mu = e.segments.empty() ? e.rho * e.A : e.segments[k].beam.section.mass_per_length();
+          const Vec2 centre = e.segments.empty() ? Vec2(0.5 * (e.point[0] + e.point[1]))
+                                                 : Vec2(e.point[0] + (start + 0.5 * piece) * axis);
+          beams.push_back({&e, piece, mu * piece, centre});
+          mass += beams.back().mass, first_moment += beams.back().mass * beams.back().centre;
+          start += piece;
+        }
         length = std::max(length, L);
         for (const flex::AttachedMass& a : e.masses) {
           const Vec2 at = e.point[0] + (L > 0.0 ? a.at / L : 0.0) * (e.point[1] - e.point[0]);

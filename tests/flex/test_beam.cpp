@@ -261,5 +261,59 @@ TEST(RotatingCantilever, WithoutGeometricStiffnessTheLinkBucklesSpuriouslyAtGamm
   EXPECT_NEAR(std::sqrt(with_geometric.ws.lambda(0)), 3.8977, 1e-3);
 }
 
+// Stepped beams: segments of different sections end to end.
+const BeamSection thick{210e9, 7850.0, 4.0e-4, 2.0e-8}, thin{210e9, 7850.0, 1.5e-4, 3.0e-9};
+
+TEST(SteppedBeam, EqualSegmentsAssembleTheUniformBeam) {
+  // Two segments of the same section, 3 + 3 elements, are the 6-element uniform beam (1e-12).
+  const BeamModel uniform = make_beam(thick, 0.6, 6, {BeamSupport::pinned, BeamSupport::sliding});
+  const BeamModel split = make_beam({{thick, 0.3, 3}, {thick, 0.3, 3}}, {BeamSupport::pinned, BeamSupport::sliding});
+  EXPECT_LT((uniform.mass - split.mass).norm(), 1e-12 * uniform.mass.norm());
+  EXPECT_LT((uniform.stiffness - split.stiffness).norm(), 1e-12 * uniform.stiffness.norm());
+  for (int p = 0; p < 4; ++p)
+    EXPECT_LT((uniform.geometric[static_cast<size_t>(p)] - split.geometric[static_cast<size_t>(p)]).norm(),
+              1e-12 * (1.0 + uniform.geometric[static_cast<size_t>(p)].norm()))
+        << "geometric " << p;
+}
+
+TEST(SteppedBeam, SteppedCantileverUnderATipLoadDeflectsAsTheClosedForm) {
+  // Thick root a = 0.25 m, thin tip b = 0.15 m, tip load P: w = P / E [(L^3 - b^3) / (3 I1) +
+  // b^3 / (3 I2)]; Hermite elements are nodally exact for it (1e-9). The clamp's moment P L.
+  const double a = 0.25, b = 0.15, L = a + b, P = 120.0;
+  const BeamModel beam = make_beam({{thick, a, 5}, {thin, b, 3}}, {BeamSupport::clamped, BeamSupport::free});
+  ASSERT_EQ(beam.elements, 8);
+  EXPECT_NEAR(beam.node_s[5], a, 1e-15);
+  Eigen::VectorXd load = Eigen::VectorXd::Zero(beam.size());
+  load(beam.reduced_of[3 * 8 + 1]) = P;
+  const Eigen::VectorXd d = beam.stiffness.ldlt().solve(load);
+  const double expected = P / thick.E * ((L * L * L - b * b * b) / (3.0 * thick.I) + b * b * b / (3.0 * thin.I));
+  EXPECT_NEAR(d(beam.reduced_of[3 * 8 + 1]), expected, 1e-9 * expected);
+  EXPECT_NEAR(displacement_at(beam, d, a).y(), P / thick.E * (L * a * a / 2.0 - a * a * a / 6.0) / thick.I,
+              1e-9 * expected)
+      << "at the step";
+  EXPECT_NEAR(beam.beam_mass(), 7850.0 * (4.0e-4 * a + 1.5e-4 * b), 1e-12);
+}
+
+TEST(SteppedBeam, ASpinningSteppedBarCarriesTheClosedFormAxialForce) {
+  // A bar spun at omega about its first end, its far end free: P(s) = omega^2 int_s^L rho A x dx
+  // with rho A stepping at s = a, at every node and element middle (1e-12 of P(0)).
+  const double a = 0.25, b = 0.15, L = a + b, omega = 300.0;
+  const BeamModel beam = make_beam({{thick, a, 5}, {thin, b, 3}}, {BeamSupport::clamped, BeamSupport::free});
+  const double mu1 = thick.mass_per_length(), mu2 = thin.mass_per_length();
+  auto closed_form = [&](double s) {
+    const double tip = 0.5 * mu2 * (L * L - std::max(s, a) * std::max(s, a));
+    return omega * omega * (s < a ? 0.5 * mu1 * (a * a - s * s) + 0.5 * mu2 * (L * L - a * a) : tip);
+  };
+  FrameMotion motion;
+  motion.omega = omega;
+  motion.end_force[0] = Vec2(-closed_form(0.0), 0.0);  // the pivot pulls the bar in
+  const AxialForce P = axial_force(beam, motion);
+  for (int e = 0; e < beam.elements; ++e)
+    for (const double s :
+         {beam.node_s[static_cast<size_t>(e)], beam.node_s[static_cast<size_t>(e)] + 0.5 * beam.element_length(e)})
+      EXPECT_NEAR(axial_at(beam, P, s), closed_form(s), 1e-12 * closed_form(0.0)) << "s = " << s;
+  EXPECT_NEAR(axial_at(beam, P, L), 0.0, 1e-12 * closed_form(0.0));
+}
+
 }  // namespace
 }  // namespace linkdyn::flex

@@ -42,20 +42,20 @@ Eigen::VectorXd full(const BeamModel& beam, const Eigen::VectorXd& d) {
 template <typename Visit>
 void along_beam(const BeamModel& beam, const Eigen::VectorXd& d, const Eigen::VectorXd& dv, const Eigen::VectorXd& da,
                 Visit visit) {
-  const double h = beam.element_length(), mu = beam.section.mass_per_length();
   const double x[4] = {-0.861136311594053, -0.339981043584856, 0.339981043584856, 0.861136311594053};
   const double wg[4] = {0.347854845137454, 0.652145154862546, 0.652145154862546, 0.347854845137454};
   for (int e = 0; e < beam.elements; ++e)
     for (int g = 0; g < 4; ++g) {
+      const double h = beam.element_length(e), mu = beam.element_section(e).mass_per_length();
       const double local = 0.5 * h * (1.0 + x[g]);
       const ShapeMatrix N = shape_functions(h, local);
-      visit(e * h + local, 0.5 * h * wg[g] * mu, N * d.segment<6>(3 * e), N * dv.segment<6>(3 * e),
-            N * da.segment<6>(3 * e), 0.0, 0.0, 0.0);
+      visit(beam.node_s[static_cast<size_t>(e)] + local, 0.5 * h * wg[g] * mu, N * d.segment<6>(3 * e),
+            N * dv.segment<6>(3 * e), N * da.segment<6>(3 * e), 0.0, 0.0, 0.0);
     }
   for (const NodeMass& p : beam.node_masses) {
     const int u = 3 * p.node;
-    visit(p.node * h, p.mass, Vec2(d(u), d(u + 1)), Vec2(dv(u), dv(u + 1)), Vec2(da(u), da(u + 1)), p.inertia,
-          dv(u + 2), da(u + 2));
+    visit(beam.node_s[static_cast<size_t>(p.node)], p.mass, Vec2(d(u), d(u + 1)), Vec2(dv(u), dv(u + 1)),
+          Vec2(da(u), da(u + 1)), p.inertia, dv(u + 2), da(u + 2));
   }
 }
 

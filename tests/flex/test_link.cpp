@@ -7,6 +7,7 @@
 #include <complex>
 #include <tuple>
 
+#include "linkdyn/flex/internal_forces.hpp"
 #include "linkdyn/flex/link.hpp"
 #include "linkdyn/flex/modal.hpp"
 #include "linkdyn/io/model_file.hpp"
@@ -114,6 +115,65 @@ TEST(ElasticLinkModel, ABodyThatBendsTakesItsInertiaFromTheBeamOrMustAgreeWithIt
   }
 }
 
+TEST(ElasticLinkModel, ASteppedLinkTakesItsSegmentsSectionsAndItsBodyTheirInertia) {
+  // The rocker (0.30 m) as a tube root of 0.12 m and a flat bar of 0.18 m: its beam has their
+  // 4 + 6 elements and sections; its body's mass, centre and inertia are the two rods'; the
+  // lengths must add up, and A or I beside segments is refused.
+  std::string text = fourbar(
+      "elastic_links:\n"
+      "  rocker_beam:\n"
+      "    body: rocker\n"
+      "    from: D\n"
+      "    to: C\n"
+      "    E: 210e9\n"
+      "    rho: 7850\n"
+      "    segments:\n"
+      "      - {length: 120 mm, elements: 4, section: {shape: tube, outer: 20 mm, inner: 16 mm}}\n"
+      "      - {length: 0.18, elements: 6, section: {shape: rectangle, width: 20 mm, height: 6 mm}}\n"
+      "    supports: [pinned, sliding]\n");
+  const std::string rocker_body =
+      text.substr(text.find("  rocker: {"), text.find("joints:") - text.find("  rocker: {"));
+  text.replace(text.find(rocker_body), rocker_body.size(), "  rocker: {points: {D: [0, 0], C: [0.30, 0]}}\n");
+  const Linked model = compile_text(text);
+  const ElasticLink link = model.links().front();
+  ASSERT_EQ(link.beam.segments.size(), 2u);
+  EXPECT_EQ(link.beam.elements, 10);
+  const double tube = M_PI / 4.0 * (0.02 * 0.02 - 0.016 * 0.016), flat = 0.02 * 0.006;
+  EXPECT_NEAR(link.beam.segments[0].section.A, tube, 1e-15);
+  EXPECT_NEAR(link.beam.segments[1].section.I, 0.02 * std::pow(0.006, 3) / 12.0, 1e-20);
+  EXPECT_GT(link.beam.segments[1].section.W, 0.0);
+  const planar::Body& body = model.m.bodies()[link.body];
+  const double m1 = 7850.0 * tube * 0.12, m2 = 7850.0 * flat * 0.18, x1 = 0.06, x2 = 0.21;
+  const double com = (m1 * x1 + m2 * x2) / (m1 + m2);
+  EXPECT_NEAR(body.mass, m1 + m2, 1e-12);
+  EXPECT_NEAR(body.com.x(), com, 1e-12);
+  EXPECT_NEAR(body.inertia,
+              m1 * (0.12 * 0.12 / 12.0 + (x1 - com) * (x1 - com)) + m2 * (0.18 * 0.18 / 12.0 + (x2 - com) * (x2 - com)),
+              1e-12);
+  // Stresses at the step take the weaker side.
+  const StressEnvelope envelope(link, InternalForceWorkspace(link.beam).forces.s);
+  EXPECT_EQ(envelope.area(8), std::min(tube, flat));
+
+  std::string short_text = text;
+  short_text.replace(short_text.find("length: 0.18"), 12, "length: 0.17");
+  try {
+    (void)compile_text(short_text).links();
+    FAIL() << "segments that fall short were accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("its segments add up to 0.29 m, the link from 'D' to 'C' is 0.3 m long"),
+              std::string::npos)
+        << e.what();
+  }
+  std::string both = text;
+  both.replace(both.find("    segments:"), 0, "    A: 1e-4\n");
+  try {
+    (void)compile_text(both);
+    FAIL() << "A and segments were accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("gives A and segments"), std::string::npos) << e.what();
+  }
+}
+
 TEST(ElasticLinkModel, AttachedMassesJoinTheBodysInertiaAndMustSitOnANode) {
   // A 0.2 kg tip mass (1e-5 kg m^2) at C on the rocker, body entries left out: the body's mass,
   // centre and inertia are the beam's and the mass's (parallel axes).
@@ -137,8 +197,9 @@ TEST(ElasticLinkModel, AttachedMassesJoinTheBodysInertiaAndMustSitOnANode) {
     compile_text(between).links();
     ADD_FAILURE() << "a mass between nodes was accepted";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("a mass at 0.1 m is not at a node of its 8 elements (every 0.0375 m"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find("a mass at 0.1 m is not at a node of its 8 elements (the nearest is at 0.1125 m"),
+        std::string::npos)
         << e.what();
   }
 }
@@ -217,7 +278,7 @@ TEST(ElasticLinkCoupling, KinetostaticEndForcesBalanceTheBeamsDistributedInertia
     EXPECT_LT(residual.norm(), 1e-9 * scale) << "t step " << k;
     EXPECT_LT(std::abs(moment), 1e-9 * scale * L) << "t step " << k;
     const AxialForce p = axial_force(link.beam, f);
-    EXPECT_NEAR(p.at(L), f.end_force[1].x(), 1e-9 * scale) << "the tension meets the far end's force";
+    EXPECT_NEAR(axial_at(link.beam, p, L), f.end_force[1].x(), 1e-9 * scale) << "the tension meets the far end's force";
     largest = std::max(largest, scale);
   }
   EXPECT_GT(largest, 50.0) << "the check is not trivial";

@@ -21,10 +21,20 @@ using ShapeMatrix = Eigen::Matrix<double, 2, 6>;
 enum class BeamSupport { free, pinned, sliding, clamped };
 
 /// Material and cross-section: Young's modulus E (Pa), density rho (kg/m^3), area A (m^2),
-/// second moment of area I (m^4).
+/// second moment of area I (m^4), and the section modulus W = I / c of its extreme fibres (m^3;
+/// 0: not given, no stresses).
 struct BeamSection {
   double E = 0.0, rho = 0.0, A = 0.0, I = 0.0;
+  double W = 0.0;
   double mass_per_length() const { return rho * A; }
+};
+
+/// A length of uniform section in `elements` equal elements: a beam is one or more of them end
+/// to end (a stepped shaft, a tapered link in steps).
+struct BeamSegment {
+  BeamSection section;
+  double length = 0.0;
+  int elements = 1;
 };
 
 /// [N] at s in [0, h]: row 0 the axial displacement u, row 1 the transverse v [004 Eq. 1].
@@ -63,13 +73,13 @@ struct FrameMotion {
   std::array<Vec2, 2> end_force{Vec2::Zero(), Vec2::Zero()};
 };
 
-/// The axial force (tension) P(s) = c0 + c1 s + c2 s^2 along the beam: equilibrium of the part
-/// [0, s] under the end force and the distributed inertia and weight, blended linearly with the
-/// equilibrium of [s, L] so that both end forces are met even when they do not balance the
-/// beam's own mass exactly.
+/// The axial force (tension) along the beam, P(s) = c0 + c1 s + c2 M0(s) + c3 M1(s) with
+/// M0(s) = int_0^s rho A and M1(s) = int_0^s rho A x dx (BeamModel::mass_moments): equilibrium of
+/// the part [0, s] under the end force and the distributed inertia and weight, blended linearly
+/// with the equilibrium of [s, L] so that both end forces are met even when they do not balance
+/// the beam's own mass exactly. Quadratic within each element (uniform beam: c0 + c1' s + c2' s^2).
 struct AxialForce {
-  double c0 = 0.0, c1 = 0.0, c2 = 0.0;
-  double at(double s) const { return c0 + s * (c1 + s * c2); }
+  std::array<double, 4> c{0.0, 0.0, 0.0, 0.0};
 };
 
 /// A point mass and rotary inertia attached at a node (a tip mass, a pin's hardware): it adds to
@@ -80,13 +90,18 @@ struct NodeMass {
   double mass = 0.0, inertia = 0.0;  ///< kg, kg m^2
 };
 
-/// A beam of n equal elements with its supports, assembled once: the matrices restricted to the
+/// A beam of one or more uniform segments (n elements in all, equal within a segment) with its
+/// supports, assembled once: the matrices restricted to the
 /// free dofs (supports remove u, v, theta of an end node as their kind says: clamped u v theta,
 /// pinned u v, sliding v, free none). Immutable.
 struct BeamModel {
-  BeamSection section;
+  BeamSection section;  ///< the first segment's (a uniform beam's)
+  std::vector<BeamSegment> segments;
   double length = 0.0;
   int elements = 0;
+  std::vector<double> node_s;                      ///< each node's distance from the first end
+  std::vector<int> element_segment;                ///< each element's segment
+  std::vector<double> mass_moment0, mass_moment1;  ///< M0, M1 of AxialForce at each node
   std::array<BeamSupport, 2> supports{BeamSupport::pinned, BeamSupport::pinned};
   bool geometric_stiffness = true;
   std::vector<NodeMass> node_masses;
@@ -99,20 +114,33 @@ struct BeamModel {
   std::vector<int> reduced_of;                         ///< free index of each full dof, -1 when supported
   Eigen::MatrixXd mass, stiffness, rotation_coupling;  ///< on the free dofs
   Eigen::MatrixXd translation_load, first_moment;      ///< n_free x 2
-  /// int s^k v'^2 ds over the beam (k = 0, 1, 2): the geometric stiffness of P(s) is
-  /// c0 G0 + c1 G1 + c2 G2.
-  std::array<Eigen::MatrixXd, 3> geometric;
+  /// int f_k(s) v'^2 ds over the beam for f = 1, s, M0, M1: the geometric stiffness of P(s)
+  /// is sum c_k G_k.
+  std::array<Eigen::MatrixXd, 4> geometric;
   /// The attached rotary inertias on their nodes' free rotations (kg m^2): the frame's epsilon
   /// loads them with -epsilon J (the rotation of a node is the frame's plus theta).
   Eigen::VectorXd rotary;
   Eigen::LLT<Eigen::MatrixXd> mass_factor;
 
   int size() const { return static_cast<int>(free_dofs.size()); }
-  double element_length() const { return length / elements; }
+  double element_length(int e) const {
+    const BeamSegment& segment = segments[static_cast<size_t>(element_segment[static_cast<size_t>(e)])];
+    return segment.length / segment.elements;
+  }
+  const BeamSection& element_section(int e) const {
+    return segments[static_cast<size_t>(element_segment[static_cast<size_t>(e)])].section;
+  }
+  /// The element that holds s (the first at a node between two).
+  int element_at(double s) const;
+  /// rho A L over the segments, without attached masses (kg).
+  double beam_mass() const;
 };
 
 /// Assembles the beam. Throws InputError (entity "beam") on non-positive data or supports that
 /// leave a rigid-body motion (e.g. free-free, pinned-free).
+BeamModel make_beam(const std::vector<BeamSegment>& segments, std::array<BeamSupport, 2> supports,
+                    bool geometric_stiffness = true, const std::vector<NodeMass>& node_masses = {});
+/// A uniform beam: one segment.
 BeamModel make_beam(const BeamSection& section, double length, int elements, std::array<BeamSupport, 2> supports,
                     bool geometric_stiffness = true, const std::vector<NodeMass>& node_masses = {});
 
@@ -131,6 +159,8 @@ struct BeamOperators {
 BeamOperators make_operators(const BeamModel& beam);
 
 AxialForce axial_force(const BeamModel& beam, const FrameMotion& motion);
+/// P(s) of the axial force.
+double axial_at(const BeamModel& beam, const AxialForce& axial, double s);
 /// Fills `out` for the frame motion [004 Eq. 20]; no allocation.
 void evaluate_operators(const BeamModel& beam, const FrameMotion& motion, BeamOperators& out);
 

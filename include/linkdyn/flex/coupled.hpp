@@ -42,7 +42,7 @@ struct ModalLink {
   /// Per mode: its largest nodal displacement (u or v, m per unit eta): sum |eta_k| times it
   /// bounds the link's deflection.
   Eigen::VectorXd peak_displacement;
-  std::array<Eigen::MatrixXd, 3> geometric;  ///< [Phi]^T G_p [Phi] (the axial force's c_p)
+  std::array<Eigen::MatrixXd, 4> geometric;  ///< [Phi]^T G_p [Phi] (the axial force's c_p)
   /// Per end: the pairs that hold it, (joint, sign) as in ElasticLink.
   std::array<std::vector<std::pair<int, double>>, 2> end_joints;
   SourceLocation where;

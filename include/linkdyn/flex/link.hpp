@@ -23,6 +23,12 @@ struct AttachedMass {
   SourceLocation where;
 };
 
+/// A segment of a stepped link, from the first end on: its length, elements and section.
+struct LinkSegment {
+  BeamSegment beam;
+  SourceLocation where;
+};
+
 struct ElasticLinkSpec {
   std::string name;
   int body = 0;
@@ -38,6 +44,9 @@ struct ElasticLinkSpec {
   /// Section modulus W = I / c for the extreme-fibre stresses (m^3; 0: not given, no stresses).
   double section_modulus = 0.0;
   std::vector<AttachedMass> masses;  ///< each at a node of the elements
+  /// Piecewise sections (their lengths add up to the link's); empty: uniform (E, rho, A, I,
+  /// section_modulus, elements above).
+  std::vector<LinkSegment> segments;
   SourceLocation where;
 };
 
@@ -53,7 +62,6 @@ struct ElasticLink {
   /// acts on it), -1 when it is the first.
   std::array<std::vector<std::pair<int, double>>, 2> end_joints;
   std::vector<int> ignored_loads;  ///< loads on the body that the beam does not carry
-  double section_modulus = 0.0;    ///< W = I / c (m^3); 0: no stresses
   SourceLocation where;
 };
 
@@ -174,9 +182,11 @@ struct StressEnvelope {
   void add(const LinkResponse& rows);
   /// The range's peak along the link (after the last add).
   Peak range_peak() const;
-  bool stresses = false;
-  double area = 0.0, modulus = 0.0;
+  bool stresses = false;  ///< every segment has a section modulus
   Eigen::VectorXd station;
+  /// Per station its section's area and modulus (at a step between segments, the smaller: the
+  /// larger stress).
+  Eigen::VectorXd area, modulus;
   /// Per station: N, V, M min and max; per fibre (+c, -c) the stress min and max; |sigma|'s
   /// largest and its time.
   Eigen::VectorXd n_min, n_max, v_min, v_max, m_min, m_max, sigma_largest, t_sigma_largest;
