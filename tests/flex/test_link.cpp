@@ -119,18 +119,13 @@ TEST(ElasticLinkModel, ASteppedLinkTakesItsSegmentsSectionsAndItsBodyTheirInerti
   // The rocker (0.30 m) as a tube root of 0.12 m and a flat bar of 0.18 m: its beam has their
   // 4 + 6 elements and sections; its body's mass, centre and inertia are the two rods'; the
   // lengths must add up, and A or I beside segments is refused.
-  std::string text = fourbar(
-      "elastic_links:\n"
-      "  rocker_beam:\n"
-      "    body: rocker\n"
-      "    from: D\n"
-      "    to: C\n"
-      "    E: 210e9\n"
-      "    rho: 7850\n"
-      "    segments:\n"
-      "      - {length: 120 mm, elements: 4, section: {shape: tube, outer: 20 mm, inner: 16 mm}}\n"
-      "      - {length: 0.18, elements: 6, section: {shape: rectangle, width: 20 mm, height: 6 mm}}\n"
-      "    supports: [pinned, sliding]\n");
+  std::string stepped = rocker_link;
+  const std::string uniform = "    A: 4.0e-4\n    I: 1.0e-9\n    elements: 8\n";
+  stepped.replace(stepped.find(uniform), uniform.size(),
+                  "    segments:\n"
+                  "      - {length: 120 mm, elements: 4, section: {shape: tube, outer: 20 mm, inner: 16 mm}}\n"
+                  "      - {length: 0.18, elements: 6, section: {shape: rectangle, width: 20 mm, height: 6 mm}}\n");
+  std::string text = fourbar(stepped);
   const std::string rocker_body =
       text.substr(text.find("  rocker: {"), text.find("joints:") - text.find("  rocker: {"));
   text.replace(text.find(rocker_body), rocker_body.size(), "  rocker: {points: {D: [0, 0], C: [0.30, 0]}}\n");
