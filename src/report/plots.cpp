@@ -39,16 +39,55 @@ std::vector<Plot> kinematics_plots(const Mechanism& m, const planar::KinematicsR
   auto plot = [&](std::string id, std::string title, std::string y_label) {
     return Plot{std::move(id), std::move(title), x.label, std::move(y_label), {}, false};
   };
-  Plot angles = plot("kinematics-angles", "Body angles", "angle (deg)");
+  // Angles in two panels, each on its own scale: the bodies that swing (less than 270 deg) and
+  // those that turn (cranks, wheels, flywheels: their ramps would flatten the others); bodies that do
+  // not turn (sliders) are left out.
+  Plot angles = plot("kinematics-angles", "Body angles: swinging bodies", "angle (deg)");
+  Plot turning = plot("kinematics-turning", "Body angles: turning bodies (cranks, wheels)", "angle (deg)");
   Plot omegas = plot("kinematics-omega", "Angular velocities", "omega (rad/s)");
   Plot alphas = plot("kinematics-alpha", "Angular accelerations", "alpha (rad/s^2)");
   for (Eigen::Index b = 0; b < r.angle.cols(); ++b) {
     const std::string& n = m.bodies()[static_cast<size_t>(b + 1)].name;
-    angles.series.push_back({n, x.values, values(r.angle.col(b), 180.0 / M_PI), ""});
+    const std::vector<double> angle = values(r.angle.col(b), 180.0 / M_PI);
+    if (!moves(angle)) continue;
+    const auto [lo, hi] = std::minmax_element(angle.begin(), angle.end());
+    (*hi - *lo > 270.0 ? turning : angles).series.push_back({n, x.values, angle, ""});
     omegas.series.push_back({n, x.values, values(r.omega.col(b)), ""});
     alphas.series.push_back({n, x.values, values(r.alpha.col(b)), ""});
   }
-  std::vector<Plot> plots{std::move(angles), std::move(omegas), std::move(alphas)};
+  std::vector<Plot> plots;
+  for (Plot* p : {&angles, &turning, &omegas, &alphas})
+    if (!p->series.empty()) plots.push_back(std::move(*p));
+  // Every slider on a fixed guide: its signed displacement, velocity and acceleration along the
+  // guide (a shaper's forward stroke and return told apart).
+  Plot slide = plot("kinematics-sliders", "Sliders along their guides: displacement", "s (mm)");
+  Plot slide_v = plot("kinematics-sliders-velocity", "Sliders along their guides: velocity", "v (m/s)");
+  Plot slide_a = plot("kinematics-sliders-acceleration", "Sliders along their guides: acceleration", "a (m/s^2)");
+  for (const planar::Joint& j : m.joints()) {
+    if (j.type != planar::JointType::prismatic || j.body[0] != 0) continue;
+    const auto& points = m.output_points();
+    const auto it = std::find_if(points.begin(), points.end(), [&](const planar::OutputPoint& p) {
+      // the slider's point (tracked once for the bodies a pin joins: found by its name too)
+      return (p.body == j.body[1] && (p.local - j.point[1]).norm() <= 1e-12 * (1.0 + j.point[1].norm())) ||
+             (!j.point_name[1].empty() && p.label == j.point_name[1]);
+    });
+    if (it == points.end()) continue;
+    const auto c = static_cast<Eigen::Index>(it - points.begin());
+    const Vec2 dir = j.guide_dir;
+    std::vector<double> s_mm, v, a;
+    for (Eigen::Index row = 0; row < r.rows(); ++row) {
+      s_mm.push_back(1e3 * (dir.x() * (r.x(row, c) - r.x(0, c)) + dir.y() * (r.y(row, c) - r.y(0, c))));
+      v.push_back(dir.x() * r.vx(row, c) + dir.y() * r.vy(row, c));
+      a.push_back(dir.x() * r.ax(row, c) + dir.y() * r.ay(row, c));
+    }
+    if (!moves(s_mm)) continue;
+    const std::string label = j.name + " (" + m.bodies()[static_cast<size_t>(j.body[1])].name + ")";
+    slide.series.push_back({label, x.values, std::move(s_mm), ""});
+    slide_v.series.push_back({label, x.values, std::move(v), ""});
+    slide_a.series.push_back({label, x.values, std::move(a), ""});
+  }
+  if (!slide.series.empty())
+    for (Plot* p : {&slide, &slide_v, &slide_a}) plots.push_back(std::move(*p));
   // Paths of the moving named points (coupler curves) and their speeds.
   Plot paths{"kinematics-paths", "Point paths (coupler curves)", "x (m)", "y (m)", {}, true};
   Plot speeds = plot("kinematics-speeds", "Point speeds", "speed (m/s)");
@@ -116,11 +155,17 @@ std::vector<Plot> kinetostatics_plots(const Mechanism& m, const planar::Kinetost
   if (!friction.series.empty()) {
     friction.series.push_back({"total", x.values, values(r.total_friction_power), ""});
     plots.push_back(std::move(friction));
+    // Where the driving power nears zero the ratio spikes without meaning: shown only where it
+    // exceeds 5 % of its peak over the sweep.
+    const double peak = r.driver_power.size() > 0 ? r.driver_power.cwiseAbs().maxCoeff() : 0.0;
+    Eigen::VectorXd shown = r.efficiency;
+    for (Eigen::Index k = 0; k < shown.size(); ++k)
+      if (!(r.driver_power(k) > 0.05 * peak)) shown(k) = Table::missing;
     plots.push_back({"kinetostatics-efficiency",
-                     "Instantaneous efficiency",
+                     "Instantaneous efficiency (where the driving power exceeds 5 % of its peak)",
                      x.label,
                      "1 - friction / driver power",
-                     {{"efficiency", x.values, values(r.efficiency), ""}},
+                     {{"efficiency", x.values, values(shown), ""}},
                      false});
   }
   return plots;

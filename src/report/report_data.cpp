@@ -94,18 +94,71 @@ std::string sweep_summary(const Mechanism& m, const planar::TimeGrid& grid, cons
   return text;
 }
 
-std::string kinetostatics_summary(const Mechanism& m, const planar::KinetostaticsSummary& ksum) {
+/// The drivers' values at a row: "crank_drive = 123.4 deg", several comma-separated.
+std::string driver_values_at(const Mechanism& m, const planar::KinetostaticsResult& r, Eigen::Index row) {
+  std::string text;
+  for (size_t d = 0; d < m.drivers().size(); ++d) {
+    const planar::Driver& driver = m.drivers()[d];
+    const double q = r.q(row, static_cast<Eigen::Index>(d));
+    text += (d ? ", " : "") + (driver.type == planar::DriverType::rotational
+                                   ? fmt::format("{} = {:.4g} deg", driver.name, q * 180.0 / M_PI)
+                                   : fmt::format("{} = {:.6g} m", driver.name, q));
+  }
+  return text;
+}
+
+/// The row nearest to time t.
+Eigen::Index row_at(const planar::KinetostaticsResult& r, double t) {
+  Eigen::Index best = 0;
+  for (Eigen::Index k = 1; k < r.t.size(); ++k)
+    if (std::abs(r.t(k) - t) < std::abs(r.t(best) - t)) best = k;
+  return best;
+}
+
+std::string kinetostatics_summary(const Mechanism& m, const planar::KinetostaticsResult& r) {
+  const planar::KinetostaticsSummary& ksum = r.summary;
   std::string text = fmt::format("mean driving power: {:.6g} W; driving work {:.6g} J; friction loss {:.6g} J\n",
                                  ksum.mean_driver_power, ksum.driver_work, ksum.friction_work);
-  if (ksum.has_useful_loads && ksum.driver_work > 0)
+  // What a motor is sized by: each driver's peak and RMS effort, with and without friction.
+  for (size_t d = 0; d < m.drivers().size(); ++d) {
+    const planar::Driver& driver = m.drivers()[d];
+    const char* unit = driver.type == planar::DriverType::rotational ? "N m" : "N";
+    for (const bool with_friction : {true, false}) {
+      const Eigen::MatrixXd& effort = with_friction ? r.effort : r.effort_frictionless;
+      double peak = 0.0, sum = 0.0;
+      Eigen::Index at = 0, count = 0;
+      for (Eigen::Index k = 0; k < effort.rows(); ++k) {
+        const double v = effort(k, static_cast<Eigen::Index>(d));
+        if (!std::isfinite(v)) continue;
+        if (std::abs(v) > std::abs(peak)) peak = v, at = k;
+        sum += v * v, ++count;
+      }
+      if (count == 0) continue;
+      text += fmt::format("driver {} effort{}: peak {:.6g} {} at {} (t = {:.6g} s), RMS {:.6g} {}\n", driver.name,
+                          with_friction ? "" : " without friction", peak, unit, driver_values_at(m, r, at), r.t(at),
+                          std::sqrt(sum / static_cast<double>(count)), unit);
+    }
+  }
+  if (ksum.has_useful_loads && ksum.driver_work > 0) {
     text += fmt::format("cycle efficiency (useful / driving work): {:.4f}\n", ksum.useful_work / ksum.driver_work);
+    if (std::abs(ksum.useful_work) <= 1e-9 * ksum.driver_work)
+      text +=
+          "  (zero: the useful loads do no net work over the cycle, e.g. a spring or weight that gives back what "
+          "it takes)\n";
+  } else if (!ksum.has_useful_loads) {
+    text += "cycle efficiency: no load is marked useful (useful: true), so none is computed\n";
+  }
   for (size_t k = 0; k < m.spec().joints.size(); ++k)
     if (m.joints()[k].type != planar::JointType::gear)
-      text += fmt::format("pair {}: max |F| {:.6g} N at t = {:.6g} s, friction loss {:.6g} J\n", m.joints()[k].name,
-                          ksum.max_reaction[k], ksum.max_reaction_t[k], ksum.friction_energy[k]);
+      text +=
+          fmt::format("pair {}: max |F| {:.6g} N at {} (t = {:.6g} s), friction loss {:.6g} J\n", m.joints()[k].name,
+                      ksum.max_reaction[k], driver_values_at(m, r, row_at(r, ksum.max_reaction_t[k])),
+                      ksum.max_reaction_t[k], ksum.friction_energy[k]);
   for (size_t p = 0; p < m.pins().size(); ++p)
-    text += fmt::format("compound pin {}: max |F| on a member {:.6g} N at t = {:.6g} s, friction loss {:.6g} J\n",
-                        m.pins()[p].name, ksum.pin_max_force[p], ksum.pin_max_force_t[p], ksum.pin_friction_energy[p]);
+    text +=
+        fmt::format("compound pin {}: max |F| on a member {:.6g} N at {} (t = {:.6g} s), friction loss {:.6g} J\n",
+                    m.pins()[p].name, ksum.pin_max_force[p], driver_values_at(m, r, row_at(r, ksum.pin_max_force_t[p])),
+                    ksum.pin_max_force_t[p], ksum.pin_friction_energy[p]);
   if (ksum.flagged > 0) text += fmt::format("{} position(s) near self-locking\n", ksum.flagged);
   return text;
 }
@@ -154,7 +207,7 @@ ReportData report_data(const Mechanism& m, const dynamics::MachineSpec& machine,
   if (options.kinetostatics) {
     const planar::KinetostaticsResult kinetostatics = planar::kinetostatics(m, grid, options.solver);
     data.sections.push_back({"Kinetostatics", kinetostatics_plots(m, kinetostatics)});
-    data.summary += kinetostatics_summary(m, kinetostatics.summary);
+    data.summary += kinetostatics_summary(m, kinetostatics);
   }
   if (m.dof() == 1) add_dynamics(m, machine, grid, x, data);
   return data;

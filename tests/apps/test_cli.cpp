@@ -569,6 +569,13 @@ TEST(Cli, TogglePressWithACompoundPinRunsEveryAnalysis) {
   ASSERT_EQ(report.code, 0) << report.output;
   const std::string html = linkdyn::test::read_text(dir + "/toggle.html");
   EXPECT_NE(html.find("compound pin K: max |F| on a member"), std::string::npos);
+  // What a motor is sized by: peak (with the crank angle where it occurs) and RMS torque, with and
+  // without friction; the pairs' peaks at a crank angle too.
+  EXPECT_NE(html.find("driver crank_drive effort: peak "), std::string::npos);
+  EXPECT_NE(html.find("driver crank_drive effort without friction: peak "), std::string::npos);
+  EXPECT_NE(html.find(" N m at crank_drive = "), std::string::npos);
+  EXPECT_NE(html.find("RMS "), std::string::npos);
+  EXPECT_NE(html.find("pair guide: max |F| "), std::string::npos);
   EXPECT_NE(html.find("K on lower"), std::string::npos);
 }
 

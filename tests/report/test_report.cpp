@@ -96,9 +96,54 @@ TEST(Report, PlotsCarryAxesUnitsAndLegends) {
   EXPECT_EQ(plots[0].x_label, "crank_drive angle (deg)");
   EXPECT_EQ(plots[0].y_label, "angle (deg)");
   const std::string svg = io::render_svg(plots[0]);
-  EXPECT_NE(svg.find(">crank</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">rocker</text>"), std::string::npos);
   EXPECT_NE(svg.find(">angle (deg)</text>"), std::string::npos);
   EXPECT_NE(svg.find("class=\"marker\""), std::string::npos);
+  // The crank's 0-360 ramp has its own panel: the swinging coupler and rocker keep their scale.
+  ASSERT_GE(plots.size(), 2u);
+  EXPECT_EQ(plots[0].id, "kinematics-angles");
+  EXPECT_EQ(plots[0].series.size(), 2u);
+  EXPECT_EQ(plots[1].id, "kinematics-turning");
+  ASSERT_EQ(plots[1].series.size(), 1u);
+  EXPECT_EQ(plots[1].series[0].label, "crank");
+}
+
+TEST(Report, SlidersGetTheirSignedMotionAlongTheGuideAndTheEfficiencyOnlyWhereTheDriverDrives) {
+  // The offset slider-crank: the piston's displacement along its guide from the start, its velocity
+  // and acceleration (signed: the stroke and the return), equal to the tracked point's motion
+  // projected on the guide; the instantaneous efficiency is drawn only where the driving power
+  // exceeds 5 % of its peak.
+  const planar::Mechanism m = io::load_mechanism(test::example("offset-slider-crank"));
+  const planar::KinematicsResult k = planar::kinematics(m, m.default_grid());
+  const std::vector<io::Plot> plots = report::kinematics_plots(m, k);
+  const auto find = [&](const std::vector<io::Plot>& in, const std::string& id) {
+    return std::find_if(in.begin(), in.end(), [&](const io::Plot& p) { return p.id == id; });
+  };
+  const auto s = find(plots, "kinematics-sliders"), v = find(plots, "kinematics-sliders-velocity");
+  ASSERT_NE(s, plots.end());
+  ASSERT_NE(v, plots.end());
+  const std::vector<double>& disp = s->series[0].y;
+  double lo = INFINITY, hi = -INFINITY;
+  for (double x : disp) lo = std::min(lo, x), hi = std::max(hi, x);
+  EXPECT_EQ(disp.front(), 0.0);
+  EXPECT_GT(hi - lo, 10.0) << "a stroke of millimetres";
+  double positive = 0, negative = 0;
+  for (double x : v->series[0].y) (x > 0 ? positive : negative) += 1;
+  EXPECT_GT(positive, 10);
+  EXPECT_GT(negative, 10) << "the return stroke is negative";
+  const planar::KinetostaticsResult ks = planar::kinetostatics(m, m.default_grid(), {});
+  const std::vector<io::Plot> kp = report::kinetostatics_plots(m, ks);
+  const auto eff = find(kp, "kinetostatics-efficiency");
+  ASSERT_NE(eff, kp.end());
+  const double peak = ks.driver_power.cwiseAbs().maxCoeff();
+  int gaps = 0;
+  for (size_t r = 0; r < eff->series[0].y.size(); ++r) {
+    const bool drives = ks.driver_power(static_cast<Eigen::Index>(r)) > 0.05 * peak;
+    EXPECT_EQ(std::isfinite(eff->series[0].y[r]), drives && std::isfinite(ks.efficiency(static_cast<Eigen::Index>(r))))
+        << "row " << r;
+    gaps += drives ? 0 : 1;
+  }
+  EXPECT_GT(gaps, 0) << "the piston's return needs little power";
 }
 
 TEST(Report, KinematicsPlotsAreThoseOfTheKinematicsTable) {
