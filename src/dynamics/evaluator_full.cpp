@@ -146,9 +146,9 @@ class FullEvaluator final : public PlacedEvaluator {
       f.V << axis.x(), axis.y(), axis.dot(j_arm), normal.x(), normal.y(), normal.dot(j_arm);
       f.W << 0.0, 0.0, 1.0;
       const Vec2 a0 = -body.omega * body.omega * arm;
-      f.a0 = Vec2(axis.dot(a0), normal.dot(a0));
+      f.a0 = flex::in_beam_frame(a0, axis);
       f.epsilon0 = 0.0, f.omega = body.omega;
-      f.gravity = Vec2(axis.dot(m_.spec().gravity), normal.dot(m_.spec().gravity));
+      f.gravity = flex::in_beam_frame(m_.spec().gravity, axis);
     }
     coupling_.couple();
     for (size_t l = 0; l < coupling_.size(); ++l) {

@@ -79,10 +79,10 @@ class KaneEvaluator final : public PlacedEvaluator {
         f.W(j) = kw_.A(row + 2, j);
       }
       const Vec2 a0 = Vec2(kw_.B(row), kw_.B(row + 1)) + kw_.B(row + 2) * j_r - body.omega * body.omega * r_go;
-      f.a0 = Vec2(axis.dot(a0), normal.dot(a0));
+      f.a0 = flex::in_beam_frame(a0, axis);
       f.epsilon0 = kw_.B(row + 2);
       f.omega = body.omega;
-      f.gravity = Vec2(axis.dot(m_.spec().gravity), normal.dot(m_.spec().gravity));
+      f.gravity = flex::in_beam_frame(m_.spec().gravity, axis);
     }
   }
 

@@ -6,7 +6,6 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
 #include "dynamics/evaluator.hpp"
 #include "linkdyn/core/integrator.hpp"
@@ -27,7 +26,9 @@ double sign(double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); }
 /// The layout of the state vector.
 struct Layout {
   size_t n = 0, motors = 0, actuators = 0, loads = 0, elements = 0;
-  size_t elastic = 0;  ///< the coupled elastic links' modal coordinates
+  size_t elastic = 0;               ///< the coupled elastic links' modal coordinates
+  std::vector<size_t> link_offset;  ///< per coupled link: where its eta starts in the eta block
+  std::vector<Eigen::Index> modes;  ///< per coupled link
   size_t current() const { return 2 * n; }
   size_t eta() const { return current() + motors; }
   size_t eta_rate() const { return eta() + elastic; }
@@ -37,6 +38,13 @@ struct Layout {
   /// With elastic links: the energy their damping dissipated, then their geometric stiffness's work.
   size_t elastic_energy() const { return loss() + elements; }
   size_t size() const { return elastic_energy() + (elastic > 0 ? 2 : 0); }
+  /// Coupled link l's eta (or eta') in a state, or its eta'' in an evaluation.
+  Eigen::Map<const Eigen::VectorXd> eta_of(const State& y, size_t l, bool rate) const {
+    return {y.data() + (rate ? eta_rate() : eta()) + link_offset[l], modes[l]};
+  }
+  Eigen::Map<const Eigen::VectorXd> eta_acceleration_of(const Evaluation& e, size_t l) const {
+    return {e.elastic_acceleration.data() + link_offset[l], modes[l]};
+  }
 };
 
 /// The rows of results: the arrays sized once, each row from the state and its evaluation.
@@ -107,9 +115,9 @@ class RowWriter {
   /// The row at (t, y) with its evaluation; the first row sets the energies' origin.
   void write(double t, const State& y, const Evaluation& e, const Layout& L, const Branches& branches) {
     std::copy(branches.segment.begin(), branches.segment.end(), ws_.load_segment.begin());
-    const bool limit = place(t, y, e);
+    const bool limit = place(t, y, e, L);
     const auto& loads = m_.spec().loads;
-    const ElasticEnergy elastic = elastic_rows(y, L);
+    const flex::ElasticEnergy elastic = elastic_rows(y, L);
     if (written_++ == 0) {
       energy0_ = kinetic() + elastic.kinetic + planar::potential_energy(m_, ws_) + elastic.potential;
       for (size_t l = 0; l < loads.size(); ++l)
@@ -212,22 +220,16 @@ class RowWriter {
   const Workspace& workspace() const { return ws_; }
 
  private:
-  struct ElasticEnergy {
-    double kinetic = 0.0, potential = 0.0;
-  };
   /// The coupled links' deflections at y into deflection_, and the energy they add.
-  ElasticEnergy elastic_rows(const State& y, const Layout& L) {
-    ElasticEnergy sum;
-    size_t at = 0;
+  flex::ElasticEnergy elastic_rows(const State& y, const Layout& L) {
+    flex::ElasticEnergy sum;
     deflection_.resize(sys_.elastic.size());
     for (size_t l = 0; l < sys_.elastic.size(); ++l) {
       const flex::ModalLink& link = sys_.elastic[l];
-      const auto k = static_cast<Eigen::Index>(link.modes);
-      const Eigen::Map<const Eigen::VectorXd> eta(y.data() + L.eta() + at, k), rate(y.data() + L.eta_rate() + at, k);
-      const flex::ElasticEnergy e = flex::elastic_energy(link, flex::frame_state(m_, ws_, link), eta, rate);
+      const flex::ElasticEnergy e =
+          flex::elastic_energy(link, flex::frame_state(m_, ws_, link), L.eta_of(y, l, false), L.eta_of(y, l, true));
       sum.kinetic += e.kinetic, sum.potential += e.potential;
-      flex::nodal_deflections(link, eta, deflection_[l]);
-      at += static_cast<size_t>(k);
+      flex::nodal_deflections(link, L.eta_of(y, l, false), deflection_[l]);
     }
     return sum;
   }
@@ -245,7 +247,7 @@ class RowWriter {
   /// The mechanism at the row's state: positions tracked from the last row, rates (limits at a
   /// singular position: true), accelerations from the evaluation, and the reactions of the
   /// loads, actuators and friction of the evaluation when asked.
-  bool place(double t, const State& y, const Evaluation& e) {
+  bool place(double t, const State& y, const Evaluation& e, const Layout& L) {
     const size_t n = m_.drivers().size();
     for (size_t i = 0; i < n; ++i) ws_.q[i] = y[i], ws_.qd[i] = y[n + i], ws_.qdd[i] = e.qdd[i];
     const planar::KinematicStatus st = planar::solve_positions(m_, ws_);
@@ -277,16 +279,11 @@ class RowWriter {
     ws_.applied[0].setZero();
     ws_.friction_load[0].setZero();
     // Coupled elastic links: the loads their deformation adds to their bodies.
-    const size_t n_modes = std::accumulate(sys_.elastic.begin(), sys_.elastic.end(), size_t{0},
-                                           [](size_t sum, const flex::ModalLink& l) { return sum + l.modes; });
-    for (size_t l = 0, at = 0; l < sys_.elastic.size(); at += sys_.elastic[l].modes, ++l) {
+    for (size_t l = 0; l < sys_.elastic.size(); ++l) {
       const flex::ModalLink& link = sys_.elastic[l];
-      const auto k = static_cast<Eigen::Index>(link.modes);
-      const double* eta = y.data() + 2 * n + sys_.motors.size() + at;
       ws_.applied[link.body] +=
-          flex::deformation_load(link, ws_, flex::frame_state(m_, ws_, link), Eigen::Map<const Eigen::VectorXd>(eta, k),
-                                 Eigen::Map<const Eigen::VectorXd>(eta + n_modes, k),
-                                 Eigen::Map<const Eigen::VectorXd>(e.elastic_acceleration.data() + at, k));
+          flex::deformation_load(link, ws_, flex::frame_state(m_, ws_, link), L.eta_of(y, l, false),
+                                 L.eta_of(y, l, true), L.eta_acceleration_of(e, l));
     }
     planar::solve_reactions(m_, ws_);
     return limit;
@@ -599,7 +596,11 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
   Layout L;
   L.n = m.drivers().size(), L.motors = system.motors.size(), L.actuators = system.machine.actuators.size();
   L.loads = m.spec().loads.size(), L.elements = system.coulomb.size();
-  for (const flex::ModalLink& link : system.elastic) L.elastic += static_cast<size_t>(link.modes);
+  for (const flex::ModalLink& link : system.elastic) {
+    L.link_offset.push_back(L.elastic);
+    L.modes.push_back(link.modes);
+    L.elastic += static_cast<size_t>(link.modes);
+  }
   if (L.elastic > 0 && o.method == Method::reduced)
     throw InputError(system.elastic.front().where, "elastic link '" + system.elastic.front().name + "'",
                      "is coupled with the motion, which the reduced (one-coordinate) method cannot integrate",
@@ -772,10 +773,8 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
       }
       stepper->state_at(f, t_event, y_event);
       eval->check(y_event.data());
-      for (size_t l = 0, at = 0; l < system.elastic.size(); at += system.elastic[l].modes, ++l)
-        if (const std::string problem = flex::deflection_problem(
-                system.elastic[l],
-                Eigen::Map<const Eigen::VectorXd>(y_event.data() + L.eta() + at, system.elastic[l].modes));
+      for (size_t l = 0; l < system.elastic.size(); ++l)
+        if (const std::string problem = flex::deflection_problem(system.elastic[l], L.eta_of(y_event, l, false));
             !problem.empty())
           throw AnalysisError(problem);
       result.qd_min = std::min(result.qd_min, y_event[L.n]), result.qd_max = std::max(result.qd_max, y_event[L.n]);

@@ -147,9 +147,7 @@ FrameState frame_state(const planar::Mechanism& m, const planar::Workspace& ws, 
   const planar::BodyState& body = ws.body[link.body];
   FrameState f;
   f.axis = body.arm(link.axis);
-  auto to_beam = [&](const Vec2& g) {
-    return Vec2(f.axis.x() * g.x() + f.axis.y() * g.y(), -f.axis.y() * g.x() + f.axis.x() * g.y());
-  };
+  auto to_beam = [&](const Vec2& g) { return in_beam_frame(g, f.axis); };
   f.omega = body.omega, f.epsilon = body.alpha;
   f.origin_velocity = to_beam(body.velocity(link.origin));
   f.origin_acceleration = to_beam(body.acceleration(link.origin));
@@ -164,7 +162,7 @@ AxialForce coupled_axial_force(const planar::Workspace& ws, const ModalLink& lin
   for (int end = 0; end < 2; ++end) {
     Vec2 force = Vec2::Zero();
     for (const auto& [joint, sign] : link.end_joints[end]) force += sign * ws.reaction[joint].force;
-    motion.end_force[end] = Vec2(frame.axis.dot(force), cross(frame.axis, force));
+    motion.end_force[end] = in_beam_frame(force, frame.axis);
   }
   return axial_force(link.beam, motion);
 }

@@ -121,9 +121,7 @@ std::vector<ElasticLink> require_elastic_links(const planar::Mechanism& m, const
 void frame_motion(const planar::Mechanism& m, const planar::Workspace& ws, const ElasticLink& link, FrameMotion& out) {
   const planar::BodyState& body = ws.body[link.body];
   const Vec2 axis = rotate(link.axis, body.c, body.s);  // the beam's x axis, global
-  auto to_beam = [&](const Vec2& g) {
-    return Vec2(axis.x() * g.x() + axis.y() * g.y(), -axis.y() * g.x() + axis.x() * g.y());
-  };
+  auto to_beam = [&](const Vec2& g) { return in_beam_frame(g, axis); };
   out.omega = body.omega;
   out.epsilon = body.alpha;
   out.origin_acceleration = to_beam(body.acceleration(link.point[0]));

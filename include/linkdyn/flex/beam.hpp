@@ -73,6 +73,12 @@ struct FrameMotion {
   std::array<Vec2, 2> end_force{Vec2::Zero(), Vec2::Zero()};
 };
 
+/// A global vector's components in a beam frame whose x axis is the unit vector `axis` (R^T v,
+/// [004 Eq. 2]).
+inline Vec2 in_beam_frame(const Vec2& v, const Vec2& axis) {
+  return {axis.x() * v.x() + axis.y() * v.y(), -axis.y() * v.x() + axis.x() * v.y()};
+}
+
 /// The axial force (tension) along the beam, P(s) = c0 + c1 s + c2 M0(s) + c3 M1(s) with
 /// M0(s) = int_0^s rho A and M1(s) = int_0^s rho A x dx (BeamModel::mass_moments): equilibrium of
 /// the part [0, s] under the end force and the distributed inertia and weight, blended linearly
