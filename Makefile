@@ -10,7 +10,7 @@ DEB_PACKAGES = build-essential cmake pkg-config libeigen3-dev libyaml-cpp-dev li
                libfmt-dev nlohmann-json3-dev libboost-dev libgtest-dev libgmock-dev libbenchmark-dev \
                liburdfdom-dev libtinyxml-dev libconsole-bridge-dev python3 chromium clang-tidy clang-format \
                pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib \
-               libnlopt-cxx-dev libopenmpi-dev openmpi-bin libjs-chart.js
+               libnlopt-cxx-dev libopenmpi-dev openmpi-bin libjs-chart.js libjs-dygraphs
 # AddressSanitizer and UndefinedBehaviorSanitizer (CMake's LINKDYN_SANITIZE): any finding stops
 # the program and fails its test.
 SANITIZE_ENV = ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:detect_stack_use_after_return=1:strict_init_order=1 \

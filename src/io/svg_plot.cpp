@@ -53,8 +53,9 @@ struct Range {
   }
 };
 
-/// Indices kept for display: all when short; else per bucket the first, min and max points.
-std::vector<size_t> decimate(const std::vector<double>& y, size_t max_points) {
+}  // namespace
+
+std::vector<size_t> display_indices(const std::vector<double>& y, size_t max_points) {
   std::vector<size_t> keep;
   const size_t n = y.size();
   if (n <= max_points) {
@@ -80,8 +81,6 @@ std::vector<size_t> decimate(const std::vector<double>& y, size_t max_points) {
   keep.erase(std::unique(keep.begin(), keep.end()), keep.end());
   return keep;
 }
-
-}  // namespace
 
 std::string render_svg(const Plot& plot, int width, int height, size_t max_points) {
   const double left = 72, right = width - 16.0, top = 34, bottom = height - 46.0;
@@ -149,7 +148,7 @@ std::string render_svg(const Plot& plot, int width, int height, size_t max_point
             fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"1.6\" points=\"{}\"/>\n", colour, points);
       points.clear();
     };
-    for (size_t k : decimate(ser.y, max_points)) {
+    for (size_t k : display_indices(ser.y, max_points)) {
       if (!std::isfinite(ser.x[k]) || !std::isfinite(ser.y[k])) {
         flush();
         continue;
@@ -157,8 +156,13 @@ std::string render_svg(const Plot& plot, int width, int height, size_t max_point
       points += fmt::format("{:.1f},{:.1f} ", px(ser.x[k]), py(ser.y[k]));
     }
     flush();
-    // Legend.
+    // Legend, on a white box so that it does not sit on the data unreadably.
     const double ly = top + 14 + 16 * static_cast<double>(s);
+    if (s == 0)
+      svg += fmt::format(
+          "<rect x=\"{}\" y=\"{}\" width=\"146\" height=\"{}\" fill=\"white\" fill-opacity=\"0.85\" "
+          "stroke=\"#ccc\"/>\n",
+          right - 154, top + 2, 16 * static_cast<double>(plot.series.size()) + 4);
     svg += fmt::format(
         "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"2\"/>"
         "<text x=\"{}\" y=\"{}\">{}</text>\n",

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Opens reports in headless Chromium (Debian's package `chromium`, installed by `make deps`) with the
 # page's built-in check (#selftest): no script error, every plot present, the slider moves the
-# mechanism and the plot markers. Also a 10^5-step report, which must stay small and open fast.
+# mechanism and every chart's cursor, the mouse over a chart shows every series' value under the
+# cursor and moves the slider, a drag zooms, a click on a legend entry hides its series, and every
+# element of the machine in the page's data is drawn. Each model's own elements (sliders on their
+# guides, springs, dampers, load arrows, wheels) must be there. Also a 10^5-step report, which must
+# stay small and open fast.
 # Usage: report_in_browser.sh LINKDYN EXAMPLES_DIR WORK_DIR
 set -euo pipefail
 linkdyn=$1 examples=$2 work=$3
@@ -19,20 +23,37 @@ browser() {  # URL -> the page's DOM after its scripts ran
 }
 
 failures=0
-check() {  # NAME HTML
-  local title
-  title=$(browser "file://$2#selftest" | grep -o '<title>[^<]*</title>' || true)
-  echo "$1: $title"
+check() {  # NAME HTML [WORDS THE TITLE MUST HOLD, e.g. "blocks 1"...]
+  local title name=$1 html=$2
+  shift 2
+  title=$(browser "file://$html#selftest" | grep -o '<title>[^<]*</title>' || true)
+  echo "$name: $title"
   case "$title" in
     *"linkdyn-selftest: PASS"*) ;;
     *) failures=$((failures + 1)) ;;
   esac
+  for words in "$@"; do
+    case "$title" in
+      *" $words "*) ;;
+      *) echo "  expected \"$words\""; failures=$((failures + 1)) ;;
+    esac
+  done
 }
 
-for model in seed001-fourbar class3-triad pump-2dof non-grashof-fourbar offset-slider-crank toggle-press; do
+report() {  # MODEL [WORDS...]
+  local model=$1
+  shift
   "$linkdyn" report "$examples/$model.yaml" -o "$work/$model.html" >/dev/null
-  check "$model" "$work/$model.html"
-done
+  check "$model" "$work/$model.html" "$@"
+}
+report seed001-fourbar "loads 1" "cursor true" "zoom true" "toggle true"
+report class3-triad
+report pump-2dof "springs 1" "blocks 1" "guides 1"
+report non-grashof-fourbar
+report offset-slider-crank "blocks 1" "guides 1" "loads 1"
+report toggle-press "blocks 1" "guides 1" "loads 1" "wheels 1"
+report fourbar-flywheel "wheels 2"
+report inverted-slider-crank "dampers 1" "blocks 1"
 
 # Design studies' pages: Chart.js embedded, every chart drawn, values under the cursor, series
 # toggled from the legend.

@@ -18,10 +18,17 @@ size_t count(const std::string& text, const std::string& what) {
   for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
   return n;
 }
-nlohmann::json page_data(const std::string& html) {
-  const std::string open = "<script id=\"data\" type=\"application/json\">";
+nlohmann::json script_json(const std::string& html, const std::string& id) {
+  const std::string open = "<script id=\"" + id + "\" type=\"application/json\">";
   const size_t from = html.find(open) + open.size();
   return nlohmann::json::parse(html.substr(from, html.find("</script>", from) - from));
+}
+nlohmann::json page_data(const std::string& html) { return script_json(html, "data"); }
+nlohmann::json page_charts(const std::string& html) { return script_json(html, "charts"); }
+/// The page without the embedded plotting library (its own text is Debian's).
+std::string without_library(const std::string& html) {
+  const size_t from = html.find("<script id=\"dygraphs\">"), to = html.find("</script>", from);
+  return from == std::string::npos ? html : html.substr(0, from) + html.substr(to);
 }
 }  // namespace
 
@@ -30,9 +37,15 @@ TEST(Report, EveryExampleGivesASelfContainedPageWithEveryPlot) {
     SCOPED_TRACE(c.name);
     const io::Model model = io::read_model(test::example(c.name));
     const planar::Mechanism m = planar::compile(model.mechanism);
-    const std::string html = report::planar_report_html(m, model.machine, m.default_grid());
-    const size_t plots = count(html, "class=\"plot\"");
+    const std::string page = report::planar_report_html(m, model.machine, m.default_grid());
+    // Point paths are inline SVG, every other plot an interactive chart drawn by dygraphs,
+    // embedded from Debian's package (no link to fetch it).
+    EXPECT_NE(page.find("<script id=\"dygraphs\">"), std::string::npos);
+    EXPECT_NE(page.find("Dygraph"), std::string::npos);
+    const std::string html = without_library(page);
+    const size_t plots = count(html, "class=\"plot\"") + count(html, "class=\"plot chart\"");
     EXPECT_GE(plots, 7u);
+    EXPECT_EQ(page_charts(html).size(), count(html, "class=\"plot chart\""));
     EXPECT_NE(html.find("data-plots=\"" + std::to_string(plots) + "\""), std::string::npos);
     EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));  // no link but the SVG namespace
     EXPECT_EQ(html.find("https://"), std::string::npos);
@@ -154,7 +167,93 @@ TEST(Report, KinematicsPlotsAreThoseOfTheKinematicsTable) {
     report::ReportOptions options;
     options.kinetostatics = false;
     const std::string html = report::planar_report_html(m, {}, m.default_grid(), options);
-    for (const io::Plot& p : report::kinematics_plots(m, planar::kinematics(m, m.default_grid())))
-      EXPECT_NE(html.find(io::render_svg(p, 640, 360, options.max_plot_points)), std::string::npos) << p.id;
+    const nlohmann::json charts = page_charts(html);
+    for (const io::Plot& p : report::kinematics_plots(m, planar::kinematics(m, m.default_grid()))) {
+      if (p.path) {  // drawn to scale as SVG
+        EXPECT_NE(html.find(io::render_svg(p, 640, 360, options.max_plot_points)), std::string::npos) << p.id;
+        continue;
+      }
+      // The chart's rows are the plot's samples, to the page's 6 significant digits.
+      const auto chart = std::find_if(charts.begin(), charts.end(), [&](const auto& c) { return c["id"] == p.id; });
+      ASSERT_NE(chart, charts.end()) << p.id;
+      ASSERT_EQ((*chart)["labels"].size(), p.series.size() + 1) << p.id;
+      ASSERT_FALSE((*chart)["merged"].get<bool>()) << p.id;
+      // Each row is a sample (x and every y to the page's 6 digits), the rows in the samples' order.
+      const std::vector<double>& x = p.series[0].x;
+      auto near = [](double shown, double v) { return std::abs(shown - v) <= 6e-6 * std::abs(v) + 1e-12; };
+      auto is_sample = [&](const nlohmann::json& row, size_t k) {
+        if (!near(row[0].get<double>(), x[k])) return false;
+        for (size_t s = 0; s < p.series.size(); ++s) {
+          const double y = p.series[s].y[k];
+          if (std::isfinite(y) ? row[s + 1].is_null() || !near(row[s + 1].get<double>(), y) : !row[s + 1].is_null())
+            return false;
+        }
+        return true;
+      };
+      size_t k = 0;
+      for (const auto& row : (*chart)["rows"]) {
+        while (k < x.size() && !is_sample(row, k)) ++k;
+        ASSERT_LT(k, x.size()) << p.id << ": a row that is not a sample, in order: " << row.dump();
+        ++k;
+      }
+    }
+  }
+}
+
+TEST(Report, AnimationDrawsTheMachinesGuidesSlidersGearsAndLoads) {
+  {
+    // Offset slider-crank: the piston's guide is the ground line y = 0.03 along x, over the
+    // piston's whole travel; the block sits on the piston's point P.
+    const planar::Mechanism m = io::load_mechanism(test::example("offset-slider-crank"));
+    const nlohmann::json data = page_data(report::planar_report_html(m, {}, m.default_grid()));
+    ASSERT_EQ(data["guides"].size(), 1u);
+    ASSERT_EQ(data["blocks"].size(), 1u);
+    const auto& guide = data["guides"][0];
+    EXPECT_EQ(guide["at"][0], 0);  // fixed in the ground
+    EXPECT_NEAR(guide["at"][2].get<double>(), 0.03, 1e-12);
+    EXPECT_NEAR(guide["dir"][0].get<double>(), 1.0, 1e-12);
+    const auto& P = data["paths"]["P"];
+    for (size_t k = 0; k + 1 < P.size(); k += 2) {
+      const double along = P[k].get<double>() - guide["at"][1].get<double>();
+      EXPECT_GT(along, guide["span"][0].get<double>());
+      EXPECT_LT(along, guide["span"][1].get<double>());
+      EXPECT_NEAR(P[k + 1].get<double>(), 0.03, 1e-9);  // the point slides on the guide
+    }
+    EXPECT_EQ(data["blocks"][0]["guide"], 0);
+  }
+  {
+    // Four-bar with a geared flywheel (ratio -3, axes 1.5 m apart): pitch circles of 1.125 m
+    // and 0.375 m (r_crank = 3 r_flywheel, r_crank + r_flywheel = 1.5 m).
+    const planar::Mechanism m = io::load_mechanism(test::example("fourbar-flywheel"));
+    const nlohmann::json data = page_data(report::planar_report_html(m, {}, m.default_grid()));
+    ASSERT_EQ(data["wheels"].size(), 2u);
+    EXPECT_NEAR(data["wheels"][0]["r"].get<double>(), 1.125, 1e-9);
+    EXPECT_NEAR(data["wheels"][1]["r"].get<double>(), 0.375, 1e-9);
+    EXPECT_EQ(data["wheels"][1]["kind"], "gear");
+  }
+  {
+    // Seed four-bar: the 1 kN load at S is an arrow of constant (0, -1000) N at S in every frame;
+    // the ground pivots are A and D only.
+    const planar::Mechanism m = io::load_mechanism(test::example("seed001-fourbar"));
+    const nlohmann::json data = page_data(report::planar_report_html(m, {}, m.default_grid()));
+    ASSERT_EQ(data["loads"].size(), 1u);
+    EXPECT_EQ(data["loads"][0]["name"], "load_S");
+    const auto& force = data["loads"][0]["force"];
+    EXPECT_EQ(force.size(), 2 * data["frames"].size());
+    for (size_t k = 0; k + 1 < force.size(); k += 2) {
+      EXPECT_EQ(force[k].get<double>(), 0.0);
+      EXPECT_EQ(force[k + 1].get<double>(), -1000.0);
+    }
+    EXPECT_NEAR(data["load_scale"].get<double>() * 1000.0, 0.2 * data["size"].get<double>(), 1e-5);
+    EXPECT_EQ(data["pivots"].size(), 2u);
+  }
+  {
+    // Toggle press: the ram's block on its guide, the motor's wheel on the crank.
+    const io::Model model = io::read_model(test::example("toggle-press"));
+    const planar::Mechanism m = planar::compile(model.mechanism);
+    const nlohmann::json data = page_data(report::planar_report_html(m, model.machine, m.default_grid()));
+    EXPECT_EQ(data["blocks"].size(), 1u);
+    ASSERT_EQ(data["wheels"].size(), 1u);
+    EXPECT_EQ(data["wheels"][0]["kind"], "motor");
   }
 }

@@ -23,6 +23,10 @@ struct Plot {
   bool linked = true;  ///< a marker follows the report's slider (its x is the animation's x)
 };
 
+/// The indices of y kept for display, at most about max_points: all when short; else, per
+/// bucket, its first point and its extremes (peaks survive decimation).
+std::vector<size_t> display_indices(const std::vector<double>& y, size_t max_points);
+
 /// The SVG document of a plot.
 std::string render_svg(const Plot& plot, int width = 640, int height = 360, size_t max_points = 2000);
 /// Writes one SVG file per plot, DIR/<id>.svg; returns the paths.
