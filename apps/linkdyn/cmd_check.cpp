@@ -44,9 +44,8 @@ void run_check(const CheckOptions& o) {
   }
   for (size_t g = 0; g < m.groups().size(); ++g) {
     const planar::Group& grp = *m.groups()[g];
-    if (grp.has_transmission_angle())
-      fmt::print("  transmission angle at {}: {:.3f} deg\n", m.joints()[grp.label_joint()].name,
-                 *grp.transmission_angle(m, ws) * 180.0 / M_PI);
+    if (const std::optional<double> mu = grp.transmission_angle(m, ws))
+      fmt::print("  transmission angle at {}: {:.3f} deg\n", m.joints()[grp.label_joint()].name, *mu * 180.0 / M_PI);
   }
   fmt::print("loop-closure residual: {:.3g} m\n", planar::constraint_residual(m, ws));
 }

@@ -214,7 +214,7 @@ void record_row(const Mechanism& m, const Workspace& ws, double t, StepStatus st
   }
   for (size_t g = 0; g < r.transmission_groups.size(); ++g)
     r.transmission_angle(row, static_cast<Eigen::Index>(g)) =
-        *m.groups()[r.transmission_groups[g]]->transmission_angle(m, ws);
+        m.groups()[r.transmission_groups[g]]->transmission_angle(m, ws).value_or(none);
   r.status[static_cast<size_t>(row)] = status;
 }
 

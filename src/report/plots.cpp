@@ -5,6 +5,7 @@
 
 #include "linkdyn/dynamics/direct.hpp"
 #include "linkdyn/planar/groups/group.hpp"
+#include "linkdyn/planar/motion_law.hpp"
 #include "report/x_axis.hpp"
 
 namespace linkdyn::report {
@@ -34,6 +35,71 @@ bool moves(const std::vector<double>& v) {
 }
 
 }  // namespace
+namespace {
+
+/// One-DOF: every turning or swinging body's rate and every slider's velocity per driver rate
+/// (the first-order kinematic coefficients), and the sliders' ideal mechanical advantage, the
+/// output force per driver effort without friction: q' / v (from the power balance F v = T q').
+/// Near a slider's dead centre the advantage grows without bound: shown only where |v / q'|
+/// exceeds 2 % of its peak.
+void add_velocity_ratios(const Mechanism& m, const planar::KinematicsResult& r, const XAxis& x,
+                         const Plot& slider_velocities, std::vector<Plot>& plots) {
+  const planar::Driver& driver = m.drivers()[0];
+  const bool rotational = driver.type == planar::DriverType::rotational;
+  std::vector<double> rate(static_cast<size_t>(r.rows()));
+  double fastest = 0.0;
+  for (Eigen::Index row = 0; row < r.rows(); ++row) {
+    rate[static_cast<size_t>(row)] = planar::evaluate(driver.law, r.t(row)).qd;
+    fastest = std::max(fastest, std::abs(rate[static_cast<size_t>(row)]));
+  }
+  auto per_rate = [&](const std::vector<double>& v) {
+    std::vector<double> out(v.size(), Table::missing);
+    for (size_t k = 0; k < v.size(); ++k)
+      if (std::abs(rate[k]) > 1e-9 * fastest) out[k] = v[k] / rate[k];
+    return out;
+  };
+  const std::string per = rotational ? "rad" : "m";
+  Plot angular{"kinematics-velocity-ratio",
+               "Velocity ratios: body rates per driver rate (omega / " + driver.name + "')",
+               x.label,
+               "omega / q' (rad/" + per + ")",
+               {},
+               false};
+  for (Eigen::Index b = 0; b < r.omega.cols(); ++b) {
+    std::vector<double> ratio = per_rate(values(r.omega.col(b)));
+    if (moves(ratio))
+      angular.series.push_back({m.bodies()[static_cast<size_t>(b + 1)].name, x.values, std::move(ratio), ""});
+  }
+  if (!angular.series.empty()) plots.push_back(std::move(angular));
+  if (slider_velocities.series.empty()) return;
+  Plot linear{"kinematics-slider-ratio",
+              "Sliders: velocity per driver rate (v / " + driver.name + "')",
+              x.label,
+              "v / q' (m/" + per + ")",
+              {},
+              false};
+  Plot advantage{"kinematics-mechanical-advantage",
+                 "Sliders: ideal mechanical advantage q' / v (where |v / q'| > 2 % of its peak)",
+                 x.label,
+                 rotational ? "force per driver torque (1/m)" : "force per driver force",
+                 {},
+                 false};
+  for (const io::PlotSeries& v : slider_velocities.series) {
+    std::vector<double> ratio = per_rate(v.y), gain(ratio.size(), Table::missing);
+    double peak = 0.0;
+    for (double q : ratio)
+      if (std::isfinite(q)) peak = std::max(peak, std::abs(q));
+    for (size_t k = 0; k < ratio.size(); ++k)
+      if (std::abs(ratio[k]) > 0.02 * peak) gain[k] = 1.0 / ratio[k];
+    advantage.series.push_back({v.label, x.values, std::move(gain), ""});
+    linear.series.push_back({v.label, x.values, std::move(ratio), ""});
+  }
+  plots.push_back(std::move(linear));
+  plots.push_back(std::move(advantage));
+}
+
+}  // namespace
+
 std::vector<Plot> kinematics_plots(const Mechanism& m, const planar::KinematicsResult& r) {
   const XAxis x = x_axis(m, r.t, r.q);
   auto plot = [&](std::string id, std::string title, std::string y_label) {
@@ -86,8 +152,11 @@ std::vector<Plot> kinematics_plots(const Mechanism& m, const planar::KinematicsR
     slide_v.series.push_back({label, x.values, std::move(v), ""});
     slide_a.series.push_back({label, x.values, std::move(a), ""});
   }
+  std::vector<Plot> ratios;
+  if (m.dof() == 1) add_velocity_ratios(m, r, x, slide_v, ratios);
   if (!slide.series.empty())
     for (Plot* p : {&slide, &slide_v, &slide_a}) plots.push_back(std::move(*p));
+  for (Plot& p : ratios) plots.push_back(std::move(p));
   // Paths of the moving named points (coupler curves) and their speeds.
   Plot paths{"kinematics-paths", "Point paths (coupler curves)", "x (m)", "y (m)", {}, true};
   Plot speeds = plot("kinematics-speeds", "Point speeds", "speed (m/s)");
@@ -152,6 +221,42 @@ std::vector<Plot> kinetostatics_plots(const Mechanism& m, const planar::Kinetost
           {pin.name, x.values, values(r.pin_friction_power.col(static_cast<Eigen::Index>(p))), ""});
   }
   plots.push_back(std::move(reactions));
+  // Each pair's reaction in components (what the first body of the pair exerts on the second);
+  // the prismatic pairs' normal forces N and moments M (about the slider point) on their own.
+  Plot normals{"kinetostatics-prismatic-normal",
+               "Prismatic pairs: normal force N (signed, along the guide's normal)",
+               x.label,
+               "force (N)",
+               {},
+               false};
+  Plot moments{"kinetostatics-prismatic-moment",
+               "Prismatic pairs: moment M about the slider point",
+               x.label,
+               "moment (N m)",
+               {},
+               false};
+  for (size_t k = 0; k < m.spec().joints.size(); ++k) {
+    const planar::Joint& j = m.spec().joints[k];
+    const auto c = static_cast<Eigen::Index>(k);
+    if (j.type == planar::JointType::prismatic) {
+      normals.series.push_back({j.name, x.values, values(r.reactions.normal.col(c)), ""});
+      moments.series.push_back({j.name, x.values, values(r.reactions.moment.col(c)), ""});
+    }
+    if (j.type != planar::JointType::revolute) continue;
+    plots.push_back(
+        {"kinetostatics-reaction-" + j.name,
+         "Reaction at " + j.name + ": on " + m.bodies()[j.body[1]].name + " from " + m.bodies()[j.body[0]].name,
+         x.label,
+         "force (N)",
+         {{"Fx", x.values, values(r.reactions.force_x.col(c)), ""},
+          {"Fy", x.values, values(r.reactions.force_y.col(c)), ""},
+          {"|F|", x.values, magnitudes(r.reactions.force_x.col(c), r.reactions.force_y.col(c)), ""}},
+         false});
+  }
+  if (!normals.series.empty()) {
+    plots.push_back(std::move(normals));
+    plots.push_back(std::move(moments));
+  }
   if (!friction.series.empty()) {
     friction.series.push_back({"total", x.values, values(r.total_friction_power), ""});
     plots.push_back(std::move(friction));

@@ -134,6 +134,7 @@
   // Interactive charts (dygraphs): the values of every series under the cursor in the legend,
   // a legend entry hides or shows its series; the cursor of every chart against the
   // animation's x follows the slider, and moving over such a chart moves the slider.
+  function tick(v) { return String(Number(Number(v).toPrecision(6))); }
   function format(v) { return v === null || v === undefined || isNaN(v) ? '-' : Number(v).toPrecision(5); }
   function legend(data) {
     var head = data.x === undefined ? '' : '<span class="at">' + data.dygraph.getLabels()[0] + ' = ' + format(data.x) + '</span>';
@@ -167,7 +168,7 @@
       colors: c.labels.slice(1).map(function (l, i) { return colours[i % colours.length]; }),
       labelsDiv: labels, legend: 'always', legendFormatter: legend, connectSeparatedPoints: c.merged,
       hideOverlayOnMouseOut: false, strokeWidth: 1.6, highlightCircleSize: 3, yLabelWidth: 16,
-      axes: {x: {valueFormatter: format}, y: {valueFormatter: format, axisLabelWidth: 64}},
+      axes: {x: {valueFormatter: format, axisLabelFormatter: tick}, y: {valueFormatter: format, axisLabelFormatter: tick, axisLabelWidth: 64}},
       plugins: [new Dygraph.Plugins.Crosshair({direction: 'vertical'})],
       highlightCallback: function (event, x) { follow(chart, x); }
     });

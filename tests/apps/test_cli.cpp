@@ -155,9 +155,14 @@ TEST(Cli, PlotOptionWritesOneSvgPerPlotAndReportWritesTheHtml) {
   const std::string dir = ::testing::TempDir() + "/plots";
   const CliRun k = run("kinetostatics " + linkdyn::test::example("seed001-fourbar") + " --plot " + dir);
   ASSERT_EQ(k.code, 0) << k.output;
-  EXPECT_NE(k.output.find("wrote 4 plot(s)"), std::string::npos) << k.output;
+  // The driver torque, the reactions |F|, each of the 4 pins' reaction in components, the
+  // friction power and the efficiency.
+  EXPECT_NE(k.output.find("wrote 8 plot(s)"), std::string::npos) << k.output;
   const std::string svg = linkdyn::test::read_text(dir + "/kinetostatics-reactions.svg");
   EXPECT_NE(svg.find("Pair reactions |F|"), std::string::npos);
+  const std::string pin_a = linkdyn::test::read_text(dir + "/kinetostatics-reaction-A.svg");
+  EXPECT_NE(pin_a.find("Reaction at A: on crank from ground"), std::string::npos);
+  EXPECT_NE(pin_a.find(">Fy</text>"), std::string::npos);
   const std::string html = ::testing::TempDir() + "/seed.report.html";
   const CliRun r = run("report " + linkdyn::test::example("seed001-fourbar") + " -o " + html);
   ASSERT_EQ(r.code, 0) << r.output;

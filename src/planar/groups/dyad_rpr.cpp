@@ -50,6 +50,23 @@ class DyadRPR final : public Dyad {
     }
     return out;
   }
+
+  bool has_transmission_angle() const override { return true; }
+  std::optional<double> transmission_angle(const Mechanism& m, const Workspace& ws) const override {
+    // The guide body as the output (inverted slider-crank, crank shaper): the frictionless force
+    // of the slider is normal to the guide at the slider's point P, whose velocity on the guide
+    // body is normal to P - pin_g. mu = pi/2 - the angle between them = acos(|guide x (P -
+    // pin_g)| / |P - pin_g|), folded to [0, pi/2]: pi/2 (ideal) whenever the guide passes through
+    // the guide body's pin.
+    const Joint &ji = joint(m, outer_i), &jij = joint(m, inner), &jj = joint(m, outer_j);
+    const int g = jij.body[0], s = jij.body[1];
+    const Joint& jg = g == i() ? ji : jj;
+    const Vec2 arm = global_point(jij, ws.body[s], s) - global_point(jg, ws.body[g], g);
+    const double length = arm.norm();
+    if (length == 0.0) return std::nullopt;  // the slider on the pin: no arm to turn the guide
+    const Vec2 guide = ws.body[g].arm(jij.guide_dir);
+    return std::acos(std::min(1.0, std::abs(cross(guide, arm)) / length));
+  }
 };
 
 }  // namespace
