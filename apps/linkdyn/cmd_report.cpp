@@ -15,7 +15,8 @@ namespace {
 struct ReportCliOptions {
   std::string model, output;
   int steps = 0;
-  bool no_friction = false;
+  bool no_friction = false, steady = false, start_up = false;
+  double start_up_t_end = Table::missing;
 };
 
 void run_report(const ReportCliOptions& o) {
@@ -25,6 +26,15 @@ void run_report(const ReportCliOptions& o) {
   const SweepProgress progress("report");
   report::ReportOptions options;
   options.solver.friction = !o.no_friction;
+  if ((o.steady || o.start_up) && (model.machine.actuators.empty() || m.dof() != 1))
+    throw InputError(m.spec().where, o.steady ? "--steady" : "--start-up",
+                     "chooses the direct dynamics of a one-DOF machine with actuators, and this model has " +
+                         (m.dof() != 1 ? std::to_string(m.dof()) + " degrees of freedom" : std::string("no actuators")),
+                     "leave the option out, or add an actuator (docs/model-format.md, Actuators)");
+  options.dynamics = o.steady     ? report::DynamicsRun::steady
+                     : o.start_up ? report::DynamicsRun::start_up
+                                  : report::DynamicsRun::automatic;
+  options.start_up_duration = o.start_up_t_end - grid.t0;  // NaN unless given
   const std::string html = report::planar_report_html(m, model.machine, grid, options);
   const std::string path = o.output.empty() ? m.spec().name + ".report.html" : o.output;
   io::require_not_an_input(path, {o.model}, "--output");
@@ -43,6 +53,19 @@ void add_report_command(CLI::App& app) {
   cmd->add_option("--steps", options->steps, "Number of steps (default: from the model's motion law)")->check(positive);
   add_max_steps_option(cmd);
   cmd->add_flag("--no-friction", options->no_friction, "Frictionless kinetostatics");
+  CLI::Option* steady = cmd->add_flag(
+      "--steady", options->steady,
+      "Direct dynamics (one-DOF machine with actuators): the steady cycle, an error if there is none (default: the "
+      "steady cycle when one exists, else the start-up)");
+  CLI::Option* start_up = cmd->add_flag("--start-up", options->start_up,
+                                        "Direct dynamics: the start-up from rest instead of the steady cycle")
+                              ->excludes(steady);
+  cmd->add_option("--t-end", options->start_up_t_end,
+                  "With --start-up: its end time (s, or with a unit: 300ms; default: 5 times the analysis grid's "
+                  "duration, at least 1 s)")
+      ->transform(in_si(Quantity::time))
+      ->check(positive)
+      ->needs(start_up);
   cmd->callback([options] { run_report(*options); });
 }
 

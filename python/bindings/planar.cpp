@@ -242,11 +242,29 @@ py::tuple flex_response(const PlanarModel& model, const std::string& link_name, 
 /// The files the model was read from (its own, when it has one).
 std::vector<std::string> model_inputs(const PlanarModel& model) { return {model.path}; }
 
-void write_report(const PlanarModel& model, const std::string& path, int steps, bool friction) {
+void write_report(const PlanarModel& model, const std::string& path, int steps, bool friction,
+                  const std::string& dynamics, double t_end) {
   const planar::Mechanism& m = *model.mechanism;
   const planar::TimeGrid grid = planar::analysis_grid(m, steps);
   report::ReportOptions options;
   options.solver.friction = friction;
+  // As the command line's --steady, --start-up and --t-end.
+  if (dynamics == "steady")
+    options.dynamics = report::DynamicsRun::steady;
+  else if (dynamics == "start-up")
+    options.dynamics = report::DynamicsRun::start_up;
+  else if (dynamics != "auto")
+    throw InputError(m.spec().where, "dynamics", "'" + dynamics + "' is not a choice", "use auto, steady or start-up");
+  if (dynamics != "auto" && (model.model.machine.actuators.empty() || m.dof() != 1))
+    throw InputError(m.spec().where, "dynamics",
+                     "'" + dynamics + "' chooses the direct dynamics of a one-DOF machine with actuators",
+                     "leave it 'auto', or add an actuator");
+  if (std::isfinite(t_end)) {
+    if (options.dynamics != report::DynamicsRun::start_up)
+      throw InputError(m.spec().where, "t_end", "sets the start-up's end", "add dynamics='start-up'");
+    if (!(t_end > grid.t0)) throw InputError(m.spec().where, "t_end", "must be after the start", "give a later time");
+    options.start_up_duration = t_end - grid.t0;
+  }
   std::string html;
   {
     const py::gil_scoped_release release;
@@ -321,7 +339,8 @@ void bind_planar(py::module_& m) {
         py::arg("friction"));
   m.def("flex_response", &flex_response, py::arg("model"), py::arg("link"), py::arg("steps"), py::arg("substeps"),
         py::arg("from_rest"), py::arg("friction"));
-  m.def("report", &write_report, py::arg("model"), py::arg("path"), py::arg("steps"), py::arg("friction"));
+  m.def("report", &write_report, py::arg("model"), py::arg("path"), py::arg("steps"), py::arg("friction"),
+        py::arg("dynamics"), py::arg("t_end"));
 }
 
 }  // namespace linkdyn::python

@@ -155,6 +155,20 @@ def test_report_writes_the_html(fourbar, tmp_path):
     assert text.startswith("<!DOCTYPE html>") and "seed001-fourbar" in text
 
 
+def test_report_shows_the_steady_cycle_or_the_start_up_as_the_command_line(tmp_path):
+    press = linkdyn.load(example("toggle-press.yaml"))
+    path = tmp_path / "press.html"
+    linkdyn.report(press, path, steps=72, dynamics="steady")
+    assert "steady regime: period" in path.read_text()
+    linkdyn.report(press, path, steps=72, dynamics="start-up", t_end=0.25)
+    text = path.read_text()
+    assert "start-up from rest" in text and "until t = 0.25 s" in text
+    with pytest.raises(linkdyn.InputError, match="start-up"):
+        linkdyn.report(press, path, dynamics="steady", t_end=0.25)
+    with pytest.raises(linkdyn.InputError, match="not a choice"):
+        linkdyn.report(press, path, dynamics="later")
+
+
 def test_bad_arguments_are_value_errors(fourbar):
     with pytest.raises(ValueError, match="method"):
         linkdyn.simulate(fourbar, method="euler")

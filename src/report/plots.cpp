@@ -336,6 +336,33 @@ std::vector<Plot> simulation_plots(const dynamics::DynamicSystem& system, const 
   return plots;
 }
 
+std::vector<Plot> cycle_plots(const dynamics::DynamicSystem& system, const dynamics::SimulationResult& r) {
+  const Mechanism& m = *system.mechanism;
+  const dynamics::MachineSpec& machine = system.machine;
+  const XAxis x = driver_axis(m, std::vector<double>(r.q.col(0).begin(), r.q.col(0).end()));
+  auto plot = [&](std::string id, std::string title, std::string y_label) {
+    return Plot{std::move(id), std::move(title), x.label, std::move(y_label), {}, false};
+  };
+  const planar::Driver& driver = m.drivers()[0];
+  const bool rot = driver.type == planar::DriverType::rotational;
+  Plot speed = plot("cycle-speed", "Speed of " + driver.name + " over the cycle",
+                    planar::driver_column(driver, 1) + (rot ? " (rad/s)" : " (m/s)"));
+  speed.series.push_back({driver.name, x.values, values(r.qd.col(0)), ""});
+  Plot currents = plot("cycle-current", "Motor current over the cycle", "current (A)");
+  for (size_t k = 0; k < system.motors.size(); ++k)
+    currents.series.push_back({machine.actuators[static_cast<size_t>(system.motors[k])].name, x.values,
+                               values(r.current.col(static_cast<Eigen::Index>(k))), ""});
+  Plot torques = plot("cycle-torques", "Actuator torques over the cycle", "torque (N m)");
+  for (size_t k = 0; k < machine.actuators.size(); ++k)
+    if (machine.actuators[k].joint() < 0)
+      torques.series.push_back(
+          {machine.actuators[k].name, x.values, values(r.effort.col(static_cast<Eigen::Index>(k))), ""});
+  std::vector<Plot> plots;
+  for (Plot* p : {&speed, &currents, &torques})
+    if (!p->series.empty()) plots.push_back(std::move(*p));
+  return plots;
+}
+
 std::vector<Plot> reduced_plots(const Mechanism& m, const dynamics::ReducedTable& t) {
   const bool rot = m.drivers()[0].type == planar::DriverType::rotational;
   const XAxis x = driver_axis(m, t.q);

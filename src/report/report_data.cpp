@@ -9,6 +9,7 @@
 #include "linkdyn/core/interrupt.hpp"
 #include "linkdyn/dynamics/direct.hpp"
 #include "linkdyn/planar/loads.hpp"
+#include "linkdyn/planar/motion_law.hpp"
 #include "report/x_axis.hpp"
 
 namespace linkdyn::report {
@@ -309,30 +310,109 @@ std::string kinetostatics_summary(const Mechanism& m, const planar::Kinetostatic
   return text;
 }
 
+/// The steady regime's lines of the summary: its speeds, each actuator's and the friction's
+/// energy per cycle, and each DC motor's operating point (mean and RMS current, mean torque at
+/// its body, mean speeds, mean electrical power).
+std::string steady_summary(const dynamics::DynamicSystem& system, const dynamics::SteadyRegime& s,
+                           const dynamics::SimulationResult& cycle) {
+  const Mechanism& m = *system.mechanism;
+  const planar::Driver& driver = m.drivers()[0];
+  const bool rot = driver.type == planar::DriverType::rotational;
+  const double to_rpm = 30.0 / M_PI;
+  std::string text = fmt::format(
+      "steady regime: period {:.6g} s, mean speed {:.6g} {} ({}), speed {:.6g} to {:.6g}, fluctuation {:.4g}\n",
+      s.period, rot ? s.mean_speed * to_rpm : s.mean_speed, rot ? "rpm" : "m/s", driver.name,
+      rot ? s.qd_min * to_rpm : s.qd_min, rot ? s.qd_max * to_rpm : s.qd_max, s.fluctuation);
+  for (size_t k = 0; k < s.actuator_work.size(); ++k)
+    text += fmt::format("  energy per cycle: {} {:.6g} J\n", system.machine.actuators[k].name, s.actuator_work[k]);
+  double friction = 0.0;
+  for (double loss : cycle.friction_loss) friction += loss;
+  if (cycle.friction) text += fmt::format("  energy per cycle: friction in the pairs {:.6g} J\n", friction);
+  // Means over the cycle's uniform rows (the first and last rows are the same state).
+  const Eigen::Index n = cycle.rows() - 1;
+  if (n < 1) return text;
+  for (size_t k = 0; k < system.motors.size(); ++k) {
+    const auto a = static_cast<size_t>(system.motors[k]);
+    const dynamics::DcMotor& motor = system.machine.actuators[a].as<dynamics::DcMotor>();
+    const auto i = cycle.current.col(static_cast<Eigen::Index>(k)).head(n);
+    const auto torque = cycle.effort.col(static_cast<Eigen::Index>(a)).head(n);
+    const double mean_i = i.mean(), rms_i = std::sqrt(i.squaredNorm() / static_cast<double>(n));
+    text += fmt::format(
+        "  DC motor '{}' operating point: current mean {:.6g} A, RMS {:.6g} A (peak {:.6g} A); torque on {} mean "
+        "{:.6g} N m; motor shaft {:.6g} rpm; electrical power mean {:.6g} W\n",
+        system.machine.actuators[a].name, mean_i, rms_i, i.cwiseAbs().maxCoeff(),
+        m.bodies()[static_cast<size_t>(system.machine.actuators[a].body)].name, torque.mean(),
+        s.mean_speed / motor.ratio * to_rpm, motor.voltage * mean_i);  // omega_body = ratio omega_motor
+  }
+  return text;
+}
+
 /// The reduced parameters and a simulation under the actuators, for a one-DOF mechanism: their
-/// sections (when they run) and their lines of the summary.
+/// sections (when they run) and their lines of the summary. The simulation is the steady cycle
+/// (plotted against time and, linked to the animation, against the driver's coordinate) or the
+/// start-up from rest, as options.dynamics says.
 void add_dynamics(const Mechanism& m, const dynamics::MachineSpec& machine, const planar::TimeGrid& grid,
-                  const XAxis& x, ReportData& data) {
+                  const XAxis& x, const ReportOptions& options, ReportData& data) {
+  const bool against_driver = x.label.rfind(m.drivers()[0].name, 0) == 0;  // else the animation runs against time
   try {
     std::vector<Plot> reduced = reduced_plots(m, dynamics::tabulate_reduced_parameters(m, 360));
-    if (x.label.rfind(m.drivers()[0].name, 0) != 0)  // the animation runs against time
+    if (!against_driver)
       for (Plot& p : reduced) p.linked = false;
     data.sections.push_back({"Reduced parameters", std::move(reduced)});
     if (machine.actuators.empty()) return;
     dynamics::SimulationOptions so;
     so.t0 = grid.t0;
-    so.t_end = grid.t_end;
     so.steps = 600;
     so.rel_tol = so.abs_tol = 1e-9;
-    so.kinematics = false;  // the plots are against time: no poses needed
+    so.kinematics = false;  // no poses needed
     const dynamics::DynamicSystem system(m, machine);
-    std::vector<Plot> simulation = simulation_plots(system, dynamics::simulate(system, so));
-    if (!simulation.empty())
-      data.sections.push_back({"Direct dynamics (against time: not linked to the slider)", std::move(simulation)});
-    data.summary +=
-        fmt::format("direct dynamics: from the driver's law at t = {:g} s, until t = {:g} s\n", grid.t0, grid.t_end);
+    std::optional<dynamics::SteadyRegime> steady;
+    std::string why_not;
+    if (options.dynamics != DynamicsRun::start_up) {
+      try {
+        steady = dynamics::steady_regime(system, so, planar::evaluate(m.drivers()[0].law, grid.t0).qd);
+      } catch (const Interrupted&) {
+        throw;
+      } catch (const std::exception& e) {
+        if (options.dynamics == DynamicsRun::steady)
+          throw AnalysisError(std::string("report --steady: no steady regime: ") + e.what() +
+                              "; use --start-up for the run from rest");
+        why_not = e.what();
+      }
+    }
+    if (steady) {
+      so.qd0 = steady->qd0;
+      so.current0 = steady->current0;
+      so.t_end = grid.t0 + steady->period;
+    } else {
+      so.qd0 = 0.0;
+      const double duration = std::isfinite(options.start_up_duration) ? options.start_up_duration
+                                                                       : std::max(1.0, 5.0 * (grid.t_end - grid.t0));
+      so.t_end = grid.t0 + duration;
+    }
+    const dynamics::SimulationResult run = dynamics::simulate(system, so);
+    if (steady) {
+      std::vector<Plot> cycle = cycle_plots(system, run);
+      for (Plot& p : cycle) p.linked = against_driver && p.x_label == x.label;
+      data.sections.push_back({"Direct dynamics: the steady cycle against " + cycle.front().x_label, std::move(cycle)});
+    }
+    std::vector<Plot> timed = simulation_plots(system, run);
+    if (!timed.empty())
+      data.sections.push_back({steady ? "Direct dynamics: the steady cycle against time"
+                                      : "Direct dynamics: the start-up from rest against time",
+                               std::move(timed)});
+    if (steady) {
+      data.summary += steady_summary(system, *steady, run);
+    } else {
+      if (!why_not.empty()) data.summary += "no steady regime found (" + why_not + "): the start-up is shown\n";
+      data.summary += fmt::format("direct dynamics: start-up from rest at t = {:g} s until t = {:g} s{}\n", so.t0,
+                                  run.t_final, run.stopped ? " (stopped: " + run.stop_message + ")" : "");
+    }
   } catch (const Interrupted&) {
     throw;
+  } catch (const AnalysisError& e) {
+    if (options.dynamics == DynamicsRun::steady) throw;  // asked for: the report fails and says why
+    data.summary += std::string("reduced parameters / dynamics not shown: ") + e.what() + "\n";
   } catch (const std::exception& e) {
     data.summary += std::string("reduced parameters / dynamics not shown: ") + e.what() + "\n";
   }
@@ -355,7 +435,7 @@ ReportData report_data(const Mechanism& m, const dynamics::MachineSpec& machine,
     data.sections.push_back({"Kinetostatics", kinetostatics_plots(m, kinetostatics)});
     data.summary += kinetostatics_summary(m, kinetostatics);
   }
-  if (m.dof() == 1) add_dynamics(m, machine, grid, x, data);
+  if (m.dof() == 1) add_dynamics(m, machine, grid, x, options, data);
   return data;
 }
 

@@ -872,3 +872,24 @@ TEST(Cli, TheFastSliderCranksElasticRodRunsBetweenItsEighthAndNinthHarmonicAndRe
   EXPECT_NE(r.output.find("beam mass rho A L = 0.2826 kg (the rigid body's mass: 0.2826 kg)"), std::string::npos)
       << r.output;
 }
+
+TEST(Cli, ReportDynamicsOptionsAreCheckedAndMeaningfulOnlyWithActuators) {
+  const std::string press = linkdyn::test::example("toggle-press");
+  const std::string html = ::testing::TempDir() + "/press.report.html";
+  const CliRun steady = run("report " + press + " --steady -o " + html);
+  EXPECT_EQ(steady.code, 0) << steady.output;
+  EXPECT_NE(linkdyn::test::read_text(html).find("steady regime: period"), std::string::npos);
+  const CliRun up = run("report " + press + " --start-up --t-end 500ms -o " + html);
+  EXPECT_EQ(up.code, 0) << up.output;
+  EXPECT_NE(linkdyn::test::read_text(html).find("until t = 0.5 s"), std::string::npos);
+  // Exclusive, dependent and meaningless options: one clear error, exit code 2.
+  const CliRun both = run("report " + press + " --steady --start-up -o " + html);
+  EXPECT_EQ(both.code, 2) << both.output;
+  EXPECT_NE(both.output.find("excludes"), std::string::npos) << both.output;
+  const CliRun t_end = run("report " + press + " --t-end 2 -o " + html);
+  EXPECT_EQ(t_end.code, 2) << t_end.output;
+  EXPECT_NE(t_end.output.find("requires --start-up"), std::string::npos) << t_end.output;
+  const CliRun no_actuators = run("report " + linkdyn::test::example("seed001-fourbar") + " --steady -o " + html);
+  EXPECT_EQ(no_actuators.code, 2) << no_actuators.output;
+  EXPECT_NE(no_actuators.output.find("no actuators"), std::string::npos) << no_actuators.output;
+}

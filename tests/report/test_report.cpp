@@ -333,3 +333,45 @@ TEST(Report, ReactionsInComponentsAndThePrismaticPairsNormalForceAndMoment) {
   EXPECT_EQ(normal->series.at(0).label, "guide");
   EXPECT_EQ(moment->series.at(0).y.size(), static_cast<size_t>(ks.rows()));
 }
+
+TEST(Report, DirectDynamicsShowsTheSteadyCycleLinkedToTheAnimationOrTheStartUpFromRest) {
+  // Toggle press with a DC motor and a flywheel: the steady cycle exists, so the report shows it
+  // by default: against the crank angle (linked to the slider) and against time, periodic (the
+  // speed at the cycle's end equals its start), with the motor's operating point in the summary.
+  const io::Model model = io::read_model(test::example("toggle-press"));
+  const planar::Mechanism m = planar::compile(model.mechanism);
+  const std::string html = report::planar_report_html(m, model.machine, m.default_grid());
+  const nlohmann::json charts = page_charts(html);
+  auto chart = [&](const std::string& id) {
+    const auto it = std::find_if(charts.begin(), charts.end(), [&](const auto& c) { return c["id"] == id; });
+    EXPECT_NE(it, charts.end()) << id;
+    return it == charts.end() ? nlohmann::json() : *it;
+  };
+  const nlohmann::json speed = chart("cycle-speed");
+  ASSERT_FALSE(speed.is_null());
+  EXPECT_TRUE(speed["linked"].get<bool>());
+  EXPECT_EQ(speed["xlabel"], "crank_drive angle (deg)");
+  const auto& rows = speed["rows"];
+  EXPECT_NEAR(rows.back()[0].get<double>() - rows.front()[0].get<double>(), 360.0, 1e-3) << "one turn";
+  EXPECT_NEAR(rows.back()[1].get<double>(), rows.front()[1].get<double>(), 1e-5 * rows.front()[1].get<double>())
+      << "periodic";
+  EXPECT_FALSE(chart("cycle-current").is_null());
+  EXPECT_FALSE(chart("simulation-current")["linked"].get<bool>()) << "against time";
+  EXPECT_NE(html.find("steady regime: period"), std::string::npos);
+  EXPECT_NE(html.find("DC motor 'motor' operating point: current mean"), std::string::npos);
+  EXPECT_NE(html.find("energy per cycle: motor"), std::string::npos);
+
+  // On request, the start-up from rest: the speed starts at 0.
+  report::ReportOptions start_up;
+  start_up.dynamics = report::DynamicsRun::start_up;
+  start_up.start_up_duration = 0.5;
+  const std::string up = report::planar_report_html(m, model.machine, m.default_grid(), start_up);
+  const nlohmann::json up_charts = page_charts(up);
+  const auto run = std::find_if(up_charts.begin(), up_charts.end(),
+                                [](const auto& c) { return c["id"] == "simulation-speed-crank_drive"; });
+  ASSERT_NE(run, up_charts.end());
+  EXPECT_EQ((*run)["rows"][0][1].get<double>(), 0.0);
+  EXPECT_NEAR((*run)["rows"].back()[0].get<double>(), 0.5, 1e-9);
+  EXPECT_NE(up.find("start-up from rest"), std::string::npos);
+  EXPECT_EQ(up.find("cycle-speed"), std::string::npos);
+}

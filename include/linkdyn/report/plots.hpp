@@ -25,5 +25,8 @@ std::vector<Plot> reduced_plots(const planar::Mechanism& m, const dynamics::Redu
 /// Speed of each coordinate against time, and the motors' currents, actuator torques and
 /// forces, constraint actions and (Kane) the pairs' reactions |F|.
 std::vector<Plot> simulation_plots(const dynamics::DynamicSystem& system, const dynamics::SimulationResult& simulation);
+/// The same run's speed, motor currents and actuator torques against the first driver's
+/// coordinate (a steady cycle: linked to the animation when its x is that coordinate too).
+std::vector<Plot> cycle_plots(const dynamics::DynamicSystem& system, const dynamics::SimulationResult& simulation);
 
 }  // namespace linkdyn::report

@@ -2,6 +2,7 @@
 // One self-contained HTML report of a planar mechanism, with an animation of the mechanism
 // linked to every plot (a slider moves the mechanism and a marker on each plot). Everything is
 // inline: the page opens offline.
+#include <limits>
 #include <string>
 
 #include "linkdyn/dynamics/machine_spec.hpp"
@@ -11,8 +12,18 @@
 
 namespace linkdyn::report {
 
+/// Which run of the direct dynamics a report shows (a one-DOF machine with actuators).
+enum class DynamicsRun {
+  automatic,  ///< the steady cycle when one exists, else the start-up (the summary says why)
+  steady,     ///< the steady cycle; AnalysisError when there is none
+  start_up,   ///< from rest (speed and currents 0) for start_up_duration
+};
+
 struct ReportOptions {
   bool kinetostatics = true;  ///< include the kinetostatics (frictionless if the model has none)
+  DynamicsRun dynamics = DynamicsRun::automatic;
+  /// The start-up's duration (s); NaN: five times the analysis grid's, at least 1 s.
+  double start_up_duration = std::numeric_limits<double>::quiet_NaN();
   planar::KinetostaticsOptions solver;
   size_t max_frames = 600;        ///< animation frames, decimated from the grid
   size_t max_plot_points = 2000;  ///< per series, decimated for display
