@@ -18,22 +18,6 @@ struct KinematicsOptions {
   double singular_tol = planar::default_singular_tolerance;
 };
 
-/// A column's range over the sweep and where its magnitude peaks, gathered chunk by chunk.
-struct ColumnRange {
-  double lo = INFINITY, hi = -INFINITY, peak = -1.0, t_peak = 0.0;
-};
-
-void update_ranges(const Table& rows, std::vector<ColumnRange>& ranges) {
-  for (size_t r = 0; r < rows.rows(); ++r)
-    for (size_t c = 0; c < rows.width(); ++c) {
-      const double v = rows.at(r, c);
-      if (!std::isfinite(v)) continue;
-      ColumnRange& range = ranges[c];
-      range.lo = std::min(range.lo, v), range.hi = std::max(range.hi, v);
-      if (std::abs(v) > range.peak) range.peak = std::abs(v), range.t_peak = rows.at(r, 0);
-    }
-}
-
 void print_summary(const planar::Mechanism& m, const Table& columns, const std::vector<ColumnRange>& ranges) {
   fmt::print("{:<28} {:>14} {:>14} {:>14}\n", "quantity", "min", "max", "at t (max |.|)");
   auto column_summary = [&](const std::string& name, double scale, const char* unit) {

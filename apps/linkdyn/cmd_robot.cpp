@@ -150,28 +150,48 @@ class RobotTable {
     meta_["dof"] = chain.dof;
     meta_["states"] = o.states;
     if (!o.frame.empty()) meta_["frame"] = o.frame;
-    if (!o.csv.empty() || !o.json.empty()) check_output_paths(o.csv, o.json, inputs());
+    if (!csv_file().empty() || !o.json.empty()) check_output_paths(csv_file(), o.json, inputs());
   }
   void append(const Table& rows) {
-    if (o_.csv.empty() && o_.json.empty())
-      io::write_csv(std::cout, rows, 0, /*header=*/!started_);  // no output file: the table on stdout
-    else if (!files_)
-      files_ = std::make_unique<TableFiles>(rows, o_.csv, o_.json, inputs());
-    else
-      files_->append(rows);
+    if (o_.csv == "-") io::write_csv(std::cout, rows, 0, /*header=*/!started_);  // --csv -: the table on stdout
+    if (o_.csv.empty() && o_.json.empty()) {                                     // no file: a summary at the end
+      if (!started_) columns_.columns = rows.columns, columns_.units = rows.units, ranges_.assign(rows.width(), {});
+      update_ranges(rows, ranges_);
+      row_count_ += rows.rows();
+    } else if (!csv_file().empty() || !o_.json.empty()) {
+      if (!files_)
+        files_ = std::make_unique<TableFiles>(rows, csv_file(), o_.json, inputs());
+      else
+        files_->append(rows);
+    }
     started_ = true;
   }
-  /// Completes the files; `stopped` (the reason a run stopped early) goes into the metadata.
+  /// Completes the files, or prints the summary: each column's range and where its magnitude
+  /// peaks, as the planar verbs do; `stopped` (the reason a run stopped early) goes into the
+  /// metadata.
   void finish(const std::string& stopped = "") {
     if (!stopped.empty()) meta_["stopped"] = stopped;
-    if (files_) files_->finish(meta_);
+    if (files_) files_->finish(meta_, o_.csv == "-" ? stderr : stdout);
+    if (o_.csv.empty() && o_.json.empty()) {
+      fmt::print("{} of {}: {} rows (the table: --csv FILE, --json FILE, or --csv - on stdout)\n",
+                 meta_["analysis"].get<std::string>(), meta_["model"].get<std::string>(), row_count_);
+      fmt::print("{:<28} {:>14} {:>14} {:>14}\n", "quantity", "min", "max", "at t (max |.|)");
+      for (size_t c = 1; c < columns_.width(); ++c)
+        if (ranges_[c].peak >= 0)
+          fmt::print("{:<28} {:>14.6g} {:>14.6g} {:>14.6g}  {}\n", columns_.columns[c], ranges_[c].lo, ranges_[c].hi,
+                     ranges_[c].t_peak, columns_.units[c]);
+    }
   }
 
  private:
   std::vector<std::string> inputs() const { return {o_.model, o_.states, o_.torques}; }
+  std::string csv_file() const { return o_.csv == "-" ? std::string() : o_.csv; }  ///< "-": stdout, no file
   const RobotOptions& o_;
   nlohmann::ordered_json meta_;
   std::unique_ptr<TableFiles> files_;
+  Table columns_;  ///< without files: the columns' names and units, for the summary
+  std::vector<ColumnRange> ranges_;
+  size_t row_count_ = 0;
   bool started_ = false;
 };
 
@@ -570,7 +590,8 @@ void add_robot_command(CLI::App& app) {
     cmd->add_option("--states", options->states, "CSV with a header naming <joint>.q, <joint>.qd, ... columns")
         ->required()
         ->check(CLI::ExistingFile);
-    cmd->add_option("--csv", options->csv, "Write the results as CSV (else printed on stdout)");
+    cmd->add_option("--csv", options->csv,
+                    "Write the results as CSV; - writes them on stdout (default: a summary of each column on stdout)");
     cmd->add_option("--json", options->json, "Write the results as JSON with metadata");
     // Joint friction enters the driving forces and the motion only: elsewhere the flag would mean nothing.
     if (name == "id" || name == "fd" || name == "derivatives" || name == "jerk" || name == "simulate")

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 #include <memory>
+#include <cstdio>
 #include <string>
 
 #include "linkdyn/core/progress.hpp"
@@ -39,6 +40,13 @@ std::vector<std::string> model_inputs(const planar::MechanismSpec& spec);
 /// not at all (io::write_file); an output that is one of `inputs` is refused (InputError).
 void write_table_files(const Table& table, const std::string& csv, const std::string& json,
                        const nlohmann::ordered_json& metadata, const std::vector<std::string>& inputs);
+/// A column's range over the rows and where its magnitude peaks (at the first column's value),
+/// gathered chunk by chunk: the summaries printed on the terminal.
+struct ColumnRange {
+  double lo = INFINITY, hi = -INFINITY, peak = -1.0, t_peak = 0.0;
+};
+/// Widens `ranges` (one per column) by the rows.
+void update_ranges(const Table& rows, std::vector<ColumnRange>& ranges);
 /// InputError when an output path (--csv, --json) is one of `inputs` or both are the same file.
 void check_output_paths(const std::string& csv, const std::string& json, const std::vector<std::string>& inputs);
 /// The table files of an analysis (CSV and/or JSON, when the paths are given), written as the
@@ -52,7 +60,8 @@ class TableFiles {
   /// Appends the rows, or with --every K every K-th row of the run (the first, then each K-th).
   void append(const Table& rows);
   /// Completes the files (with --every, the run's last row too, and "every": K in the metadata).
-  void finish(nlohmann::ordered_json metadata);
+  /// `says`: where "wrote FILE" goes (stderr when stdout carries a table).
+  void finish(nlohmann::ordered_json metadata, std::FILE* says = stdout);
   /// Rows per chunk of a streamed analysis: about 8 MB of values.
   Eigen::Index chunk_rows() const;
 

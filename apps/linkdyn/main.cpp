@@ -70,6 +70,21 @@ std::string unknown_name_hint(CLI::App& app, int argc, char** argv) {
     return fmt::format("unknown command '{}'{}; the commands are: {}", verb,
                        nearest.empty() ? "" : " (did you mean '" + nearest + "'?)", all);
   }
+  // A command with commands of its own (robot): a missing or misspelt one, with the list.
+  std::vector<std::string> subcommands;
+  for (CLI::App* sub : command->get_subcommands({})) subcommands.push_back(sub->get_name());
+  if (!subcommands.empty()) {
+    std::string list;
+    for (const std::string& c : subcommands) list += (list.empty() ? "" : ", ") + c;
+    if (argc < 3 || argv[2][0] == '-')
+      return fmt::format("'{}' needs one of its commands: {} ('linkdyn {} --help' says what each does)", verb, list,
+                         verb);
+    if (std::find(subcommands.begin(), subcommands.end(), argv[2]) == subcommands.end()) {
+      const std::string nearest = linkdyn::nearest_name(argv[2], subcommands);
+      return fmt::format("unknown '{}' command '{}'{}; its commands are: {}", verb, argv[2],
+                         nearest.empty() ? "" : " (did you mean '" + nearest + "'?)", list);
+    }
+  }
   // The first --option that the command (or its own subcommand) does not have.
   std::vector<std::string> options;
   std::vector<CLI::App*> scopes{command};

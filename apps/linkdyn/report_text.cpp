@@ -42,6 +42,17 @@ void write_table_files(const Table& table, const std::string& csv, const std::st
   files.finish(metadata);
 }
 
+void update_ranges(const Table& rows, std::vector<ColumnRange>& ranges) {
+  for (size_t r = 0; r < rows.rows(); ++r)
+    for (size_t c = 0; c < rows.width(); ++c) {
+      const double v = rows.at(r, c);
+      if (!std::isfinite(v)) continue;
+      ColumnRange& range = ranges[c];
+      range.lo = std::min(range.lo, v), range.hi = std::max(range.hi, v);
+      if (std::abs(v) > range.peak) range.peak = std::abs(v), range.t_peak = rows.at(r, 0);
+    }
+}
+
 void check_output_paths(const std::string& csv, const std::string& json, const std::vector<std::string>& inputs) {
   if (!csv.empty()) io::require_not_an_input(csv, inputs, "--csv");
   if (!json.empty()) io::require_not_an_input(json, inputs, "--json");
@@ -81,14 +92,14 @@ Eigen::Index TableFiles::chunk_rows() const {
   return std::clamp<Eigen::Index>((Eigen::Index{1} << 20) / std::max<Eigen::Index>(1, stream_->width()), 64, 16384);
 }
 
-void TableFiles::finish(nlohmann::ordered_json metadata) {
+void TableFiles::finish(nlohmann::ordered_json metadata, std::FILE* says) {
   if (every_ > 1) {
     stream_->append(last_);  // the run's last row, when the stride skipped it
     metadata["every"] = every_;
   }
   stream_->finish(metadata.dump());
-  if (!csv_.empty()) fmt::print("wrote {} ({} rows x {} columns)\n", csv_, stream_->rows(), stream_->width());
-  if (!json_.empty()) fmt::print("wrote {}\n", json_);
+  if (!csv_.empty()) fmt::print(says, "wrote {} ({} rows x {} columns)\n", csv_, stream_->rows(), stream_->width());
+  if (!json_.empty()) fmt::print(says, "wrote {}\n", json_);
 }
 
 nlohmann::ordered_json analysis_metadata(const planar::Mechanism& m, const std::string& model_file,

@@ -301,3 +301,31 @@ TEST(CliRobotModels, ExponentialRotationCoordinatesGiveTheSameInverseDynamicsAsQ
   }
   EXPECT_EQ(compared, 18);  // the trunk's six and the twelve leg joints
 }
+
+TEST(CliRobotOutput, WithoutAFileAVerbPrintsASummaryAndCsvDashPrintsTheTable) {
+  // As the planar verbs: each column's range and where its magnitude peaks; the table itself
+  // with --csv FILE, or on stdout with --csv -.
+  const std::string args = "robot id " + robots + "planar-3r.yaml --states " + robots + "planar-3r-trajectory.csv";
+  const CliRun summary = run(args);
+  ASSERT_EQ(summary.code, 0) << summary.output;
+  EXPECT_NE(summary.output.find("robot id of planar-3r: 11 rows"), std::string::npos) << summary.output;
+  EXPECT_NE(summary.output.find("quantity"), std::string::npos);
+  EXPECT_NE(summary.output.find("shoulder.tau"), std::string::npos);
+  EXPECT_EQ(summary.output.find("t,shoulder.tau"), std::string::npos) << "no CSV on the terminal";
+  const CliRun table = run(args + " --csv -");
+  ASSERT_EQ(table.code, 0) << table.output;
+  EXPECT_EQ(table.output.rfind("t,shoulder.tau,elbow.tau,wrist.tau", 0), 0u) << table.output;
+  size_t lines = 0;
+  for (char c : table.output) lines += c == '\n';
+  EXPECT_EQ(lines, 12u) << "the header and 11 rows";
+}
+
+TEST(CliRobotOutput, AMissingOrMisspeltRobotCommandIsAnsweredWithTheList) {
+  const CliRun none = run("robot");
+  EXPECT_EQ(none.code, 2);
+  EXPECT_NE(none.output.find("'robot' needs one of its commands: id, fd, mass-matrix"), std::string::npos)
+      << none.output;
+  const CliRun misspelt = run("robot masss-matrix " + robots + "planar-3r.yaml");
+  EXPECT_EQ(misspelt.code, 2);
+  EXPECT_NE(misspelt.output.find("did you mean 'mass-matrix'?"), std::string::npos) << misspelt.output;
+}
