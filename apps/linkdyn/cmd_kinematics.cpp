@@ -16,6 +16,7 @@ struct KinematicsOptions {
   std::string model, csv, json, plot_dir;
   int steps = 0;
   double singular_tol = planar::default_singular_tolerance;
+  std::vector<std::string> along;
 };
 
 void print_summary(const planar::Mechanism& m, const Table& columns, const std::vector<ColumnRange>& ranges) {
@@ -41,7 +42,10 @@ void print_summary(const planar::Mechanism& m, const Table& columns, const std::
 void run_kinematics(const KinematicsOptions& o) {
   const planar::Mechanism m = io::load_mechanism(o.model);
   const planar::TimeGrid grid = bounded_analysis_grid(m, o.steps);
-  planar::KinematicsResult all;  // every row, for the plots only
+  std::vector<report::PointDirection> along;
+  for (const std::string& a : o.along) along.push_back(point_direction(a));
+  report::check_along(m, along);  // before the sweep
+  planar::KinematicsResult all;   // every row, for the plots only
   planar::allocate_rows(m, 0, all);
   const Table columns = io::kinematics_table(m, all);
   TableFiles files(columns, o.csv, o.json, model_inputs(m.spec()));
@@ -64,7 +68,7 @@ void run_kinematics(const KinematicsOptions& o) {
   extra["settings"] = {{"t0", grid.t0}, {"t_end", grid.t_end}, {"steps", grid.steps}, {"singular_tol", o.singular_tol}};
   files.finish(analysis_metadata(m, o.model, "kinematics", summary, extra));
   all.summary = summary;
-  if (!o.plot_dir.empty()) write_plots(o.plot_dir, report::kinematics_plots(m, all));
+  if (!o.plot_dir.empty()) write_plots(o.plot_dir, report::kinematics_plots(m, all, along));
 }
 
 }  // namespace
@@ -82,7 +86,11 @@ void add_kinematics_command(CLI::App& app) {
   add_digits_option(cmd);
   add_every_option(cmd);
   cmd->add_option("--json", options->json, "Write the table and metadata as JSON");
-  cmd->add_option("--plot", options->plot_dir, "Write one SVG file per plot into this folder");
+  CLI::Option* plot = cmd->add_option("--plot", options->plot_dir, "Write one SVG file per plot into this folder");
+  cmd->add_option("--along", options->along,
+                  "POINT:ANGLE (repeatable, with --plot): plot a tracked point's signed displacement, velocity and "
+                  "acceleration along the direction ANGLE (with its unit: T:90deg)")
+      ->needs(plot);
   cmd->callback([options] { run_kinematics(*options); });
 }
 

@@ -17,6 +17,7 @@ struct ReportCliOptions {
   int steps = 0;
   bool no_friction = false, steady = false, start_up = false;
   double start_up_t_end = Table::missing;
+  std::vector<std::string> along;
 };
 
 void run_report(const ReportCliOptions& o) {
@@ -35,6 +36,8 @@ void run_report(const ReportCliOptions& o) {
                      : o.start_up ? report::DynamicsRun::start_up
                                   : report::DynamicsRun::automatic;
   options.start_up_duration = o.start_up_t_end - grid.t0;  // NaN unless given
+  for (const std::string& a : o.along) options.along.push_back(point_direction(a));
+  report::check_along(m, options.along);
   const std::string html = report::planar_report_html(m, model.machine, grid, options);
   const std::string path = o.output.empty() ? m.spec().name + ".report.html" : o.output;
   io::require_not_an_input(path, {o.model}, "--output");
@@ -53,6 +56,9 @@ void add_report_command(CLI::App& app) {
   cmd->add_option("--steps", options->steps, "Number of steps (default: from the model's motion law)")->check(positive);
   add_max_steps_option(cmd);
   cmd->add_flag("--no-friction", options->no_friction, "Frictionless kinetostatics");
+  cmd->add_option("--along", options->along,
+                  "POINT:ANGLE (repeatable): plot a tracked point's signed displacement, velocity and acceleration "
+                  "along the direction ANGLE (with its unit: T:90deg)");
   CLI::Option* steady = cmd->add_flag(
       "--steady", options->steady,
       "Direct dynamics (one-DOF machine with actuators): the steady cycle, an error if there is none (default: the "

@@ -11,6 +11,7 @@
 #include "linkdyn/core/units.hpp"
 #include "linkdyn/planar/mechanism.hpp"
 #include "linkdyn/io/svg_plot.hpp"
+#include "linkdyn/report/plots.hpp"
 #include "linkdyn/io/table_writer.hpp"
 #include "linkdyn/planar/sweep.hpp"
 
@@ -96,6 +97,8 @@ extern const CLI::Validator non_negative;
 /// does ("300 ms", "30rpm") and hands the option its SI value; a wrong unit is refused with the
 /// accepted ones.
 CLI::Validator in_si(Quantity kind);
+/// --along POINT:ANGLE (the angle with its unit: a bare number is refused).
+report::PointDirection point_direction(const std::string& text);
 /// The SI value of a driver coordinate's option text: an angle or a length (order 0), an angular
 /// or linear speed (order 1), as the driver is rotational or prismatic; InputError naming
 /// `option` otherwise.

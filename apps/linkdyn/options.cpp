@@ -67,6 +67,20 @@ double driver_quantity(const planar::Driver& driver, const std::string& text, in
   return *value;
 }
 
+report::PointDirection point_direction(const std::string& text) {
+  const size_t colon = text.rfind(':');
+  const std::string fix = "give POINT:ANGLE with the angle's unit, e.g. T:90deg or T:-0.5rad";
+  if (colon == std::string::npos || colon == 0) throw InputError({}, "--along " + text, "is not POINT:ANGLE", fix);
+  const std::string angle = text.substr(colon + 1);
+  // A bare number is refused: 90 would be 90 rad where degrees were likely meant.
+  if (angle.find_first_of("abcdefghijklmnopqrstuvwxyz") == std::string::npos)
+    throw InputError({}, "--along " + text, "the angle has no unit", fix);
+  std::string problem;
+  const std::optional<double> value = parse_quantity(angle, Quantity::angle, problem);
+  if (!value) throw InputError({}, "--along " + text, problem, fix);
+  return {text.substr(0, colon), *value};
+}
+
 namespace {
 ProgressSink sweep_progress_sink(const std::string& what) {
   using Clock = std::chrono::steady_clock;

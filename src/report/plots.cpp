@@ -1,8 +1,11 @@
 #include "linkdyn/report/plots.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
+#include "linkdyn/core/error.hpp"
 #include "linkdyn/dynamics/direct.hpp"
 #include "linkdyn/planar/groups/group.hpp"
 #include "linkdyn/planar/motion_law.hpp"
@@ -100,7 +103,18 @@ void add_velocity_ratios(const Mechanism& m, const planar::KinematicsResult& r, 
 
 }  // namespace
 
-std::vector<Plot> kinematics_plots(const Mechanism& m, const planar::KinematicsResult& r) {
+void check_along(const Mechanism& m, const std::vector<PointDirection>& along) {
+  const std::vector<planar::TrackedPoint> points = planar::tracked_points(m);
+  for (const PointDirection& p : along)
+    if (std::none_of(points.begin(), points.end(), [&](const auto& t) { return t.label == p.point; })) {
+      std::string names;
+      for (const planar::TrackedPoint& t : points) names += (names.empty() ? "" : ", ") + t.label;
+      throw InputError(m.spec().where, "--along " + p.point, "is not a tracked point", "name one of: " + names);
+    }
+}
+
+std::vector<Plot> kinematics_plots(const Mechanism& m, const planar::KinematicsResult& r,
+                                   const std::vector<PointDirection>& along) {
   const XAxis x = x_axis(m, r.t, r.q);
   auto plot = [&](std::string id, std::string title, std::string y_label) {
     return Plot{std::move(id), std::move(title), x.label, std::move(y_label), {}, false};
@@ -125,10 +139,24 @@ std::vector<Plot> kinematics_plots(const Mechanism& m, const planar::KinematicsR
   for (Plot* p : {&angles, &turning, &omegas, &alphas})
     if (!p->series.empty()) plots.push_back(std::move(*p));
   // Every slider on a fixed guide: its signed displacement, velocity and acceleration along the
-  // guide (a shaper's forward stroke and return told apart).
-  Plot slide = plot("kinematics-sliders", "Sliders along their guides: displacement", "s (mm)");
-  Plot slide_v = plot("kinematics-sliders-velocity", "Sliders along their guides: velocity", "v (m/s)");
-  Plot slide_a = plot("kinematics-sliders-acceleration", "Sliders along their guides: acceleration", "a (m/s^2)");
+  // guide (a shaper's forward stroke and return told apart); the chosen points along theirs.
+  const std::string what = along.empty() ? "Sliders along their guides" : "Sliders and points along their directions";
+  Plot slide = plot("kinematics-sliders", what + ": displacement", "s (mm)");
+  Plot slide_v = plot("kinematics-sliders-velocity", what + ": velocity", "v (m/s)");
+  Plot slide_a = plot("kinematics-sliders-acceleration", what + ": acceleration", "a (m/s^2)");
+  /// The tracked point c's motion along dir: displacement from the first row (mm), velocity, acceleration.
+  auto add_along = [&](Eigen::Index c, const Vec2& dir, const std::string& label, bool only_if_moving) {
+    std::vector<double> s_mm, v, a;
+    for (Eigen::Index row = 0; row < r.rows(); ++row) {
+      s_mm.push_back(1e3 * (dir.x() * (r.x(row, c) - r.x(0, c)) + dir.y() * (r.y(row, c) - r.y(0, c))));
+      v.push_back(dir.x() * r.vx(row, c) + dir.y() * r.vy(row, c));
+      a.push_back(dir.x() * r.ax(row, c) + dir.y() * r.ay(row, c));
+    }
+    if (only_if_moving && !moves(s_mm)) return;
+    slide.series.push_back({label, x.values, std::move(s_mm), ""});
+    slide_v.series.push_back({label, x.values, std::move(v), ""});
+    slide_a.series.push_back({label, x.values, std::move(a), ""});
+  };
   for (const planar::Joint& j : m.joints()) {
     if (j.type != planar::JointType::prismatic || j.body[0] != 0) continue;
     const auto& points = m.output_points();
@@ -138,19 +166,14 @@ std::vector<Plot> kinematics_plots(const Mechanism& m, const planar::KinematicsR
              (!j.point_name[1].empty() && p.label == j.point_name[1]);
     });
     if (it == points.end()) continue;
-    const auto c = static_cast<Eigen::Index>(it - points.begin());
-    const Vec2 dir = j.guide_dir;
-    std::vector<double> s_mm, v, a;
-    for (Eigen::Index row = 0; row < r.rows(); ++row) {
-      s_mm.push_back(1e3 * (dir.x() * (r.x(row, c) - r.x(0, c)) + dir.y() * (r.y(row, c) - r.y(0, c))));
-      v.push_back(dir.x() * r.vx(row, c) + dir.y() * r.vy(row, c));
-      a.push_back(dir.x() * r.ax(row, c) + dir.y() * r.ay(row, c));
-    }
-    if (!moves(s_mm)) continue;
-    const std::string label = j.name + " (" + m.bodies()[static_cast<size_t>(j.body[1])].name + ")";
-    slide.series.push_back({label, x.values, std::move(s_mm), ""});
-    slide_v.series.push_back({label, x.values, std::move(v), ""});
-    slide_a.series.push_back({label, x.values, std::move(a), ""});
+    add_along(static_cast<Eigen::Index>(it - points.begin()), j.guide_dir,
+              j.name + " (" + m.bodies()[static_cast<size_t>(j.body[1])].name + ")", true);
+  }
+  check_along(m, along);
+  for (const PointDirection& p : along) {
+    const auto it = std::find_if(r.points.begin(), r.points.end(), [&](const auto& t) { return t.label == p.point; });
+    add_along(static_cast<Eigen::Index>(it - r.points.begin()), Vec2(std::cos(p.angle), std::sin(p.angle)),
+              fmt::format("{} along {:g} deg", p.point, p.angle * 180.0 / M_PI), false);
   }
   std::vector<Plot> ratios;
   if (m.dof() == 1) add_velocity_ratios(m, r, x, slide_v, ratios);

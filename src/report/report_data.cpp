@@ -429,7 +429,7 @@ ReportData report_data(const Mechanism& m, const dynamics::MachineSpec& machine,
   const XAxis x = x_axis(m, kinematics.t, kinematics.q);
   data.animation = animation(m, machine, grid, kinematics, x, options.max_frames);
   data.summary = sweep_summary(m, grid, kinematics.summary);
-  data.sections.push_back({"Kinematics", kinematics_plots(m, kinematics)});
+  data.sections.push_back({"Kinematics", kinematics_plots(m, kinematics, options.along)});
   if (options.kinetostatics) {
     const planar::KinetostaticsResult kinetostatics = planar::kinetostatics(m, grid, options.solver);
     data.sections.push_back({"Kinetostatics", kinetostatics_plots(m, kinetostatics)});

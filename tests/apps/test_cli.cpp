@@ -893,3 +893,20 @@ TEST(Cli, ReportDynamicsOptionsAreCheckedAndMeaningfulOnlyWithActuators) {
   EXPECT_EQ(no_actuators.code, 2) << no_actuators.output;
   EXPECT_NE(no_actuators.output.find("no actuators"), std::string::npos) << no_actuators.output;
 }
+
+TEST(Cli, AlongTakesATrackedPointAndAnAngleWithItsUnit) {
+  const std::string press = linkdyn::test::example("toggle-press");
+  const std::string html = ::testing::TempDir() + "/along.report.html";
+  const CliRun ok = run("report " + press + " --along T:90deg -o " + html);
+  EXPECT_EQ(ok.code, 0) << ok.output;
+  EXPECT_NE(linkdyn::test::read_text(html).find("T along 90 deg"), std::string::npos);
+  const CliRun bare = run("report " + press + " --along T:90 -o " + html);
+  EXPECT_EQ(bare.code, 2);
+  EXPECT_NE(bare.output.find("the angle has no unit"), std::string::npos) << bare.output;
+  const CliRun unknown = run("report " + press + " --along X:1deg -o " + html);
+  EXPECT_EQ(unknown.code, 2);
+  EXPECT_NE(unknown.output.find("is not a tracked point; name one of: A, B"), std::string::npos) << unknown.output;
+  const CliRun no_plot = run("kinematics " + press + " --along T:90deg");
+  EXPECT_EQ(no_plot.code, 2);
+  EXPECT_NE(no_plot.output.find("--along requires --plot"), std::string::npos) << no_plot.output;
+}

@@ -375,3 +375,23 @@ TEST(Report, DirectDynamicsShowsTheSteadyCycleLinkedToTheAnimationOrTheStartUpFr
   EXPECT_NE(up.find("start-up from rest"), std::string::npos);
   EXPECT_EQ(up.find("cycle-speed"), std::string::npos);
 }
+
+TEST(Report, ChosenPointsAlongADirectionMoveAsTheSliderOnThatGuide) {
+  // Toggle press: the ram's point T along 90 deg (the guide's direction) has the ram's signed
+  // displacement, velocity and acceleration; along 0 deg it does not move. An untracked point is an
+  // InputError naming the tracked ones.
+  const planar::Mechanism m = io::load_mechanism(test::example("toggle-press"));
+  const planar::KinematicsResult k = planar::kinematics(m, m.default_grid());
+  const std::vector<io::Plot> plots = report::kinematics_plots(m, k, {{"T", M_PI / 2}, {"T", 0.0}});
+  for (const char* id : {"kinematics-sliders", "kinematics-sliders-velocity", "kinematics-sliders-acceleration"}) {
+    const auto p = std::find_if(plots.begin(), plots.end(), [&](const io::Plot& q) { return q.id == id; });
+    ASSERT_NE(p, plots.end()) << id;
+    ASSERT_EQ(p->series.size(), 3u) << id;
+    EXPECT_EQ(p->series[1].label, "T along 90 deg");
+    for (size_t r = 0; r < p->series[0].y.size(); ++r) {
+      EXPECT_NEAR(p->series[1].y[r], p->series[0].y[r], 1e-9 * (1 + std::abs(p->series[0].y[r]))) << id << " " << r;
+      EXPECT_NEAR(p->series[2].y[r], 0.0, 1e-9) << id << " " << r;
+    }
+  }
+  EXPECT_THROW(report::kinematics_plots(m, k, {{"nowhere", 0.0}}), InputError);
+}

@@ -64,7 +64,7 @@ struct TrackedPoint {
   Vec2 local = Vec2::Zero();
 };
 std::vector<TrackedPoint> tracked_points(const Mechanism& m);
-/// The groups with a transmission angle (dyads RRR, RRP), in structural order.
+/// The groups with a transmission angle (dyads RRR, RRP, RPR), in structural order.
 std::vector<int> transmission_groups(const Mechanism& m);
 
 /// The kinematics of a sweep as arrays: one row per position where the mechanism exists (the

@@ -14,9 +14,23 @@ namespace linkdyn::report {
 
 using io::Plot;
 
-/// Body angles, angular velocities and accelerations, point paths (coupler curves), point
-/// speeds and transmission angles, against the first driver's coordinate (or time).
-std::vector<Plot> kinematics_plots(const planar::Mechanism& m, const planar::KinematicsResult& kinematics);
+/// A tracked point whose signed motion along a fixed direction is plotted (as a slider's along
+/// its guide).
+struct PointDirection {
+  std::string point;   ///< a tracked point's label (Mechanism::output_points)
+  double angle = 0.0;  ///< the direction from the x axis (rad)
+};
+
+/// InputError unless every point of `along` is one of m's tracked points (their names listed).
+void check_along(const planar::Mechanism& m, const std::vector<PointDirection>& along);
+
+/// Body angles, angular velocities and accelerations, the signed motion of every slider along its
+/// guide and of the `along` points along their directions, velocity ratios and mechanical
+/// advantage (one DOF), point paths (coupler curves), point speeds and transmission angles,
+/// against the first driver's coordinate (or time). A point of `along` that is not tracked is an
+/// InputError naming the tracked points.
+std::vector<Plot> kinematics_plots(const planar::Mechanism& m, const planar::KinematicsResult& kinematics,
+                                   const std::vector<PointDirection>& along = {});
 /// Driver efforts with and without friction, pair reactions, friction power, efficiency.
 std::vector<Plot> kinetostatics_plots(const planar::Mechanism& m, const planar::KinetostaticsResult& kinetostatics);
 

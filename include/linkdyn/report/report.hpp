@@ -25,8 +25,9 @@ struct ReportOptions {
   /// The start-up's duration (s); NaN: five times the analysis grid's, at least 1 s.
   double start_up_duration = std::numeric_limits<double>::quiet_NaN();
   planar::KinetostaticsOptions solver;
-  size_t max_frames = 600;        ///< animation frames, decimated from the grid
-  size_t max_plot_points = 2000;  ///< per series, decimated for display
+  std::vector<PointDirection> along;  ///< points whose motion along a direction is plotted
+  size_t max_frames = 600;            ///< animation frames, decimated from the grid
+  size_t max_plot_points = 2000;      ///< per series, decimated for display
 };
 
 /// The HTML report of a planar mechanism over `grid` (with its machine, a simulation too).
