@@ -873,40 +873,37 @@ TEST(Cli, TheFastSliderCranksElasticRodRunsBetweenItsEighthAndNinthHarmonicAndRe
       << r.output;
 }
 
+namespace {
+/// The command is refused with exit code 2 and a message holding `says`.
+void expect_refused(const std::string& args, const std::string& says) {
+  const CliRun r = run(args);
+  EXPECT_EQ(r.code, 2) << args << "\n" << r.output;
+  EXPECT_NE(r.output.find(says), std::string::npos) << args << "\n" << r.output;
+}
+/// The command succeeds and the file it wrote holds `holds`.
+void expect_writes(const std::string& args, const std::string& file, const std::string& holds) {
+  const CliRun r = run(args);
+  EXPECT_EQ(r.code, 0) << args << "\n" << r.output;
+  EXPECT_NE(linkdyn::test::read_text(file).find(holds), std::string::npos) << args;
+}
+}  // namespace
+
 TEST(Cli, ReportDynamicsOptionsAreCheckedAndMeaningfulOnlyWithActuators) {
-  const std::string press = linkdyn::test::example("toggle-press");
+  const std::string press = "report " + linkdyn::test::example("toggle-press");
   const std::string html = ::testing::TempDir() + "/press.report.html";
-  const CliRun steady = run("report " + press + " --steady -o " + html);
-  EXPECT_EQ(steady.code, 0) << steady.output;
-  EXPECT_NE(linkdyn::test::read_text(html).find("steady regime: period"), std::string::npos);
-  const CliRun up = run("report " + press + " --start-up --t-end 500ms -o " + html);
-  EXPECT_EQ(up.code, 0) << up.output;
-  EXPECT_NE(linkdyn::test::read_text(html).find("until t = 0.5 s"), std::string::npos);
+  expect_writes(press + " --steady -o " + html, html, "steady regime: period");
+  expect_writes(press + " --start-up --t-end 500ms -o " + html, html, "until t = 0.5 s");
   // Exclusive, dependent and meaningless options: one clear error, exit code 2.
-  const CliRun both = run("report " + press + " --steady --start-up -o " + html);
-  EXPECT_EQ(both.code, 2) << both.output;
-  EXPECT_NE(both.output.find("excludes"), std::string::npos) << both.output;
-  const CliRun t_end = run("report " + press + " --t-end 2 -o " + html);
-  EXPECT_EQ(t_end.code, 2) << t_end.output;
-  EXPECT_NE(t_end.output.find("requires --start-up"), std::string::npos) << t_end.output;
-  const CliRun no_actuators = run("report " + linkdyn::test::example("seed001-fourbar") + " --steady -o " + html);
-  EXPECT_EQ(no_actuators.code, 2) << no_actuators.output;
-  EXPECT_NE(no_actuators.output.find("no actuators"), std::string::npos) << no_actuators.output;
+  expect_refused(press + " --steady --start-up -o " + html, "excludes");
+  expect_refused(press + " --t-end 2 -o " + html, "requires --start-up");
+  expect_refused("report " + linkdyn::test::example("seed001-fourbar") + " --steady -o " + html, "no actuators");
 }
 
 TEST(Cli, AlongTakesATrackedPointAndAnAngleWithItsUnit) {
   const std::string press = linkdyn::test::example("toggle-press");
   const std::string html = ::testing::TempDir() + "/along.report.html";
-  const CliRun ok = run("report " + press + " --along T:90deg -o " + html);
-  EXPECT_EQ(ok.code, 0) << ok.output;
-  EXPECT_NE(linkdyn::test::read_text(html).find("T along 90 deg"), std::string::npos);
-  const CliRun bare = run("report " + press + " --along T:90 -o " + html);
-  EXPECT_EQ(bare.code, 2);
-  EXPECT_NE(bare.output.find("the angle has no unit"), std::string::npos) << bare.output;
-  const CliRun unknown = run("report " + press + " --along X:1deg -o " + html);
-  EXPECT_EQ(unknown.code, 2);
-  EXPECT_NE(unknown.output.find("is not a tracked point; name one of: A, B"), std::string::npos) << unknown.output;
-  const CliRun no_plot = run("kinematics " + press + " --along T:90deg");
-  EXPECT_EQ(no_plot.code, 2);
-  EXPECT_NE(no_plot.output.find("--along requires --plot"), std::string::npos) << no_plot.output;
+  expect_writes("report " + press + " --along T:90deg -o " + html, html, "T along 90 deg");
+  expect_refused("report " + press + " --along T:90 -o " + html, "the angle has no unit");
+  expect_refused("report " + press + " --along X:1deg -o " + html, "is not a tracked point; name one of: A, B");
+  expect_refused("kinematics " + press + " --along T:90deg", "--along requires --plot");
 }
