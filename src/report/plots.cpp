@@ -122,8 +122,20 @@ std::vector<Plot> kinematics_plots(const Mechanism& m, const planar::KinematicsR
   // Angles in two panels, each on its own scale: the bodies that swing (less than 270 deg) and
   // those that turn (cranks, wheels, flywheels: their ramps would flatten the others); bodies that do
   // not turn (sliders) are left out.
+  // The turning bodies apart again: those a driver turns on the ground (their ramps) and the
+  // others (wheels, flywheels: a geared flywheel's many turns would flatten the crank's one).
   Plot angles = plot("kinematics-angles", "Body angles: swinging bodies", "angle (deg)");
-  Plot turning = plot("kinematics-turning", "Body angles: turning bodies (cranks, wheels)", "angle (deg)");
+  Plot turning = plot("kinematics-turning", "Body angles: driven bodies (the drivers' ramps)", "angle (deg)");
+  Plot wheels = plot("kinematics-wheels", "Body angles: other turning bodies (wheels, flywheels)", "angle (deg)");
+  auto driven = [&](int body) {
+    for (const planar::Driver& d : m.drivers()) {
+      if (d.type != planar::DriverType::rotational) continue;
+      if (d.pin >= 0 ? d.pin_body == body
+                     : d.joint >= 0 && m.joints()[d.joint].connects(0) && m.joints()[d.joint].connects(body))
+        return true;
+    }
+    return false;
+  };
   Plot omegas = plot("kinematics-omega", "Angular velocities", "omega (rad/s)");
   Plot alphas = plot("kinematics-alpha", "Angular accelerations", "alpha (rad/s^2)");
   for (Eigen::Index b = 0; b < r.angle.cols(); ++b) {
@@ -131,12 +143,15 @@ std::vector<Plot> kinematics_plots(const Mechanism& m, const planar::KinematicsR
     const std::vector<double> angle = values(r.angle.col(b), 180.0 / M_PI);
     if (!moves(angle)) continue;
     const auto [lo, hi] = std::minmax_element(angle.begin(), angle.end());
-    (*hi - *lo > 270.0 ? turning : angles).series.push_back({n, x.values, angle, ""});
+    (*hi - *lo <= 270.0                ? angles
+     : driven(static_cast<int>(b + 1)) ? turning
+                                       : wheels)
+        .series.push_back({n, x.values, angle, ""});
     omegas.series.push_back({n, x.values, values(r.omega.col(b)), ""});
     alphas.series.push_back({n, x.values, values(r.alpha.col(b)), ""});
   }
   std::vector<Plot> plots;
-  for (Plot* p : {&angles, &turning, &omegas, &alphas})
+  for (Plot* p : {&angles, &turning, &wheels, &omegas, &alphas})
     if (!p->series.empty()) plots.push_back(std::move(*p));
   // Every slider on a fixed guide: its signed displacement, velocity and acceleration along the
   // guide (a shaper's forward stroke and return told apart); the chosen points along theirs.

@@ -227,7 +227,10 @@
     }, 1000 / 30);
     play.textContent = 'Pause';
   });
-  show(0);
+  // report.html#at=0.3 opens at 30 % of the frames (a link to a position, the screenshots).
+  var at = /at=([0-9.]+)/.exec(location.hash);
+  slider.value = at ? Math.round(Math.min(1, +at[1]) * (D.frames.length - 1)) : 0;
+  show(+slider.value);
 
   // A built-in check, run when the page is opened as report.html#selftest: every plot is there;
   // the slider moves the mechanism and every linked chart's cursor; the mouse over a chart

@@ -247,9 +247,10 @@ std::string driver_values_at(const Mechanism& m, const planar::KinetostaticsResu
   for (size_t d = 0; d < m.drivers().size(); ++d) {
     const planar::Driver& driver = m.drivers()[d];
     const double q = r.q(row, static_cast<Eigen::Index>(d));
-    text += (d ? ", " : "") + (driver.type == planar::DriverType::rotational
-                                   ? fmt::format("{} = {:.4g} deg", driver.name, q * 180.0 / M_PI)
-                                   : fmt::format("{} = {:.6g} m", driver.name, q));
+    text += (d ? ", " : "") +
+            (driver.type == planar::DriverType::rotational
+                 ? fmt::format("{} = {:.4g} deg", driver.name, std::abs(q) < 1e-12 ? 0.0 : q * 180.0 / M_PI)
+                 : fmt::format("{} = {:.6g} m", driver.name, q));
   }
   return text;
 }

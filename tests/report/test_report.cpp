@@ -395,3 +395,19 @@ TEST(Report, ChosenPointsAlongADirectionMoveAsTheSliderOnThatGuide) {
   }
   EXPECT_THROW(report::kinematics_plots(m, k, {{"nowhere", 0.0}}), InputError);
 }
+
+TEST(Report, AGearedFlywheelsAngleHasItsOwnPanelApartFromTheCranksRamp) {
+  // The flywheel turns three times per crank turn: its -1080 deg would flatten the crank's 360.
+  const planar::Mechanism m = io::load_mechanism(test::example("fourbar-flywheel"));
+  const std::vector<io::Plot> plots = report::kinematics_plots(m, planar::kinematics(m, m.default_grid()));
+  auto labels = [&](const std::string& id) {
+    std::vector<std::string> out;
+    for (const io::Plot& p : plots)
+      if (p.id == id)
+        for (const io::PlotSeries& s : p.series) out.push_back(s.label);
+    return out;
+  };
+  EXPECT_EQ(labels("kinematics-turning"), std::vector<std::string>{"crank"});
+  EXPECT_EQ(labels("kinematics-wheels"), std::vector<std::string>{"flywheel"});
+  EXPECT_EQ(labels("kinematics-angles"), (std::vector<std::string>{"coupler", "rocker"}));
+}
