@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -81,6 +82,9 @@ Json chart_json(const Plot& p, size_t max_points) {
       rows.push_back(std::move(row));
     }
   }
+  // The library wants x ascending: a driver turning backwards gives descending rows.
+  if (rows.size() > 1 && rows.front()[0].get<double>() > rows.back()[0].get<double>())
+    std::reverse(rows.begin(), rows.end());
   return {{"id", p.id},         {"title", p.title}, {"xlabel", p.x_label}, {"ylabel", p.y_label},
           {"linked", p.linked}, {"merged", merged}, {"labels", labels},    {"rows", rows}};
 }

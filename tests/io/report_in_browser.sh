@@ -54,6 +54,11 @@ report offset-slider-crank "blocks 1" "guides 1" "loads 1"
 report toggle-press "blocks 1" "guides 1" "loads 1" "wheels 1"
 report fourbar-flywheel "wheels 2"
 report inverted-slider-crank "dampers 1" "blocks 1"
+# A crank turning backwards: its charts' x descends in the sweep and must reach the library ascending.
+sed 's|speed: 10 rad/s|speed: -10 rad/s|' "$examples/seed001-fourbar.yaml" >"$work/backwards.yaml"
+grep -q "speed: -10 rad/s" "$work/backwards.yaml"
+"$linkdyn" report "$work/backwards.yaml" -o "$work/backwards.html" >/dev/null
+check "seed001-fourbar turning backwards" "$work/backwards.html" "cursor true" "zoom true"
 
 # Design studies' pages: Chart.js embedded, every chart drawn, values under the cursor, series
 # toggled from the legend.

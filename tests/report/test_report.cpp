@@ -46,6 +46,11 @@ TEST(Report, EveryExampleGivesASelfContainedPageWithEveryPlot) {
     const size_t plots = count(html, "class=\"plot\"") + count(html, "class=\"plot chart\"");
     EXPECT_GE(plots, 7u);
     EXPECT_EQ(page_charts(html).size(), count(html, "class=\"plot chart\""));
+    for (const auto& chart : page_charts(html)) {  // rows by ascending x, as the library wants
+      const auto& rows = chart["rows"];
+      for (size_t r = 1; r < rows.size(); ++r)
+        ASSERT_LE(rows[r - 1][0].get<double>(), rows[r][0].get<double>()) << chart["id"];
+    }
     EXPECT_NE(html.find("data-plots=\"" + std::to_string(plots) + "\""), std::string::npos);
     EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));  // no link but the SVG namespace
     EXPECT_EQ(html.find("https://"), std::string::npos);
