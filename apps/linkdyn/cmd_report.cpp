@@ -35,6 +35,10 @@ void run_report(const ReportCliOptions& o) {
   options.dynamics = o.steady     ? report::DynamicsRun::steady
                      : o.start_up ? report::DynamicsRun::start_up
                                   : report::DynamicsRun::automatic;
+  if (o.start_up_t_end <= grid.t0)
+    throw InputError(m.spec().where, "--t-end",
+                     fmt::format("{:g} s is not after the start, t = {:g} s", o.start_up_t_end, grid.t0),
+                     "give a later end time");
   options.start_up_duration = o.start_up_t_end - grid.t0;  // NaN unless given
   for (const std::string& a : o.along) options.along.push_back(point_direction(a));
   report::check_along(m, options.along);

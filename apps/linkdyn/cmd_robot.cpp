@@ -156,7 +156,8 @@ class RobotTable {
     if (o_.csv == "-") io::write_csv(std::cout, rows, 0, /*header=*/!started_);  // --csv -: the table on stdout
     if (o_.csv.empty() && o_.json.empty()) {                                     // no file: a summary at the end
       if (!started_) columns_.columns = rows.columns, columns_.units = rows.units, ranges_.assign(rows.width(), {});
-      update_ranges(rows, ranges_);
+      // Where a magnitude peaks: at the time t, or at a row number when the states have no t.
+      update_ranges(rows, ranges_, timed() ? -1 : static_cast<long>(row_count_));
       row_count_ += rows.rows();
     } else if (!csv_file().empty() || !o_.json.empty()) {
       if (!files_)
@@ -175,8 +176,9 @@ class RobotTable {
     if (o_.csv.empty() && o_.json.empty()) {
       fmt::print("{} of {}: {} rows (the table: --csv FILE, --json FILE, or --csv - on stdout)\n",
                  meta_["analysis"].get<std::string>(), meta_["model"].get<std::string>(), row_count_);
-      fmt::print("{:<28} {:>14} {:>14} {:>14}\n", "quantity", "min", "max", "at t (max |.|)");
-      for (size_t c = 1; c < columns_.width(); ++c)
+      fmt::print("{:<28} {:>14} {:>14} {:>14}\n", "quantity", "min", "max",
+                 timed() ? "at t (max |.|)" : "at row (max |.|)");
+      for (size_t c = timed() ? 1 : 0; c < columns_.width(); ++c)
         if (ranges_[c].peak >= 0)
           fmt::print("{:<28} {:>14.6g} {:>14.6g} {:>14.6g}  {}\n", columns_.columns[c], ranges_[c].lo, ranges_[c].hi,
                      ranges_[c].t_peak, columns_.units[c]);
@@ -185,6 +187,7 @@ class RobotTable {
 
  private:
   std::vector<std::string> inputs() const { return {o_.model, o_.states, o_.torques}; }
+  bool timed() const { return !columns_.columns.empty() && columns_.columns.front() == "t"; }
   std::string csv_file() const { return o_.csv == "-" ? std::string() : o_.csv; }  ///< "-": stdout, no file
   const RobotOptions& o_;
   nlohmann::ordered_json meta_;

@@ -41,13 +41,14 @@ std::vector<std::string> model_inputs(const planar::MechanismSpec& spec);
 /// not at all (io::write_file); an output that is one of `inputs` is refused (InputError).
 void write_table_files(const Table& table, const std::string& csv, const std::string& json,
                        const nlohmann::ordered_json& metadata, const std::vector<std::string>& inputs);
-/// A column's range over the rows and where its magnitude peaks (at the first column's value),
-/// gathered chunk by chunk: the summaries printed on the terminal.
+/// A column's range over the rows and where its magnitude peaks, gathered chunk by chunk: the
+/// summaries printed on the terminal.
 struct ColumnRange {
   double lo = INFINITY, hi = -INFINITY, peak = -1.0, t_peak = 0.0;
 };
-/// Widens `ranges` (one per column) by the rows.
-void update_ranges(const Table& rows, std::vector<ColumnRange>& ranges);
+/// Widens `ranges` (one per column) by the rows; where a magnitude peaks is the first column's
+/// value (the time), or with first_row >= 0 the row's number counted from first_row.
+void update_ranges(const Table& rows, std::vector<ColumnRange>& ranges, long first_row = -1);
 /// InputError when an output path (--csv, --json) is one of `inputs` or both are the same file.
 void check_output_paths(const std::string& csv, const std::string& json, const std::vector<std::string>& inputs);
 /// The table files of an analysis (CSV and/or JSON, when the paths are given), written as the

@@ -42,14 +42,16 @@ void write_table_files(const Table& table, const std::string& csv, const std::st
   files.finish(metadata);
 }
 
-void update_ranges(const Table& rows, std::vector<ColumnRange>& ranges) {
+void update_ranges(const Table& rows, std::vector<ColumnRange>& ranges, long first_row) {
   for (size_t r = 0; r < rows.rows(); ++r)
     for (size_t c = 0; c < rows.width(); ++c) {
       const double v = rows.at(r, c);
       if (!std::isfinite(v)) continue;
       ColumnRange& range = ranges[c];
       range.lo = std::min(range.lo, v), range.hi = std::max(range.hi, v);
-      if (std::abs(v) > range.peak) range.peak = std::abs(v), range.t_peak = rows.at(r, 0);
+      if (std::abs(v) > range.peak)
+        range.peak = std::abs(v),
+        range.t_peak = first_row < 0 ? rows.at(r, 0) : static_cast<double>(first_row + static_cast<long>(r));
     }
 }
 

@@ -75,14 +75,16 @@ void add_velocity_ratios(const Mechanism& m, const planar::KinematicsResult& r, 
   }
   if (!angular.series.empty()) plots.push_back(std::move(angular));
   if (slider_velocities.series.empty()) return;
+  const std::string subject =
+      slider_velocities.title.rfind("Sliders and points", 0) == 0 ? "Sliders and points" : "Sliders";
   Plot linear{"kinematics-slider-ratio",
-              "Sliders: velocity per driver rate (v / " + driver.name + "')",
+              subject + ": velocity per driver rate (v / " + driver.name + "')",
               x.label,
               "v / q' (m/" + per + ")",
               {},
               false};
   Plot advantage{"kinematics-mechanical-advantage",
-                 "Sliders: ideal mechanical advantage q' / v (where |v / q'| > 2 % of its peak)",
+                 subject + ": ideal mechanical advantage q' / v (where |v / q'| > 2 % of its peak)",
                  x.label,
                  rotational ? "force per driver torque (1/m)" : "force per driver force",
                  {},
@@ -186,9 +188,12 @@ std::vector<Plot> kinematics_plots(const Mechanism& m, const planar::KinematicsR
   }
   check_along(m, along);
   for (const PointDirection& p : along) {
+    const std::string label = fmt::format("{} along {:g} deg", p.point, p.angle * 180.0 / M_PI);
+    if (std::any_of(slide.series.begin(), slide.series.end(), [&](const auto& s) { return s.label == label; }))
+      continue;  // given twice (a series' label names it in the charts)
     const auto it = std::find_if(r.points.begin(), r.points.end(), [&](const auto& t) { return t.label == p.point; });
-    add_along(static_cast<Eigen::Index>(it - r.points.begin()), Vec2(std::cos(p.angle), std::sin(p.angle)),
-              fmt::format("{} along {:g} deg", p.point, p.angle * 180.0 / M_PI), false);
+    add_along(static_cast<Eigen::Index>(it - r.points.begin()), Vec2(std::cos(p.angle), std::sin(p.angle)), label,
+              false);
   }
   std::vector<Plot> ratios;
   if (m.dof() == 1) add_velocity_ratios(m, r, x, slide_v, ratios);

@@ -155,8 +155,13 @@
     for (var k = 1; k < D.x.length; ++k) if (Math.abs(D.x[k] - x) < Math.abs(D.x[best] - x)) best = k;
     return best;
   }
-  var charts = Array.prototype.map.call(document.querySelectorAll('div.chart'), function (div) {
+  var chartDivs = document.querySelectorAll('div.chart');
+  var charts = Array.prototype.map.call(chartDivs, function (div) {
     var c = C[+div.getAttribute('data-chart')];
+    if (!c.rows.length) {  // nothing finite to draw (e.g. every value at a dead point)
+      div.textContent = c.title + ': no finite value to plot';
+      return null;
+    }
     var graph = document.createElement('div'), labels = document.createElement('div');
     graph.className = 'graph';
     labels.className = 'legend';
@@ -179,7 +184,7 @@
       chart.g.setVisibility(i, !chart.g.visibility()[i]);
     });
     return chart;
-  });
+  }).filter(Boolean);
   // Charts against the same axis zoom together; their y scales stay their own.
   var groups = {};
   charts.forEach(function (ch) { (groups[ch.c.xlabel] = groups[ch.c.xlabel] || []).push(ch.g); });
@@ -238,7 +243,7 @@
   // series; every element of the machine is drawn; no script failed.
   if (location.hash === '#selftest') {
     var expected = +document.body.getAttribute('data-plots');
-    var count = paths.length + charts.length;
+    var count = paths.length + chartDivs.length;
     var linked = charts.filter(function (ch) { return ch.c.linked && ch.c.rows.length > 2; })[0];
     var shapeBefore = shapes.length ? shapes[0].shape.getAttribute('points') : '';
     slider.value = Math.floor(D.frames.length / 2);

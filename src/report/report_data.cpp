@@ -167,22 +167,21 @@ void add_load_arrows(const Mechanism& m, const planar::TimeGrid& grid, const std
     }
   if (forces.empty()) return;
   planar::Workspace ws(m);
-  size_t next = 0;
+  size_t next = 0, row = 0;
   double largest = 0.0;
-  planar::sweep_kinematics(m, ws, grid, [&](int k, double t, planar::StepStatus status) {
-    if (next >= rows.size() || static_cast<size_t>(k) != rows[next]) return;
+  // The frames' rows count the assembled steps, as planar::kinematics records them.
+  planar::sweep_kinematics(m, ws, grid, [&](int, double t, planar::StepStatus status) {
+    if (status == planar::StepStatus::absent) return;
+    if (next >= rows.size() || row++ != rows[next]) return;
     ++next;
     for (size_t f = 0; f < forces.size(); ++f) {
-      Vec2 force = Vec2::Constant(NAN);
-      if (status != planar::StepStatus::absent) {
-        force.setZero();
-        try {
-          for (const planar::LoadPart& part : forces[f]->parts)
-            if (part.pattern == planar::LoadPart::force)
-              force += planar::part_magnitude(m, ws, *forces[f], part, t) * part.direction;
-        } catch (const InputError&) {
-          force = Vec2::Constant(NAN);  // outside its table: not drawn (the kinetostatics says why)
-        }
+      Vec2 force = Vec2::Zero();
+      try {
+        for (const planar::LoadPart& part : forces[f]->parts)
+          if (part.pattern == planar::LoadPart::force)
+            force += planar::part_magnitude(m, ws, *forces[f], part, t) * part.direction;
+      } catch (const InputError&) {
+        force = Vec2::Constant(NAN);  // outside its table: not drawn (the kinetostatics says why)
       }
       if (force.allFinite()) largest = std::max(largest, force.norm());
       a.loads[f].force.push_back(force.x()), a.loads[f].force.push_back(force.y());
@@ -326,8 +325,9 @@ std::string steady_summary(const dynamics::DynamicSystem& system, const dynamics
       rot ? s.qd_min * to_rpm : s.qd_min, rot ? s.qd_max * to_rpm : s.qd_max, s.fluctuation);
   for (size_t k = 0; k < s.actuator_work.size(); ++k)
     text += fmt::format("  energy per cycle: {} {:.6g} J\n", system.machine.actuators[k].name, s.actuator_work[k]);
-  double friction = 0.0;
-  for (double loss : cycle.friction_loss) friction += loss;
+  double friction = 0.0;  // the pairs' (the resistances have their own lines)
+  for (size_t k = 0; k < cycle.friction_loss.size(); ++k)
+    if (system.coulomb[k].kind == dynamics::CoulombElement::pair_friction) friction += cycle.friction_loss[k];
   if (cycle.friction) text += fmt::format("  energy per cycle: friction in the pairs {:.6g} J\n", friction);
   // Means over the cycle's uniform rows (the first and last rows are the same state).
   const Eigen::Index n = cycle.rows() - 1;
@@ -338,12 +338,15 @@ std::string steady_summary(const dynamics::DynamicSystem& system, const dynamics
     const auto i = cycle.current.col(static_cast<Eigen::Index>(k)).head(n);
     const auto torque = cycle.effort.col(static_cast<Eigen::Index>(a)).head(n);
     const double mean_i = i.mean(), rms_i = std::sqrt(i.squaredNorm() / static_cast<double>(n));
+    // The motor's body's mean speed (the cycle's poses), through the reducer: omega_body = ratio omega_motor.
+    const int body = system.machine.actuators[a].body;
+    const double body_speed = cycle.kinematics.omega.col(body - 1).head(n).mean();
     text += fmt::format(
         "  DC motor '{}' operating point: current mean {:.6g} A, RMS {:.6g} A (peak {:.6g} A); torque on {} mean "
         "{:.6g} N m; motor shaft {:.6g} rpm; electrical power mean {:.6g} W\n",
         system.machine.actuators[a].name, mean_i, rms_i, i.cwiseAbs().maxCoeff(),
         m.bodies()[static_cast<size_t>(system.machine.actuators[a].body)].name, torque.mean(),
-        s.mean_speed / motor.ratio * to_rpm, motor.voltage * mean_i);  // omega_body = ratio omega_motor
+        body_speed / motor.ratio * to_rpm, motor.voltage * mean_i);
   }
   return text;
 }
@@ -365,7 +368,7 @@ void add_dynamics(const Mechanism& m, const dynamics::MachineSpec& machine, cons
     so.t0 = grid.t0;
     so.steps = 600;
     so.rel_tol = so.abs_tol = 1e-9;
-    so.kinematics = false;  // no poses needed
+    so.kinematics = true;  // the bodies' speeds (the motors' operating points)
     const dynamics::DynamicSystem system(m, machine);
     std::optional<dynamics::SteadyRegime> steady;
     std::string why_not;
@@ -411,10 +414,8 @@ void add_dynamics(const Mechanism& m, const dynamics::MachineSpec& machine, cons
     }
   } catch (const Interrupted&) {
     throw;
-  } catch (const AnalysisError& e) {
-    if (options.dynamics == DynamicsRun::steady) throw;  // asked for: the report fails and says why
-    data.summary += std::string("reduced parameters / dynamics not shown: ") + e.what() + "\n";
   } catch (const std::exception& e) {
+    if (options.dynamics != DynamicsRun::automatic) throw;  // asked for: the report fails and says why
     data.summary += std::string("reduced parameters / dynamics not shown: ") + e.what() + "\n";
   }
 }

@@ -318,6 +318,17 @@ TEST(CliRobotOutput, WithoutAFileAVerbPrintsASummaryAndCsvDashPrintsTheTable) {
   size_t lines = 0;
   for (char c : table.output) lines += c == '\n';
   EXPECT_EQ(lines, 12u) << "the header and 11 rows";
+  // States without a time column: where a magnitude peaks is a row number.
+  std::ifstream in(robots + "planar-3r-trajectory.csv");
+  std::string untimed, line;
+  while (std::getline(in, line))  // t is the first column; comments kept
+    untimed += (line.starts_with("#") ? line : line.substr(line.find(',') + 1)) + "\n";
+  const std::string path = ::testing::TempDir() + "/" + own("untimed.csv");
+  std::ofstream(path) << untimed;
+  const CliRun rows = run("robot id " + robots + "planar-3r.yaml --states " + path);
+  ASSERT_EQ(rows.code, 0) << rows.output;
+  EXPECT_NE(rows.output.find("at row (max |.|)"), std::string::npos) << rows.output;
+  EXPECT_NE(rows.output.find("shoulder.tau"), std::string::npos) << rows.output;
 }
 
 TEST(CliRobotOutput, AMissingOrMisspeltRobotCommandIsAnsweredWithTheList) {

@@ -416,3 +416,42 @@ TEST(Report, AGearedFlywheelsAngleHasItsOwnPanelApartFromTheCranksRamp) {
   EXPECT_EQ(labels("kinematics-wheels"), std::vector<std::string>{"flywheel"});
   EXPECT_EQ(labels("kinematics-angles"), (std::vector<std::string>{"coupler", "rocker"}));
 }
+
+TEST(Report, LoadArrowsFollowTheFramesWhereTheMechanismIsAbsentForPartOfTheSweep) {
+  // The non-Grashof four-bar does not assemble over part of the input's turn: the frames are the
+  // assembled rows only, and the arrow of a constant force has its value in every one of them.
+  std::string text = test::read_text(test::example("non-grashof-fourbar"));
+  text += "\nloads:\n  push: {type: force, body: coupler, point: C, value: [0, -100]}\n";
+  const planar::Mechanism m = planar::compile(io::parse_model(text, "non-grashof-push.yaml").mechanism);
+  report::ReportOptions options;
+  options.kinetostatics = false;
+  const nlohmann::json data = page_data(report::planar_report_html(m, {}, m.default_grid(), options));
+  const planar::KinematicsResult k = planar::kinematics(m, m.default_grid());
+  ASSERT_LT(k.rows(), m.default_grid().steps + 1) << "part of the sweep is absent";
+  ASSERT_EQ(data["loads"].size(), 1u);
+  const auto& force = data["loads"][0]["force"];
+  ASSERT_EQ(force.size(), 2 * data["frames"].size());
+  for (size_t f = 0; f + 1 < force.size(); f += 2) {
+    ASSERT_FALSE(force[f].is_null()) << "frame " << f / 2;
+    EXPECT_EQ(force[f + 1].get<double>(), -100.0);
+  }
+}
+
+TEST(Report, TheSteadyCyclesEnergiesBalanceAndAResistanceIsNotCountedAsPairFriction) {
+  // The bicycle's brake takes what the two hips give over a cycle; no pair has friction, so no
+  // pair-friction line: the brake's dissipation is on its own line only.
+  const io::Model model = io::read_model(test::example("seed003-bicycle"));
+  const planar::Mechanism m = planar::compile(model.mechanism);
+  const std::string html = report::planar_report_html(m, model.machine, m.default_grid());
+  EXPECT_EQ(html.find("friction in the pairs"), std::string::npos);
+  double sum = 0.0, largest = 0.0;
+  int lines = 0;
+  for (size_t at = html.find("energy per cycle: "); at != std::string::npos;
+       at = html.find("energy per cycle: ", at + 1)) {
+    const size_t value = html.find(' ', html.find(':', at) + 2) + 1;
+    const double joules = std::stod(html.substr(value));
+    sum += joules, largest = std::max(largest, std::abs(joules)), ++lines;
+  }
+  EXPECT_EQ(lines, 3);
+  EXPECT_NEAR(sum, 0.0, 1e-5 * largest) << "J per cycle: the kinetic and potential energies repeat";
+}
