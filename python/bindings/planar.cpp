@@ -243,7 +243,7 @@ py::tuple flex_response(const PlanarModel& model, const std::string& link_name, 
 std::vector<std::string> model_inputs(const PlanarModel& model) { return {model.path}; }
 
 void write_report(const PlanarModel& model, const std::string& path, int steps, bool friction,
-                  const std::string& dynamics, double t_end) {
+                  const std::string& dynamics, double t_end, const std::vector<std::pair<std::string, double>>& along) {
   const planar::Mechanism& m = *model.mechanism;
   const planar::TimeGrid grid = planar::analysis_grid(m, steps);
   report::ReportOptions options;
@@ -265,6 +265,8 @@ void write_report(const PlanarModel& model, const std::string& path, int steps, 
     if (!(t_end > grid.t0)) throw InputError(m.spec().where, "t_end", "must be after the start", "give a later time");
     options.start_up_duration = t_end - grid.t0;
   }
+  for (const auto& [point, angle] : along) options.along.push_back({point, angle});  // as --along
+  report::check_along(m, options.along);
   std::string html;
   {
     const py::gil_scoped_release release;
@@ -340,7 +342,7 @@ void bind_planar(py::module_& m) {
   m.def("flex_response", &flex_response, py::arg("model"), py::arg("link"), py::arg("steps"), py::arg("substeps"),
         py::arg("from_rest"), py::arg("friction"));
   m.def("report", &write_report, py::arg("model"), py::arg("path"), py::arg("steps"), py::arg("friction"),
-        py::arg("dynamics"), py::arg("t_end"));
+        py::arg("dynamics"), py::arg("t_end"), py::arg("along"));
 }
 
 }  // namespace linkdyn::python

@@ -328,15 +328,16 @@ def flex_response(model, link=None, steps=None, substeps=20, from_rest=False, fr
     return Result(*_linkdyn.flex_response(_model(model), link or "", _steps(steps), substeps, from_rest, friction))
 
 
-def report(model, path, steps=None, friction=True, dynamics="auto", t_end=None):
+def report(model, path, steps=None, friction=True, dynamics="auto", t_end=None, along=()):
     """Writes the self-contained HTML report (``linkdyn report``) to ``path``: animation and
     the plots of every analysis at ``steps`` positions (default: the model's); friction: the
     kinetostatics with friction. dynamics (a one-DOF machine with actuators): "auto" (the
     steady cycle when one exists, else the start-up), "steady" (an error without one) or
     "start-up" (from rest until t_end, s; default 5 times the analysis grid's duration, at
-    least 1 s), as ``--steady``, ``--start-up``, ``--t-end``."""
+    least 1 s), as ``--steady``, ``--start-up``, ``--t-end``. along: (point, angle in rad)
+    pairs whose signed motion along the direction is plotted, as ``--along POINT:ANGLE``."""
     _linkdyn.report(_model(model), _os.fsdecode(path), _steps(steps), friction, dynamics,
-                    float("nan") if t_end is None else float(t_end))
+                    float("nan") if t_end is None else float(t_end), [(str(p), float(a)) for p, a in along])
 
 
 def simulate_robot(robot, data, q0, v0, tau, t_end=1.0, steps=100, rtol=1e-10, atol=1e-10, integrator="dopri5",

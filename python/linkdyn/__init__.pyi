@@ -1,6 +1,6 @@
 # Type stubs of the linkdyn package (editors complete the API from them).
 import os
-from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -88,7 +88,7 @@ def flex(model: ModelLike, steps: Optional[int] = ..., modes: int = ..., gyrosco
 def flex_response(model: ModelLike, link: Optional[str] = ..., steps: Optional[int] = ..., substeps: int = ...,
                   from_rest: bool = ..., friction: bool = ...) -> Result: ...
 def report(model: ModelLike, path: PathLike, steps: Optional[int] = ..., friction: bool = ..., dynamics: str = ...,
-           t_end: Optional[float] = ...) -> None: ...
+           t_end: Optional[float] = ..., along: Sequence[Tuple[str, float]] = ...) -> None: ...
 
 class Data: ...
 

@@ -165,6 +165,10 @@ def test_report_shows_the_steady_cycle_or_the_start_up_as_the_command_line(tmp_p
     assert "start-up from rest" in text and "until t = 0.25 s" in text
     with pytest.raises(linkdyn.InputError, match="start-up"):
         linkdyn.report(press, path, dynamics="steady", t_end=0.25)
+    linkdyn.report(press, path, steps=72, along=[("T", math.pi / 2)])
+    assert "T along 90 deg" in path.read_text()
+    with pytest.raises(linkdyn.InputError, match="is not a tracked point"):
+        linkdyn.report(press, path, steps=72, along=[("nowhere", 0.0)])
     with pytest.raises(linkdyn.InputError, match="not a choice"):
         linkdyn.report(press, path, dynamics="later")
 
