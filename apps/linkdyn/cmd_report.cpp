@@ -27,21 +27,11 @@ void run_report(const ReportCliOptions& o) {
   const SweepProgress progress("report");
   report::ReportOptions options;
   options.solver.friction = !o.no_friction;
-  if ((o.steady || o.start_up) && (model.machine.actuators.empty() || m.dof() != 1))
-    throw InputError(m.spec().where, o.steady ? "--steady" : "--start-up",
-                     "chooses the direct dynamics of a one-DOF machine with actuators, and this model has " +
-                         (m.dof() != 1 ? std::to_string(m.dof()) + " degrees of freedom" : std::string("no actuators")),
-                     "leave the option out, or add an actuator (docs/model-format.md, Actuators)");
   options.dynamics = o.steady     ? report::DynamicsRun::steady
                      : o.start_up ? report::DynamicsRun::start_up
                                   : report::DynamicsRun::automatic;
-  if (o.start_up_t_end <= grid.t0)
-    throw InputError(m.spec().where, "--t-end",
-                     fmt::format("{:g} s is not after the start, t = {:g} s", o.start_up_t_end, grid.t0),
-                     "give a later end time");
   options.start_up_duration = o.start_up_t_end - grid.t0;  // NaN unless given
   for (const std::string& a : o.along) options.along.push_back(point_direction(a));
-  report::check_along(m, options.along);
   const std::string html = report::planar_report_html(m, model.machine, grid, options);
   const std::string path = o.output.empty() ? m.spec().name + ".report.html" : o.output;
   io::require_not_an_input(path, {o.model}, "--output");

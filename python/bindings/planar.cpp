@@ -255,18 +255,8 @@ void write_report(const PlanarModel& model, const std::string& path, int steps, 
     options.dynamics = report::DynamicsRun::start_up;
   else if (dynamics != "auto")
     throw InputError(m.spec().where, "dynamics", "'" + dynamics + "' is not a choice", "use auto, steady or start-up");
-  if (dynamics != "auto" && (model.model.machine.actuators.empty() || m.dof() != 1))
-    throw InputError(m.spec().where, "dynamics",
-                     "'" + dynamics + "' chooses the direct dynamics of a one-DOF machine with actuators",
-                     "leave it 'auto', or add an actuator");
-  if (std::isfinite(t_end)) {
-    if (options.dynamics != report::DynamicsRun::start_up)
-      throw InputError(m.spec().where, "t_end", "sets the start-up's end", "add dynamics='start-up'");
-    if (!(t_end > grid.t0)) throw InputError(m.spec().where, "t_end", "must be after the start", "give a later time");
-    options.start_up_duration = t_end - grid.t0;
-  }
+  options.start_up_duration = t_end - grid.t0;                                       // NaN unless given
   for (const auto& [point, angle] : along) options.along.push_back({point, angle});  // as --along
-  report::check_along(m, options.along);
   std::string html;
   {
     const py::gil_scoped_release release;

@@ -30,7 +30,14 @@ struct ReportOptions {
   size_t max_plot_points = 2000;      ///< per series, decimated for display
 };
 
-/// The HTML report of a planar mechanism over `grid` (with its machine, a simulation too).
+/// InputError (naming the model) for options the model cannot honour: a steady cycle or a
+/// start-up without actuators or with several degrees of freedom, a start-up end time without
+/// the start-up or not after grid.t0, an --along point that is not tracked.
+void check_report_options(const planar::Mechanism& m, const dynamics::MachineSpec& machine,
+                          const planar::TimeGrid& grid, const ReportOptions& options);
+
+/// The HTML report of a planar mechanism over `grid` (with its machine, a simulation too); the
+/// options checked first (check_report_options).
 std::string planar_report_html(const planar::Mechanism& m, const dynamics::MachineSpec& machine,
                                const planar::TimeGrid& grid, const ReportOptions& options = {});
 
