@@ -90,6 +90,7 @@ void write_outputs(const planar::Mechanism& m, const std::string& model_file, co
                    const std::string& json, const nlohmann::ordered_json& extra);
 /// Writes one SVG per plot into `dir` (when given).
 void write_plots(const std::string& dir, const std::vector<io::Plot>& plots);
+void write_plots(const std::string& dir, const std::vector<report::Chart>& charts);
 /// Option checks with plain messages ("must be greater than 0, not '0'") instead of CLI11's
 /// range with the largest double written out.
 extern const CLI::Validator positive;

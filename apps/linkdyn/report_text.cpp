@@ -140,4 +140,8 @@ void write_plots(const std::string& dir, const std::vector<io::Plot>& plots) {
   fmt::print("wrote {} plot(s) in {}\n", paths.size(), dir);
 }
 
+void write_plots(const std::string& dir, const std::vector<report::Chart>& charts) {
+  if (!dir.empty()) write_plots(dir, report::plots(charts));
+}
+
 }  // namespace linkdyn::cli

@@ -193,7 +193,7 @@ void add_load_arrows(const Mechanism& m, const planar::TimeGrid& grid, const std
 Animation animation(const Mechanism& m, const dynamics::MachineSpec& machine, const planar::TimeGrid& grid,
                     const planar::KinematicsResult& r, const XAxis& x, size_t max_frames) {
   Animation a;
-  a.x_label = x.label;
+  a.x_label = x.axis.label();
   a.bodies = animated_bodies(m);
   for (const planar::NamedPoint& g : m.bodies()[0].points) a.ground.push_back(g.local);
   for (const planar::Joint& j : m.joints())

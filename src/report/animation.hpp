@@ -7,7 +7,7 @@
 
 #include "linkdyn/dynamics/machine_spec.hpp"
 #include "linkdyn/planar/sweep.hpp"
-#include "report/x_axis.hpp"
+#include "report/axes.hpp"
 
 namespace linkdyn::report {
 

@@ -33,8 +33,8 @@ Json compact(const std::vector<double>& values) {
   return out;
 }
 
-/// Whether every series of the plot is sampled at the first one's x.
-bool shared_x(const Plot& p) {
+/// Whether every series of the chart is sampled at the first one's x.
+bool shared_x(const Chart& p) {
   for (const io::PlotSeries& s : p.series)
     if (s.x != p.series.front().x || s.y.size() != s.x.size()) return false;
   return true;
@@ -44,8 +44,8 @@ bool shared_x(const Plot& p) {
 /// each series decimated to about max_points points keeping its peaks (io::display_indices).
 /// Series on a common x share rows (NaN: a gap); otherwise each row carries one series' value
 /// and the others are null ("merged": the page joins each series' points across them).
-Json chart_json(const Plot& p, size_t max_points) {
-  Json labels = Json::array({p.x_label});
+Json chart_json(const Chart& p, size_t max_points) {
+  Json labels = Json::array({p.x.label()});
   for (const io::PlotSeries& s : p.series) labels.push_back(s.label);
   Json rows = Json::array();
   const bool merged = !p.series.empty() && !shared_x(p);
@@ -85,8 +85,8 @@ Json chart_json(const Plot& p, size_t max_points) {
   // The library wants x ascending: a driver turning backwards gives descending rows.
   if (rows.size() > 1 && rows.front()[0].get<double>() > rows.back()[0].get<double>())
     std::reverse(rows.begin(), rows.end());
-  return {{"id", p.id},         {"title", p.title}, {"xlabel", p.x_label}, {"ylabel", p.y_label},
-          {"linked", p.linked}, {"merged", merged}, {"labels", labels},    {"rows", rows}};
+  return {{"id", p.id},         {"title", p.title}, {"xlabel", p.x.label()}, {"ylabel", p.y.label()},
+          {"linked", p.linked}, {"merged", merged}, {"labels", labels},      {"rows", rows}};
 }
 
 }  // namespace
@@ -187,9 +187,9 @@ same axis zoom together), shift-drag to pan, double-click to zoom out; click a l
   Json charts = Json::array();
   for (const PlotSection& s : data.sections) {
     html += "<h2>" + escape_html(s.heading) + "</h2>\n<div class=\"plots\">\n";
-    for (const Plot& p : s.plots) {
+    for (const Chart& p : s.plots) {
       if (p.path) {
-        html += io::render_svg(p, 640, 360, max_plot_points);
+        html += io::render_svg(p.plot(), 640, 360, max_plot_points);
         continue;
       }
       html += fmt::format("<div class=\"plot chart\" id=\"{}\" data-chart=\"{}\"></div>\n", escape_html(p.id),

@@ -9,7 +9,7 @@
 #include "linkdyn/dynamics/direct.hpp"
 #include "linkdyn/planar/groups/group.hpp"
 #include "linkdyn/planar/motion_law.hpp"
-#include "report/x_axis.hpp"
+#include "report/axes.hpp"
 
 namespace linkdyn::report {
 namespace {
@@ -44,9 +44,10 @@ namespace {
 /// (the first-order kinematic coefficients), and the sliders' ideal mechanical advantage, the
 /// output force per driver effort without friction: q' / v (from the power balance F v = T q').
 /// Near a slider's dead centre the advantage grows without bound: shown only where |v / q'|
-/// exceeds 2 % of its peak.
+/// exceeds 2 % of its peak. `subject` names what slider_velocities holds ("Sliders", "Sliders and
+/// points").
 void add_velocity_ratios(const Mechanism& m, const planar::KinematicsResult& r, const XAxis& x,
-                         const Plot& slider_velocities, std::vector<Plot>& plots) {
+                         const Chart& slider_velocities, const std::string& subject, std::vector<Chart>& plots) {
   const planar::Driver& driver = m.drivers()[0];
   const bool rotational = driver.type == planar::DriverType::rotational;
   std::vector<double> rate(static_cast<size_t>(r.rows()));
@@ -62,12 +63,10 @@ void add_velocity_ratios(const Mechanism& m, const planar::KinematicsResult& r, 
     return out;
   };
   const std::string per = rotational ? "rad" : "m";
-  Plot angular{"kinematics-velocity-ratio",
-               "Velocity ratios: body rates per driver rate (omega / " + driver.name + "')",
-               x.label,
-               "omega / q' (rad/" + per + ")",
-               {},
-               false};
+  Chart angular{"kinematics-velocity-ratio",
+                "Velocity ratios: body rates per driver rate (omega / " + driver.name + "')",
+                x.axis,
+                {Kind::velocity_ratio, "rad/" + per, "omega / q'"}};
   for (Eigen::Index b = 0; b < r.omega.cols(); ++b) {
     std::vector<double> ratio = per_rate(values(r.omega.col(b)));
     if (moves(ratio))
@@ -75,22 +74,17 @@ void add_velocity_ratios(const Mechanism& m, const planar::KinematicsResult& r, 
   }
   if (!angular.series.empty()) plots.push_back(std::move(angular));
   if (slider_velocities.series.empty()) return;
-  const std::string subject =
-      slider_velocities.title.rfind("Sliders and points", 0) == 0 ? "Sliders and points" : "Sliders";
-  Plot linear{"kinematics-slider-ratio",
-              subject + ": velocity per driver rate (v / " + driver.name + "')",
-              x.label,
-              "v / q' (m/" + per + ")",
-              {},
-              false};
-  Plot advantage{"kinematics-mechanical-advantage",
-                 subject + ": ideal mechanical advantage q' / v (where |v / q'| > 2 % of its peak)",
-                 x.label,
-                 rotational ? "force per driver torque (1/m)" : "force per driver force",
-                 {},
-                 false};
+  Chart linear{"kinematics-slider-ratio",
+               subject + ": velocity per driver rate (v / " + driver.name + "')",
+               x.axis,
+               {Kind::velocity_ratio, "m/" + per, "v / q'"}};
+  Chart advantage{"kinematics-mechanical-advantage",
+                  subject + ": ideal mechanical advantage q' / v (where |v / q'| > 2 % of its peak)", x.axis,
+                  rotational ? Axis{Kind::mechanical_advantage, "1/m", "force per driver torque"}
+                             : Axis{Kind::mechanical_advantage, "", "force per driver force"}};
   for (const io::PlotSeries& v : slider_velocities.series) {
-    std::vector<double> ratio = per_rate(v.y), gain(ratio.size(), Table::missing);
+    std::vector<double> ratio = per_rate(v.y);
+    std::vector<double> gain(ratio.size(), Table::missing);
     double peak = 0.0;
     for (double q : ratio)
       if (std::isfinite(q)) peak = std::max(peak, std::abs(q));
@@ -115,20 +109,20 @@ void check_along(const Mechanism& m, const std::vector<PointDirection>& along) {
     }
 }
 
-std::vector<Plot> kinematics_plots(const Mechanism& m, const planar::KinematicsResult& r,
-                                   const std::vector<PointDirection>& along) {
+std::vector<Chart> kinematics_plots(const Mechanism& m, const planar::KinematicsResult& r,
+                                    const std::vector<PointDirection>& along) {
   const XAxis x = x_axis(m, r.t, r.q);
-  auto plot = [&](std::string id, std::string title, std::string y_label) {
-    return Plot{std::move(id), std::move(title), x.label, std::move(y_label), {}, false};
+  auto plot = [&](std::string id, std::string title, Axis y) {
+    return Chart{std::move(id), std::move(title), x.axis, std::move(y)};
   };
   // Angles in two panels, each on its own scale: the bodies that swing (less than 270 deg) and
   // those that turn (cranks, wheels, flywheels: their ramps would flatten the others); bodies that do
   // not turn (sliders) are left out.
   // The turning bodies apart again: those a driver turns on the ground (their ramps) and the
   // others (wheels, flywheels: a geared flywheel's many turns would flatten the crank's one).
-  Plot angles = plot("kinematics-angles", "Body angles: swinging bodies", "angle (deg)");
-  Plot turning = plot("kinematics-turning", "Body angles: driven bodies (the drivers' ramps)", "angle (deg)");
-  Plot wheels = plot("kinematics-wheels", "Body angles: other turning bodies (wheels, flywheels)", "angle (deg)");
+  Chart angles = plot("kinematics-angles", "Body angles: swinging bodies", angle_axis());
+  Chart turning = plot("kinematics-turning", "Body angles: driven bodies (the drivers' ramps)", angle_axis());
+  Chart wheels = plot("kinematics-wheels", "Body angles: other turning bodies (wheels, flywheels)", angle_axis());
   auto driven = [&](int body) {
     for (const planar::Driver& d : m.drivers()) {
       if (d.type != planar::DriverType::rotational) continue;
@@ -138,29 +132,30 @@ std::vector<Plot> kinematics_plots(const Mechanism& m, const planar::KinematicsR
     }
     return false;
   };
-  Plot omegas = plot("kinematics-omega", "Angular velocities", "omega (rad/s)");
-  Plot alphas = plot("kinematics-alpha", "Angular accelerations", "alpha (rad/s^2)");
+  Chart omegas = plot("kinematics-omega", "Angular velocities", {Kind::angular_velocity, "rad/s", "omega"});
+  Chart alphas = plot("kinematics-alpha", "Angular accelerations", {Kind::angular_acceleration, "rad/s^2", "alpha"});
   for (Eigen::Index b = 0; b < r.angle.cols(); ++b) {
     const std::string& n = m.bodies()[static_cast<size_t>(b + 1)].name;
-    const std::vector<double> angle = values(r.angle.col(b), 180.0 / M_PI);
-    if (!moves(angle)) continue;
-    const auto [lo, hi] = std::minmax_element(angle.begin(), angle.end());
+    const std::vector<double> degrees = values(r.angle.col(b), 180.0 / M_PI);
+    if (!moves(degrees)) continue;
+    const auto [lo, hi] = std::minmax_element(degrees.begin(), degrees.end());
     (*hi - *lo <= 270.0                ? angles
      : driven(static_cast<int>(b + 1)) ? turning
                                        : wheels)
-        .series.push_back({n, x.values, angle, ""});
+        .series.push_back({n, x.values, degrees, ""});
     omegas.series.push_back({n, x.values, values(r.omega.col(b)), ""});
     alphas.series.push_back({n, x.values, values(r.alpha.col(b)), ""});
   }
-  std::vector<Plot> plots;
-  for (Plot* p : {&angles, &turning, &wheels, &omegas, &alphas})
+  std::vector<Chart> plots;
+  for (Chart* p : {&angles, &turning, &wheels, &omegas, &alphas})
     if (!p->series.empty()) plots.push_back(std::move(*p));
   // Every slider on a fixed guide: its signed displacement, velocity and acceleration along the
   // guide (a shaper's forward stroke and return told apart); the chosen points along theirs.
-  const std::string what = along.empty() ? "Sliders along their guides" : "Sliders and points along their directions";
-  Plot slide = plot("kinematics-sliders", what + ": displacement", "s (mm)");
-  Plot slide_v = plot("kinematics-sliders-velocity", what + ": velocity", "v (m/s)");
-  Plot slide_a = plot("kinematics-sliders-acceleration", what + ": acceleration", "a (m/s^2)");
+  const std::string subject = along.empty() ? "Sliders" : "Sliders and points";
+  const std::string what = subject + (along.empty() ? " along their guides" : " along their directions");
+  Chart slide = plot("kinematics-sliders", what + ": displacement", {Kind::length, "mm", "s"});
+  Chart slide_v = plot("kinematics-sliders-velocity", what + ": velocity", {Kind::velocity, "m/s", "v"});
+  Chart slide_a = plot("kinematics-sliders-acceleration", what + ": acceleration", {Kind::acceleration, "m/s^2", "a"});
   /// The tracked point c's motion along dir: displacement from the first row (mm), velocity, acceleration.
   auto add_along = [&](Eigen::Index c, const Vec2& dir, const std::string& label, bool only_if_moving) {
     std::vector<double> s_mm, v, a;
@@ -187,22 +182,22 @@ std::vector<Plot> kinematics_plots(const Mechanism& m, const planar::KinematicsR
               j.name + " (" + m.bodies()[static_cast<size_t>(j.body[1])].name + ")", true);
   }
   check_along(m, along);
-  for (const PointDirection& p : along) {
-    const std::string label = fmt::format("{} along {:g} deg", p.point, p.angle * 180.0 / M_PI);
-    if (std::any_of(slide.series.begin(), slide.series.end(), [&](const auto& s) { return s.label == label; }))
-      continue;  // given twice (a series' label names it in the charts)
-    const auto it = std::find_if(r.points.begin(), r.points.end(), [&](const auto& t) { return t.label == p.point; });
-    add_along(static_cast<Eigen::Index>(it - r.points.begin()), Vec2(std::cos(p.angle), std::sin(p.angle)), label,
+  for (auto p = along.begin(); p != along.end(); ++p) {
+    if (std::find(along.begin(), p, *p) != p) continue;  // given twice
+    const std::string label = fmt::format("{} along {:g} deg", p->point, p->angle * 180.0 / M_PI);
+    const auto it = std::find_if(r.points.begin(), r.points.end(), [&](const auto& t) { return t.label == p->point; });
+    add_along(static_cast<Eigen::Index>(it - r.points.begin()), Vec2(std::cos(p->angle), std::sin(p->angle)), label,
               false);
   }
-  std::vector<Plot> ratios;
-  if (m.dof() == 1) add_velocity_ratios(m, r, x, slide_v, ratios);
+  std::vector<Chart> ratios;
+  if (m.dof() == 1) add_velocity_ratios(m, r, x, slide_v, subject, ratios);
   if (!slide.series.empty())
-    for (Plot* p : {&slide, &slide_v, &slide_a}) plots.push_back(std::move(*p));
-  for (Plot& p : ratios) plots.push_back(std::move(p));
+    for (Chart* p : {&slide, &slide_v, &slide_a}) plots.push_back(std::move(*p));
+  for (Chart& p : ratios) plots.push_back(std::move(p));
   // Paths of the moving named points (coupler curves) and their speeds.
-  Plot paths{"kinematics-paths", "Point paths (coupler curves)", "x (m)", "y (m)", {}, true};
-  Plot speeds = plot("kinematics-speeds", "Point speeds", "speed (m/s)");
+  Chart paths{
+      "kinematics-paths", "Point paths (coupler curves)", {Kind::length, "m", "x"}, {Kind::length, "m", "y"}, {}, true};
+  Chart speeds = plot("kinematics-speeds", "Point speeds", {Kind::velocity, "m/s", "speed"});
   for (size_t k = 0; k < m.output_points().size(); ++k) {  // the first tracked points
     const auto c = static_cast<Eigen::Index>(k);
     const std::string& label = r.points[k].label;
@@ -217,7 +212,7 @@ std::vector<Plot> kinematics_plots(const Mechanism& m, const planar::KinematicsR
   if (!paths.series.empty()) plots.push_back(std::move(paths));
   if (!speeds.series.empty()) plots.push_back(std::move(speeds));
   if (!r.transmission_groups.empty()) {
-    Plot transmission = plot("kinematics-transmission", "Transmission angles", "angle (deg)");
+    Chart transmission = plot("kinematics-transmission", "Transmission angles", angle_axis());
     for (size_t g = 0; g < r.transmission_groups.size(); ++g)
       transmission.series.push_back({m.joints()[m.groups()[r.transmission_groups[g]]->label_joint()].name, x.values,
                                      values(r.transmission_angle.col(static_cast<Eigen::Index>(g)), 180.0 / M_PI), ""});
@@ -226,23 +221,22 @@ std::vector<Plot> kinematics_plots(const Mechanism& m, const planar::KinematicsR
   return plots;
 }
 
-std::vector<Plot> kinetostatics_plots(const Mechanism& m, const planar::KinetostaticsResult& r) {
+std::vector<Chart> kinetostatics_plots(const Mechanism& m, const planar::KinetostaticsResult& r) {
   const XAxis x = x_axis(m, r.t, r.q);
-  std::vector<Plot> plots;
+  std::vector<Chart> plots;
   for (size_t d = 0; d < m.drivers().size(); ++d) {
     const planar::Driver& driver = m.drivers()[d];
-    const bool rot = driver.type == planar::DriverType::rotational;
+    const Axis effort = effort_axis(m, d);
     const auto c = static_cast<Eigen::Index>(d);
     plots.push_back({"kinetostatics-" + driver.name,
-                     std::string("Driver ") + (rot ? "torque" : "force") + ": " + driver.name,
-                     x.label,
-                     rot ? "torque (N m)" : "force (N)",
+                     "Driver " + effort.name + ": " + driver.name,
+                     x.axis,
+                     effort,
                      {{"with friction", x.values, values(r.effort.col(c)), ""},
-                      {"frictionless", x.values, values(r.effort_frictionless.col(c)), ""}},
-                     false});
+                      {"frictionless", x.values, values(r.effort_frictionless.col(c)), ""}}});
   }
-  Plot reactions{"kinetostatics-reactions", "Pair reactions |F|", x.label, "force (N)", {}, false};
-  Plot friction{"kinetostatics-friction", "Power lost to friction", x.label, "power (W)", {}, false};
+  Chart reactions{"kinetostatics-reactions", "Pair reactions |F|", x.axis, force_axis()};
+  Chart friction{"kinetostatics-friction", "Power lost to friction", x.axis, power_axis()};
   for (size_t k = 0; k < m.spec().joints.size(); ++k) {  // the model's pairs (the pins' own per pin)
     const planar::Joint& j = m.spec().joints[k];
     if (j.type == planar::JointType::gear) continue;
@@ -266,18 +260,12 @@ std::vector<Plot> kinetostatics_plots(const Mechanism& m, const planar::Kinetost
   plots.push_back(std::move(reactions));
   // Each pair's reaction in components (what the first body of the pair exerts on the second);
   // the prismatic pairs' normal forces N and moments M (about the slider point) on their own.
-  Plot normals{"kinetostatics-prismatic-normal",
-               "Prismatic pairs: normal force N (signed, along the guide's normal)",
-               x.label,
-               "force (N)",
-               {},
-               false};
-  Plot moments{"kinetostatics-prismatic-moment",
-               "Prismatic pairs: moment M about the slider point",
-               x.label,
-               "moment (N m)",
-               {},
-               false};
+  Chart normals{"kinetostatics-prismatic-normal", "Prismatic pairs: normal force N (signed, along the guide's normal)",
+                x.axis, force_axis()};
+  Chart moments{"kinetostatics-prismatic-moment",
+                "Prismatic pairs: moment M about the slider point",
+                x.axis,
+                {Kind::moment, "N m", "moment"}};
   for (size_t k = 0; k < m.spec().joints.size(); ++k) {
     const planar::Joint& j = m.spec().joints[k];
     const auto c = static_cast<Eigen::Index>(k);
@@ -289,12 +277,11 @@ std::vector<Plot> kinetostatics_plots(const Mechanism& m, const planar::Kinetost
     plots.push_back(
         {"kinetostatics-reaction-" + j.name,
          "Reaction at " + j.name + ": on " + m.bodies()[j.body[1]].name + " from " + m.bodies()[j.body[0]].name,
-         x.label,
-         "force (N)",
+         x.axis,
+         force_axis(),
          {{"Fx", x.values, values(r.reactions.force_x.col(c)), ""},
           {"Fy", x.values, values(r.reactions.force_y.col(c)), ""},
-          {"|F|", x.values, magnitudes(r.reactions.force_x.col(c), r.reactions.force_y.col(c)), ""}},
-         false});
+          {"|F|", x.values, magnitudes(r.reactions.force_x.col(c), r.reactions.force_y.col(c)), ""}}});
   }
   if (!normals.series.empty()) {
     plots.push_back(std::move(normals));
@@ -311,46 +298,42 @@ std::vector<Plot> kinetostatics_plots(const Mechanism& m, const planar::Kinetost
       if (!(r.driver_power(k) > 0.05 * peak)) shown(k) = Table::missing;
     plots.push_back({"kinetostatics-efficiency",
                      "Instantaneous efficiency (where the driving power exceeds 5 % of its peak)",
-                     x.label,
-                     "1 - friction / driver power",
-                     {{"efficiency", x.values, values(shown), ""}},
-                     false});
+                     x.axis,
+                     {Kind::efficiency, "", "1 - friction / driver power"},
+                     {{"efficiency", x.values, values(shown), ""}}});
   }
   return plots;
 }
 
-std::vector<Plot> simulation_plots(const dynamics::DynamicSystem& system, const dynamics::SimulationResult& r) {
+std::vector<Chart> simulation_plots(const dynamics::DynamicSystem& system, const dynamics::SimulationResult& r) {
   const Mechanism& m = *system.mechanism;
   const dynamics::MachineSpec& machine = system.machine;
-  const XAxis x{"t (s)", values(r.t)};
-  auto plot = [&](std::string id, std::string title, std::string y_label) {
-    return Plot{std::move(id), std::move(title), x.label, std::move(y_label), {}, false};
+  const XAxis x{time_axis(), values(r.t)};
+  auto plot = [&](std::string id, std::string title, Axis y) {
+    return Chart{std::move(id), std::move(title), x.axis, std::move(y)};
   };
-  std::vector<Plot> plots;
+  std::vector<Chart> plots;
   for (size_t d = 0; d < m.drivers().size(); ++d) {
     const planar::Driver& driver = m.drivers()[d];
-    const std::string rate = planar::driver_column(driver, 1);
-    const bool rot = driver.type == planar::DriverType::rotational;
-    plots.push_back(
-        plot("simulation-speed-" + driver.name, "Speed of " + driver.name, rate + (rot ? " (rad/s)" : " (m/s)")));
+    plots.push_back(plot("simulation-speed-" + driver.name, "Speed of " + driver.name, rate_axis(m, d)));
     plots.back().series.push_back({driver.name, x.values, values(r.qd.col(static_cast<Eigen::Index>(d))), ""});
   }
-  Plot currents = plot("simulation-current", "Motor current", "current (A)");
+  Chart currents = plot("simulation-current", "Motor current", current_axis());
   for (size_t k = 0; k < system.motors.size(); ++k)
     currents.series.push_back({machine.actuators[static_cast<size_t>(system.motors[k])].name, x.values,
                                values(r.current.col(static_cast<Eigen::Index>(k))), ""});
-  Plot torques = plot("simulation-torques", "Actuator torques", "torque (N m)");
-  Plot forces = plot("simulation-forces", "Actuator forces in pairs", "force (N)");
+  Chart torques = plot("simulation-torques", "Actuator torques", torque_axis());
+  Chart forces = plot("simulation-forces", "Actuator forces in pairs", force_axis());
   for (size_t k = 0; k < machine.actuators.size(); ++k) {
     const dynamics::Actuator& a = machine.actuators[k];
     (a.joint() >= 0 ? forces : torques)
         .series.push_back({a.name, x.values, values(r.effort.col(static_cast<Eigen::Index>(k))), ""});
   }
-  Plot actions = plot("simulation-constraint-actions", "Constraint actions", "force (N)");
+  Chart actions = plot("simulation-constraint-actions", "Constraint actions", force_axis());
   for (size_t k = 0; k < machine.constraint_actions.size(); ++k)
     actions.series.push_back({machine.constraint_actions[k].name, x.values,
                               values(r.constraint_action.col(static_cast<Eigen::Index>(k))), ""});
-  Plot reactions = plot("simulation-reactions", "Pair reactions |F|", "force (N)");
+  Chart reactions = plot("simulation-reactions", "Pair reactions |F|", force_axis());
   if (r.reactions.force_x.cols() > 0) {  // recorded (SimulationOptions::reactions)
     for (size_t k = 0; k < m.spec().joints.size(); ++k) {
       if (m.joints()[k].type == planar::JointType::gear) continue;
@@ -366,63 +349,59 @@ std::vector<Plot> simulation_plots(const dynamics::DynamicSystem& system, const 
                                     ""});
       }
   }
-  for (Plot* p : {&currents, &torques, &forces, &actions, &reactions})
+  for (Chart* p : {&currents, &torques, &forces, &actions, &reactions})
     if (!p->series.empty()) plots.push_back(std::move(*p));
   if (!m.bearings().empty()) {
-    plots.push_back(plot("simulation-friction", "Friction power in the pairs", "power (W)"));
+    plots.push_back(plot("simulation-friction", "Friction power in the pairs", power_axis()));
     plots.back().series.push_back({"friction.power", x.values, values(r.pair_friction_power), ""});
   }
-  plots.push_back(plot("simulation-energy", "Kinetic and potential energy", "energy (J)"));
+  plots.push_back(plot("simulation-energy", "Kinetic and potential energy", {Kind::energy, "J", "energy"}));
   plots.back().series.push_back({"energy.kinetic", x.values, values(r.energy.kinetic), ""});
   plots.back().series.push_back({"energy.potential", x.values, values(r.energy.potential), ""});
-  for (Plot& p : plots) p.linked = false;  // against time, not the animation's coordinate
+  for (Chart& p : plots) p.linked = false;  // against time, not the animation's coordinate
   return plots;
 }
 
-std::vector<Plot> cycle_plots(const dynamics::DynamicSystem& system, const dynamics::SimulationResult& r) {
+std::vector<Chart> cycle_plots(const dynamics::DynamicSystem& system, const dynamics::SimulationResult& r) {
   const Mechanism& m = *system.mechanism;
   const dynamics::MachineSpec& machine = system.machine;
   const XAxis x = driver_axis(m, std::vector<double>(r.q.col(0).begin(), r.q.col(0).end()));
-  auto plot = [&](std::string id, std::string title, std::string y_label) {
-    return Plot{std::move(id), std::move(title), x.label, std::move(y_label), {}, false};
+  auto plot = [&](std::string id, std::string title, Axis y) {
+    return Chart{std::move(id), std::move(title), x.axis, std::move(y)};
   };
   const planar::Driver& driver = m.drivers()[0];
-  const bool rot = driver.type == planar::DriverType::rotational;
-  Plot speed = plot("cycle-speed", "Speed of " + driver.name + " over the cycle",
-                    planar::driver_column(driver, 1) + (rot ? " (rad/s)" : " (m/s)"));
+  Chart speed = plot("cycle-speed", "Speed of " + driver.name + " over the cycle", rate_axis(m, 0));
   speed.series.push_back({driver.name, x.values, values(r.qd.col(0)), ""});
-  Plot currents = plot("cycle-current", "Motor current over the cycle", "current (A)");
+  Chart currents = plot("cycle-current", "Motor current over the cycle", current_axis());
   for (size_t k = 0; k < system.motors.size(); ++k)
     currents.series.push_back({machine.actuators[static_cast<size_t>(system.motors[k])].name, x.values,
                                values(r.current.col(static_cast<Eigen::Index>(k))), ""});
-  Plot torques = plot("cycle-torques", "Actuator torques over the cycle", "torque (N m)");
+  Chart torques = plot("cycle-torques", "Actuator torques over the cycle", torque_axis());
   for (size_t k = 0; k < machine.actuators.size(); ++k)
     if (machine.actuators[k].joint() < 0)
       torques.series.push_back(
           {machine.actuators[k].name, x.values, values(r.effort.col(static_cast<Eigen::Index>(k))), ""});
-  std::vector<Plot> plots;
-  for (Plot* p : {&speed, &currents, &torques})
+  std::vector<Chart> plots;
+  for (Chart* p : {&speed, &currents, &torques})
     if (!p->series.empty()) plots.push_back(std::move(*p));
   return plots;
 }
 
-std::vector<Plot> reduced_plots(const Mechanism& m, const dynamics::ReducedTable& t) {
+std::vector<Chart> reduced_plots(const Mechanism& m, const dynamics::ReducedTable& t) {
   const bool rot = m.drivers()[0].type == planar::DriverType::rotational;
   const XAxis x = driver_axis(m, t.q);
   const std::string unit = rot ? "kg m^2" : "kg";
-  std::vector<Plot> plots;
+  std::vector<Chart> plots;
   plots.push_back({"reduced-inertia",
                    "Reduced inertia m(q) [003]",
-                   x.label,
-                   "m (" + unit + ")",
-                   {{"kinetic energy", x.values, t.m, ""}, {"kinetostatics", x.values, t.m_kinetostatic, ""}},
-                   false});
+                   x.axis,
+                   {Kind::inertia, unit, "m"},
+                   {{"kinetic energy", x.values, t.m, ""}, {"kinetostatics", x.values, t.m_kinetostatic, ""}}});
   plots.push_back({"reduced-inertia-derivative",
                    "dm/dq",
-                   x.label,
-                   std::string("dm/dq (") + unit + (rot ? "/rad)" : "/m)"),
-                   {{"kinetic energy", x.values, t.dm, ""}, {"kinetostatics", x.values, t.dm_kinetostatic, ""}},
-                   false});
+                   x.axis,
+                   {Kind::inertia_derivative, unit + (rot ? "/rad" : "/m"), "dm/dq"},
+                   {{"kinetic energy", x.values, t.dm, ""}, {"kinetostatics", x.values, t.dm_kinetostatic, ""}}});
   return plots;
 }
 

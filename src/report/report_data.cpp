@@ -9,7 +9,7 @@
 #include "linkdyn/core/interrupt.hpp"
 #include "linkdyn/dynamics/direct.hpp"
 #include "linkdyn/planar/motion_law.hpp"
-#include "report/x_axis.hpp"
+#include "report/axes.hpp"
 
 namespace linkdyn::report {
 namespace {
@@ -52,7 +52,7 @@ std::string kinetostatics_summary(const Mechanism& m, const planar::Kinetostatic
   // What a motor is sized by: each driver's peak and RMS effort, with and without friction.
   for (size_t d = 0; d < m.drivers().size(); ++d) {
     const planar::Driver& driver = m.drivers()[d];
-    const char* unit = driver.type == planar::DriverType::rotational ? "N m" : "N";
+    const std::string unit = effort_axis(m, d).unit;
     for (const bool with_friction : {true, false}) {
       const Eigen::MatrixXd& effort = with_friction ? r.effort : r.effort_frictionless;
       double peak = 0.0, sum = 0.0;
@@ -140,11 +140,10 @@ std::string steady_summary(const dynamics::DynamicSystem& system, const dynamics
 /// start-up from rest, as options.dynamics says.
 void add_dynamics(const Mechanism& m, const dynamics::MachineSpec& machine, const planar::TimeGrid& grid,
                   const XAxis& x, const ReportOptions& options, ReportData& data) {
-  const bool against_driver = x.label.rfind(m.drivers()[0].name, 0) == 0;  // else the animation runs against time
   try {
-    std::vector<Plot> reduced = reduced_plots(m, dynamics::tabulate_reduced_parameters(m, 360));
-    if (!against_driver)
-      for (Plot& p : reduced) p.linked = false;
+    // Linked to the animation when it runs against the same axis (the driver's coordinate, not time).
+    std::vector<Chart> reduced = reduced_plots(m, dynamics::tabulate_reduced_parameters(m, 360));
+    for (Chart& p : reduced) p.linked = p.x == x.axis;
     data.sections.push_back({"Reduced parameters", std::move(reduced)});
     if (machine.actuators.empty()) return;
     dynamics::SimulationOptions so;
@@ -179,11 +178,12 @@ void add_dynamics(const Mechanism& m, const dynamics::MachineSpec& machine, cons
     }
     const dynamics::SimulationResult run = dynamics::simulate(system, so);
     if (steady) {
-      std::vector<Plot> cycle = cycle_plots(system, run);
-      for (Plot& p : cycle) p.linked = against_driver && p.x_label == x.label;
-      data.sections.push_back({"Direct dynamics: the steady cycle against " + cycle.front().x_label, std::move(cycle)});
+      std::vector<Chart> cycle = cycle_plots(system, run);
+      for (Chart& p : cycle) p.linked = p.x == x.axis;
+      data.sections.push_back(
+          {"Direct dynamics: the steady cycle against " + cycle.front().x.label(), std::move(cycle)});
     }
-    std::vector<Plot> timed = simulation_plots(system, run);
+    std::vector<Chart> timed = simulation_plots(system, run);
     if (!timed.empty())
       data.sections.push_back({steady ? "Direct dynamics: the steady cycle against time"
                                       : "Direct dynamics: the start-up from rest against time",

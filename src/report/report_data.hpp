@@ -12,7 +12,7 @@ namespace linkdyn::report {
 
 struct PlotSection {
   std::string heading;
-  std::vector<Plot> plots;
+  std::vector<Chart> plots;
 };
 
 struct ReportData {

@@ -109,11 +109,11 @@ TEST(Report, LongSweepsAreDecimatedForDisplayKeepingExtremes) {
 
 TEST(Report, PlotsCarryAxesUnitsAndLegends) {
   const planar::Mechanism m = io::load_mechanism(test::example("seed001-fourbar"));
-  const std::vector<io::Plot> plots = report::kinematics_plots(m, planar::kinematics(m, m.default_grid()));
+  const std::vector<report::Chart> plots = report::kinematics_plots(m, planar::kinematics(m, m.default_grid()));
   ASSERT_FALSE(plots.empty());
-  EXPECT_EQ(plots[0].x_label, "crank_drive angle (deg)");
-  EXPECT_EQ(plots[0].y_label, "angle (deg)");
-  const std::string svg = io::render_svg(plots[0]);
+  EXPECT_EQ(plots[0].x.label(), "crank_drive angle (deg)");
+  EXPECT_EQ(plots[0].y.label(), "angle (deg)");
+  const std::string svg = io::render_svg(plots[0].plot());
   EXPECT_NE(svg.find(">rocker</text>"), std::string::npos);
   EXPECT_NE(svg.find(">angle (deg)</text>"), std::string::npos);
   EXPECT_NE(svg.find("class=\"marker\""), std::string::npos);
@@ -133,9 +133,9 @@ TEST(Report, SlidersGetTheirSignedMotionAlongTheGuideAndTheEfficiencyOnlyWhereTh
   // exceeds 5 % of its peak.
   const planar::Mechanism m = io::load_mechanism(test::example("offset-slider-crank"));
   const planar::KinematicsResult k = planar::kinematics(m, m.default_grid());
-  const std::vector<io::Plot> plots = report::kinematics_plots(m, k);
-  const auto find = [&](const std::vector<io::Plot>& in, const std::string& id) {
-    return std::find_if(in.begin(), in.end(), [&](const io::Plot& p) { return p.id == id; });
+  const std::vector<report::Chart> plots = report::kinematics_plots(m, k);
+  const auto find = [&](const std::vector<report::Chart>& in, const std::string& id) {
+    return std::find_if(in.begin(), in.end(), [&](const report::Chart& p) { return p.id == id; });
   };
   const auto s = find(plots, "kinematics-sliders"), v = find(plots, "kinematics-sliders-velocity");
   ASSERT_NE(s, plots.end());
@@ -150,7 +150,7 @@ TEST(Report, SlidersGetTheirSignedMotionAlongTheGuideAndTheEfficiencyOnlyWhereTh
   EXPECT_GT(positive, 10);
   EXPECT_GT(negative, 10) << "the return stroke is negative";
   const planar::KinetostaticsResult ks = planar::kinetostatics(m, m.default_grid(), {});
-  const std::vector<io::Plot> kp = report::kinetostatics_plots(m, ks);
+  const std::vector<report::Chart> kp = report::kinetostatics_plots(m, ks);
   const auto eff = find(kp, "kinetostatics-efficiency");
   ASSERT_NE(eff, kp.end());
   const double peak = ks.driver_power.cwiseAbs().maxCoeff();
@@ -173,9 +173,9 @@ TEST(Report, KinematicsPlotsAreThoseOfTheKinematicsTable) {
     options.kinetostatics = false;
     const std::string html = report::planar_report_html(m, {}, m.default_grid(), options);
     const nlohmann::json charts = page_charts(html);
-    for (const io::Plot& p : report::kinematics_plots(m, planar::kinematics(m, m.default_grid()))) {
+    for (const report::Chart& p : report::kinematics_plots(m, planar::kinematics(m, m.default_grid()))) {
       if (p.path) {  // drawn to scale as SVG
-        EXPECT_NE(html.find(io::render_svg(p, 640, 360, options.max_plot_points)), std::string::npos) << p.id;
+        EXPECT_NE(html.find(io::render_svg(p.plot(), 640, 360, options.max_plot_points)), std::string::npos) << p.id;
         continue;
       }
       // The chart's rows are the plot's samples, to the page's 6 significant digits.
@@ -268,9 +268,9 @@ TEST(Report, VelocityRatiosIntegrateToTheStrokeAndTheMechanicalAdvantageIsTheirI
   // is its displacement along the guide; the ideal mechanical advantage is q' / v wherever shown.
   const planar::Mechanism m = io::load_mechanism(test::example("offset-slider-crank"));
   const planar::KinematicsResult k = planar::kinematics(m, m.default_grid());
-  const std::vector<io::Plot> plots = report::kinematics_plots(m, k);
+  const std::vector<report::Chart> plots = report::kinematics_plots(m, k);
   const auto find = [&](const std::string& id) {
-    const auto it = std::find_if(plots.begin(), plots.end(), [&](const io::Plot& p) { return p.id == id; });
+    const auto it = std::find_if(plots.begin(), plots.end(), [&](const report::Chart& p) { return p.id == id; });
     EXPECT_NE(it, plots.end()) << id;
     return it;
   };
@@ -297,9 +297,9 @@ TEST(Report, VelocityRatiosIntegrateToTheStrokeAndTheMechanicalAdvantageIsTheirI
   // The four-bar's coupler and rocker rates per crank rate (constant speed: omega / omega_crank).
   const planar::Mechanism fourbar = io::load_mechanism(test::example("seed001-fourbar"));
   const planar::KinematicsResult fk = planar::kinematics(fourbar, fourbar.default_grid());
-  const std::vector<io::Plot> fp = report::kinematics_plots(fourbar, fk);
+  const std::vector<report::Chart> fp = report::kinematics_plots(fourbar, fk);
   const auto omega =
-      std::find_if(fp.begin(), fp.end(), [](const io::Plot& p) { return p.id == "kinematics-velocity-ratio"; });
+      std::find_if(fp.begin(), fp.end(), [](const report::Chart& p) { return p.id == "kinematics-velocity-ratio"; });
   ASSERT_NE(omega, fp.end());
   ASSERT_EQ(omega->series.size(), 2u) << "the crank's own ratio (1) is left out";
   for (size_t i = 0; i < omega->series[1].y.size(); ++i)
@@ -311,14 +311,14 @@ TEST(Report, ReactionsInComponentsAndThePrismaticPairsNormalForceAndMoment) {
   const io::Model model = io::read_model(test::example("toggle-press"));
   const planar::Mechanism m = planar::compile(model.mechanism);
   const planar::KinetostaticsResult ks = planar::kinetostatics(m, m.default_grid(), {});
-  const std::vector<io::Plot> plots = report::kinetostatics_plots(m, ks);
+  const std::vector<report::Chart> plots = report::kinetostatics_plots(m, ks);
   size_t revolute = 0;
   for (size_t j = 0; j < m.spec().joints.size(); ++j) {
     const planar::Joint& joint = m.spec().joints[j];
     if (joint.type != planar::JointType::revolute) continue;
     ++revolute;
     const auto p = std::find_if(plots.begin(), plots.end(),
-                                [&](const io::Plot& q) { return q.id == "kinetostatics-reaction-" + joint.name; });
+                                [&](const report::Chart& q) { return q.id == "kinetostatics-reaction-" + joint.name; });
     ASSERT_NE(p, plots.end()) << joint.name;
     ASSERT_EQ(p->series.size(), 3u);
     for (size_t r = 0; r < p->series[0].y.size(); ++r) {
@@ -330,9 +330,9 @@ TEST(Report, ReactionsInComponentsAndThePrismaticPairsNormalForceAndMoment) {
   }
   EXPECT_GE(revolute, 4u);
   const auto normal = std::find_if(plots.begin(), plots.end(),
-                                   [](const io::Plot& q) { return q.id == "kinetostatics-prismatic-normal"; });
+                                   [](const report::Chart& q) { return q.id == "kinetostatics-prismatic-normal"; });
   const auto moment = std::find_if(plots.begin(), plots.end(),
-                                   [](const io::Plot& q) { return q.id == "kinetostatics-prismatic-moment"; });
+                                   [](const report::Chart& q) { return q.id == "kinetostatics-prismatic-moment"; });
   ASSERT_NE(normal, plots.end());
   ASSERT_NE(moment, plots.end());
   EXPECT_EQ(normal->series.at(0).label, "guide");
@@ -387,9 +387,9 @@ TEST(Report, ChosenPointsAlongADirectionMoveAsTheSliderOnThatGuide) {
   // InputError naming the tracked ones.
   const planar::Mechanism m = io::load_mechanism(test::example("toggle-press"));
   const planar::KinematicsResult k = planar::kinematics(m, m.default_grid());
-  const std::vector<io::Plot> plots = report::kinematics_plots(m, k, {{"T", M_PI / 2}, {"T", 0.0}});
+  const std::vector<report::Chart> plots = report::kinematics_plots(m, k, {{"T", M_PI / 2}, {"T", 0.0}});
   for (const char* id : {"kinematics-sliders", "kinematics-sliders-velocity", "kinematics-sliders-acceleration"}) {
-    const auto p = std::find_if(plots.begin(), plots.end(), [&](const io::Plot& q) { return q.id == id; });
+    const auto p = std::find_if(plots.begin(), plots.end(), [&](const report::Chart& q) { return q.id == id; });
     ASSERT_NE(p, plots.end()) << id;
     ASSERT_EQ(p->series.size(), 3u) << id;
     EXPECT_EQ(p->series[1].label, "T along 90 deg");
@@ -404,10 +404,10 @@ TEST(Report, ChosenPointsAlongADirectionMoveAsTheSliderOnThatGuide) {
 TEST(Report, AGearedFlywheelsAngleHasItsOwnPanelApartFromTheCranksRamp) {
   // The flywheel turns three times per crank turn: its -1080 deg would flatten the crank's 360.
   const planar::Mechanism m = io::load_mechanism(test::example("fourbar-flywheel"));
-  const std::vector<io::Plot> plots = report::kinematics_plots(m, planar::kinematics(m, m.default_grid()));
+  const std::vector<report::Chart> plots = report::kinematics_plots(m, planar::kinematics(m, m.default_grid()));
   auto labels = [&](const std::string& id) {
     std::vector<std::string> out;
-    for (const io::Plot& p : plots)
+    for (const report::Chart& p : plots)
       if (p.id == id)
         for (const io::PlotSeries& s : p.series) out.push_back(s.label);
     return out;
@@ -454,4 +454,80 @@ TEST(Report, TheSteadyCyclesEnergiesBalanceAndAResistanceIsNotCountedAsPairFrict
   }
   EXPECT_EQ(lines, 3);
   EXPECT_NEAR(sum, 0.0, 1e-5 * largest) << "J per cycle: the kinetic and potential energies repeat";
+}
+
+TEST(Report, AChartsAxesAndUnitsComeFromItsTypedFieldsNotFromItsLabels) {
+  // The seed four-bar's charts against the crank's angle: the x axis is driver 0's angle in deg,
+  // each y axis its quantity's kind and unit; the labels drawn are written from them.
+  const planar::Mechanism fourbar = io::load_mechanism(test::example("seed001-fourbar"));
+  const std::vector<report::Chart> plots =
+      report::kinematics_plots(fourbar, planar::kinematics(fourbar, fourbar.default_grid()));
+  ASSERT_FALSE(plots.empty());
+  EXPECT_EQ(plots[0].x, (report::Axis{report::Kind::angle, "deg", "crank_drive angle", 0}));
+  for (const report::Chart& p : plots) {
+    SCOPED_TRACE(p.id);
+    if (p.id == "kinematics-omega") {
+      EXPECT_EQ(p.y, (report::Axis{report::Kind::angular_velocity, "rad/s", "omega"}));
+    }
+    if (p.id == "kinematics-speeds") {
+      EXPECT_EQ(p.y.kind, report::Kind::velocity);
+    }
+    const io::Plot drawn = p.plot();
+    EXPECT_EQ(drawn.x_label, p.x.label());
+    EXPECT_EQ(drawn.y_label, p.y.label());
+  }
+  EXPECT_EQ((report::Axis{report::Kind::efficiency, "", "1 - friction / driver power"}).label(),
+            "1 - friction / driver power");
+  // A driver named "t" swinging the crank to and fro: the animation runs against time, "t (s)",
+  // whose label starts with the driver's name (which the old prefix rule took for the driver's
+  // axis). The reduced inertia is against the driver's angle: not linked to the animation.
+  std::string text = test::read_text(test::example("seed001-fourbar"));
+  text.replace(text.find("crank_drive:"), 12, "t:");
+  const size_t law = text.find("law: {type: constant_speed");
+  text.replace(law, text.find('}', law) + 1 - law,
+               "law: {type: harmonic, c: [0, 0, 0.5, 20, 0], duration: 0.4, steps: 200}");
+  const io::Model model = io::parse_model(text, "swinging-t.yaml");
+  const planar::Mechanism m = planar::compile(model.mechanism);
+  const planar::KinematicsResult k = planar::kinematics(m, m.default_grid());
+  const std::vector<report::Chart> swinging = report::kinematics_plots(m, k);
+  ASSERT_FALSE(swinging.empty());
+  EXPECT_EQ(swinging[0].x.kind, report::Kind::time);
+  EXPECT_EQ(swinging[0].x.label(), "t (s)");
+  const std::vector<report::Chart> reduced = report::reduced_plots(m, dynamics::tabulate_reduced_parameters(m, 36));
+  ASSERT_FALSE(reduced.empty());
+  EXPECT_EQ(reduced[0].x, (report::Axis{report::Kind::angle, "deg", "t angle", 0}));
+  report::ReportOptions options;
+  options.kinetostatics = false;
+  const std::string html = report::planar_report_html(m, model.machine, m.default_grid(), options);
+  EXPECT_EQ(page_data(html)["xlabel"], "t (s)");
+  const nlohmann::json charts = page_charts(html);
+  const auto inertia =
+      std::find_if(charts.begin(), charts.end(), [](const auto& c) { return c["id"] == "reduced-inertia"; });
+  ASSERT_NE(inertia, charts.end());
+  EXPECT_EQ((*inertia)["xlabel"], "t angle (deg)");
+  EXPECT_FALSE((*inertia)["linked"].get<bool>()) << "against the driver's angle, not the animation's time";
+  const auto angles =
+      std::find_if(charts.begin(), charts.end(), [](const auto& c) { return c["id"] == "kinematics-angles"; });
+  ASSERT_NE(angles, charts.end());
+  EXPECT_TRUE((*angles)["linked"].get<bool>());
+}
+
+TEST(Report, TheSliderRatiosNameTheChosenPointsWhenThereAreSome) {
+  // The subject of the velocity ratios and mechanical advantage comes from the options (points
+  // chosen along a direction or not), not from another chart's title.
+  const planar::Mechanism m = io::load_mechanism(test::example("toggle-press"));
+  const planar::KinematicsResult k = planar::kinematics(m, m.default_grid());
+  auto title = [](const std::vector<report::Chart>& plots, const std::string& id) {
+    const auto p = std::find_if(plots.begin(), plots.end(), [&](const report::Chart& q) { return q.id == id; });
+    return p == plots.end() ? std::string() : p->title;
+  };
+  const std::vector<report::Chart> sliders = report::kinematics_plots(m, k);
+  const std::vector<report::Chart> points = report::kinematics_plots(m, k, {{"T", M_PI / 2}, {"T", M_PI / 2}});
+  EXPECT_EQ(title(sliders, "kinematics-slider-ratio").rfind("Sliders: velocity per driver rate", 0), 0u);
+  EXPECT_EQ(title(points, "kinematics-slider-ratio").rfind("Sliders and points: velocity per driver rate", 0), 0u);
+  EXPECT_EQ(title(points, "kinematics-mechanical-advantage").rfind("Sliders and points: ideal mechanical", 0), 0u);
+  const auto along =
+      std::find_if(points.begin(), points.end(), [](const report::Chart& q) { return q.id == "kinematics-sliders"; });
+  ASSERT_NE(along, points.end());
+  EXPECT_EQ(along->series.size(), 2u) << "the point given twice is drawn once";
 }

@@ -1,24 +1,23 @@
 #pragma once
-// The plots of each analysis, against the first driver's coordinate (or time): the report's
+// The charts of each analysis, against the first driver's coordinate (or time): the report's
 // and the command line's (--plot).
 #include <vector>
 
 #include "linkdyn/dynamics/direct.hpp"
 #include "linkdyn/dynamics/reduced.hpp"
-#include "linkdyn/io/svg_plot.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
 #include "linkdyn/planar/mechanism.hpp"
 #include "linkdyn/planar/sweep.hpp"
+#include "linkdyn/report/chart.hpp"
 
 namespace linkdyn::report {
-
-using io::Plot;
 
 /// A tracked point whose signed motion along a fixed direction is plotted (as a slider's along
 /// its guide).
 struct PointDirection {
   std::string point;   ///< a tracked point's label (Mechanism::output_points)
   double angle = 0.0;  ///< the direction from the x axis (rad)
+  bool operator==(const PointDirection&) const = default;
 };
 
 /// InputError unless every point of `along` is one of m's tracked points (their names listed).
@@ -29,18 +28,19 @@ void check_along(const planar::Mechanism& m, const std::vector<PointDirection>& 
 /// advantage (one DOF), point paths (coupler curves), point speeds and transmission angles,
 /// against the first driver's coordinate (or time). A point of `along` that is not tracked is an
 /// InputError naming the tracked points.
-std::vector<Plot> kinematics_plots(const planar::Mechanism& m, const planar::KinematicsResult& kinematics,
-                                   const std::vector<PointDirection>& along = {});
+std::vector<Chart> kinematics_plots(const planar::Mechanism& m, const planar::KinematicsResult& kinematics,
+                                    const std::vector<PointDirection>& along = {});
 /// Driver efforts with and without friction, pair reactions, friction power, efficiency.
-std::vector<Plot> kinetostatics_plots(const planar::Mechanism& m, const planar::KinetostaticsResult& kinetostatics);
+std::vector<Chart> kinetostatics_plots(const planar::Mechanism& m, const planar::KinetostaticsResult& kinetostatics);
 
 /// The reduced inertia m(q) and dm/dq by both methods of [003], against the coordinate.
-std::vector<Plot> reduced_plots(const planar::Mechanism& m, const dynamics::ReducedTable& table);
+std::vector<Chart> reduced_plots(const planar::Mechanism& m, const dynamics::ReducedTable& table);
 /// Speed of each coordinate against time, and the motors' currents, actuator torques and
 /// forces, constraint actions and (Kane) the pairs' reactions |F|.
-std::vector<Plot> simulation_plots(const dynamics::DynamicSystem& system, const dynamics::SimulationResult& simulation);
+std::vector<Chart> simulation_plots(const dynamics::DynamicSystem& system,
+                                    const dynamics::SimulationResult& simulation);
 /// The same run's speed, motor currents and actuator torques against the first driver's
 /// coordinate (a steady cycle: linked to the animation when its x is that coordinate too).
-std::vector<Plot> cycle_plots(const dynamics::DynamicSystem& system, const dynamics::SimulationResult& simulation);
+std::vector<Chart> cycle_plots(const dynamics::DynamicSystem& system, const dynamics::SimulationResult& simulation);
 
 }  // namespace linkdyn::report
