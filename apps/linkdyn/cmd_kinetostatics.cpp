@@ -39,7 +39,7 @@ void print_summary(const planar::Mechanism& m, const planar::KinetostaticsSummar
                s.useful_work / s.driver_work, s.useful_work);
   fmt::print("{:<16} {:>16} {:>14} {:>12}\n", "pair", "friction loss J", "max |F| N", "at t s");
   for (size_t k = 0; k < m.spec().joints.size(); ++k) {
-    if (m.joints()[k].type == planar::JointType::gear) continue;
+    if (m.joints()[k].is<planar::GearPair>()) continue;
     fmt::print("{:<16} {:>16.6g} {:>14.6g} {:>12.6g}\n", m.joints()[k].name, s.friction_energy[k], s.max_reaction[k],
                s.max_reaction_t[k]);
   }

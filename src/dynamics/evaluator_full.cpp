@@ -119,8 +119,9 @@ class FullEvaluator final : public PlacedEvaluator {
       const planar::Driver& driver = m_.drivers()[d];
       const planar::Joint& dj = m_.joints()[driver.joint];
       const planar::BodyState& s = ws.body[dj.other(0)];
-      ws.qdd[d] = driver.type == planar::DriverType::rotational ? s.alpha
-                                                                : dj.guide_dir.dot(s.a);  // a slider on a ground guide
+      ws.qdd[d] = driver.type == planar::DriverType::rotational
+                      ? s.alpha
+                      : dj.as<planar::PrismaticPair>().guide_dir.dot(s.a);  // a slider on a ground guide
     }
     if (!reactions) return;
     // The multipliers of the solve: the reactions are lambda = -mu.

@@ -156,7 +156,7 @@ class ReducedEvaluator final : public Evaluator {
       const double turns = part.advance / c.span();  // an angle turning with the driver, unwrapped
       return {c.value(w, part.x) + turns * (y[0] - c.q0()), (c.slope(w, part.x) + turns) * y[1], 0.0};
     }
-    if (mag.coordinate.kind == planar::Coordinate::time) return {t, 1.0, 0.0};
+    if (mag.coordinate()->is<planar::Coordinate::Time>()) return {t, 1.0, 0.0};
     return {y[0], y[1], 0.0};
   }
   int count_rows() const {
@@ -197,11 +197,11 @@ class ReducedEvaluator final : public Evaluator {
     const planar::Bearing& b = m_.bearings()[sys_.coulomb[k].bearing];
     const int row = model_->reaction_row0[k];
     normals = {0.0, 0.0};
-    if (b.kind != planar::Bearing::prismatic)
-      return b.radius * std::sqrt(R_(row) * R_(row) + R_(row + 1) * R_(row + 1));
+    const auto* slide = std::get_if<planar::Bearing::Prismatic>(&b.kind);
+    if (!slide) return planar::bearing_radius(b) * std::sqrt(R_(row) * R_(row) + R_(row + 1) * R_(row + 1));
     double n[2] = {0.0, 0.0};
     const int count =
-        planar::slider_normals(m_.joints()[b.joint], R_(row), model_->reaction_rows[k] > 1 ? R_(row + 1) : 0.0, n);
+        planar::slider_normals(m_.joints()[slide->joint], R_(row), model_->reaction_rows[k] > 1 ? R_(row + 1) : 0.0, n);
     normals = {n[0], n[1]};
     return held_normal_load(count, n, held);
   }
@@ -220,7 +220,7 @@ class ReducedEvaluator final : public Evaluator {
       const planar::Load& load = loads[part.load];
       const planar::Magnitude& mag = load.parts[part.part].magnitude;
       planar::CoordinateValue x = coordinate(w, t, y, part, mag);
-      if (mag.coordinate.kind != planar::Coordinate::time) x.rate = 0.0;  // at rest
+      if (!mag.coordinate()->is<planar::Coordinate::Time>()) x.rate = 0.0;  // at rest
       magnitude_[p] = planar::magnitude_at(load, mag, x, b.segment[part.load]);
       drive += magnitude_[p] * c.value(w, part.g);
     }

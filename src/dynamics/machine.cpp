@@ -31,12 +31,7 @@ double element_acceleration(const planar::Mechanism& m, const planar::Workspace&
   switch (e.kind) {
     case CoulombElement::pair_friction: return planar::bearing_acceleration(m, ws, m.bearings()[e.bearing]);
     case CoulombElement::body_resistance: return ws.body[e.body].alpha;
-    case CoulombElement::guide_resistance: {
-      planar::Bearing guide;  // the pair's sliding rate, as a prismatic bearing's
-      guide.kind = planar::Bearing::prismatic;
-      guide.joint = e.joint;
-      return planar::bearing_acceleration(m, ws, guide);
-    }
+    case CoulombElement::guide_resistance: return planar::sliding_acceleration(m.joints()[e.joint], ws);
   }
   return 0.0;
 }
@@ -56,7 +51,7 @@ double element_load(const planar::Mechanism& m, const planar::Workspace& ws, con
   normals = {0.0, 0.0};
   if (e.kind != CoulombElement::pair_friction) return 1.0;
   const planar::Bearing& b = m.bearings()[e.bearing];
-  if (b.kind != planar::Bearing::prismatic) return planar::bearing_load(m, ws, b);
+  if (!b.is<planar::Bearing::Prismatic>()) return planar::bearing_load(m, ws, b);
   double n[2] = {0.0, 0.0};
   const int count = planar::bearing_normals(m, ws, b, n);
   normals = {n[0], n[1]};

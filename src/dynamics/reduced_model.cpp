@@ -124,12 +124,11 @@ class NodeEvaluator {
     int curve = 2;  // m, F_fixed
     for (size_t l = 0; l < loads.size(); ++l)
       for (size_t p = 0; p < loads[l].parts.size(); ++p) {
-        const planar::Magnitude& mag = loads[l].parts[p].magnitude;
-        if (mag.law == planar::Magnitude::constant) continue;
+        const planar::Coordinate* x = loads[l].parts[p].magnitude.coordinate();
+        if (!x) continue;  // a constant
         ReducedModel::Part part;
         part.load = static_cast<int>(l), part.part = static_cast<int>(p);
-        if (mag.coordinate.kind != planar::Coordinate::time && mag.coordinate.kind != planar::Coordinate::driver)
-          part.x = curve++;
+        if (!x->is<planar::Coordinate::Time>() && !x->is<planar::Coordinate::DriverValue>()) part.x = curve++;
         part.g = curve++;
         model.parts.push_back(part);
       }
@@ -149,7 +148,8 @@ class NodeEvaluator {
       int n = 0;
       if (friction && e.kind == CoulombElement::pair_friction) {
         const planar::Bearing& b = m_.bearings()[e.bearing];
-        n = b.kind != planar::Bearing::prismatic ? 2 : (m_.joints()[b.joint].slider_length > 0.0 ? 2 : 1);
+        const auto* slide = std::get_if<planar::Bearing::Prismatic>(&b.kind);
+        n = !slide ? 2 : (m_.joints()[slide->joint].as<planar::PrismaticPair>().slider_length > 0.0 ? 2 : 1);
       }
       model.reaction_row0.push_back(n > 0 ? rows : -1);
       model.reaction_rows.push_back(n);
@@ -231,16 +231,16 @@ class NodeEvaluator {
     const auto& loads = m_.spec().loads;
     for (const planar::Load& load : loads)
       for (const planar::LoadPart& part : load.parts)
-        if (part.magnitude.law == planar::Magnitude::constant) {
-          fixed += part.magnitude.gain * planar::pattern_power(m_, ws, part);
-          fixed_rate += part.magnitude.gain * planar::pattern_power_rate(m_, ws, part);
+        if (const auto* c = std::get_if<planar::Magnitude::Constant>(&part.magnitude.law)) {
+          fixed += c->gain * planar::pattern_power(m_, ws, part);
+          fixed_rate += c->gain * planar::pattern_power_rate(m_, ws, part);
         }
     put(1, fixed, fixed_rate);
     for (const ReducedModel::Part& p : model_.parts) {
       const planar::Load& load = loads[p.load];
       const planar::LoadPart& part = load.parts[p.part];
       if (p.x >= 0) {
-        const planar::CoordinateValue x = planar::coordinate_value(m_, ws, 0.0, part.magnitude.coordinate, true);
+        const planar::CoordinateValue x = planar::coordinate_value(m_, ws, 0.0, *part.magnitude.coordinate(), true);
         put(p.x, x.value, x.rate);
       }
       put(p.g, planar::pattern_power(m_, ws, part), planar::pattern_power_rate(m_, ws, part));
@@ -248,10 +248,9 @@ class NodeEvaluator {
     for (size_t a = 0; a < sys_.machine.actuators.size(); ++a) {
       const Actuator& act = sys_.machine.actuators[a];
       if (act.joint() >= 0) {
-        planar::Coordinate slide;
-        slide.kind = planar::Coordinate::pair_displacement, slide.index = act.joint();
-        const planar::CoordinateValue v = planar::coordinate_value(m_, ws, 0.0, slide, true);
-        put(model_.actuator_curve[a], v.rate, v.acceleration);
+        const planar::Joint& slide = m_.joints()[act.joint()];
+        Vec2 point;
+        put(model_.actuator_curve[a], planar::sliding_speed(slide, ws, point), planar::sliding_acceleration(slide, ws));
       } else {
         put(model_.actuator_curve[a], ws.body[act.body].omega, ws.body[act.body].alpha);
       }
@@ -269,9 +268,7 @@ class NodeEvaluator {
       } else if (el.kind == CoulombElement::body_resistance) {
         rate = ws.body[el.body].alpha;
       } else {
-        planar::Coordinate slide;
-        slide.kind = planar::Coordinate::pair_displacement, slide.index = el.joint;
-        rate = planar::coordinate_value(m_, ws, 0.0, slide, true).acceleration;
+        rate = planar::sliding_acceleration(m_.joints()[el.joint], ws);
       }
       put(model_.element_curve[e], speed, rate);
     }
@@ -289,12 +286,13 @@ class NodeEvaluator {
         if (row0 < 0) continue;
         const planar::Bearing& b = m_.bearings()[sys_.coulomb[e].bearing];
         Eigen::Vector2d r = Eigen::Vector2d::Zero();
-        if (b.kind == planar::Bearing::revolute)
-          r = ws.reaction[b.joint].force;
-        else if (b.kind == planar::Bearing::pin_member)
-          r = planar::pin_force(m_, ws, b.pin, b.member);
-        else
-          r << ws.reaction[b.joint].normal, ws.reaction[b.joint].moment;
+        std::visit(
+            overloaded{[&](const planar::Bearing::Revolute& p) { r = ws.reaction[p.joint].force; },
+                       [&](const planar::Bearing::PinMember& p) { r = planar::pin_force(m_, ws, p.pin, p.member); },
+                       [&](const planar::Bearing::Prismatic& p) {
+                         r << ws.reaction[p.joint].normal, ws.reaction[p.joint].moment;
+                       }},
+            b.kind);
         for (int k = 0; k < model_.reaction_rows[e]; ++k) out((row0 + k) * S + source) = r(k);
       }
     };
@@ -323,10 +321,10 @@ class NodeEvaluator {
     planar::Wrench w[2];
     for (const planar::Load& load : loads)
       for (const planar::LoadPart& part : load.parts)
-        if (part.magnitude.law == planar::Magnitude::constant) {
+        if (const auto* c = std::get_if<planar::Magnitude::Constant>(&part.magnitude.law)) {
           planar::part_pattern(m_, ws, part, body, w);
-          ws.applied[body[0]] += part.magnitude.gain * w[0];
-          ws.applied[body[1]] += part.magnitude.gain * w[1];
+          ws.applied[body[0]] += c->gain * w[0];
+          ws.applied[body[1]] += c->gain * w[1];
         }
     ws.applied[0].setZero();
     walk(2);
@@ -397,8 +395,8 @@ ReducedModel::ReducedModel(const DynamicSystem& system, const ReducedModelOption
   // grid of n / 2 intervals) gives the even nodes.
   std::vector<ReducedModel::Part>& parts = this->parts;
   auto angle_kind = [&](const ReducedModel::Part& part) {
-    const planar::Coordinate::Kind kind = m.spec().loads[part.load].parts[part.part].magnitude.coordinate.kind;
-    return kind == planar::Coordinate::body_angle || kind == planar::Coordinate::pair_angle;
+    const planar::Coordinate& x = *m.spec().loads[part.load].parts[part.part].magnitude.coordinate();
+    return x.is<planar::Coordinate::BodyAngle>() || x.is<planar::Coordinate::PairAngle>();
   };
   auto detrend = [&](Eigen::Ref<Eigen::VectorXd> node, double q) {
     for (const ReducedModel::Part& part : parts)

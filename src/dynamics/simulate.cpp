@@ -321,7 +321,8 @@ class Switches {
       int normals = 0;
       if (active && e.kind == CoulombElement::pair_friction) {
         const planar::Bearing& b = m_.bearings()[e.bearing];
-        if (b.kind == planar::Bearing::prismatic) normals = m_.joints()[b.joint].slider_length > 0.0 ? 2 : 1;
+        if (const auto* slide = std::get_if<planar::Bearing::Prismatic>(&b.kind))
+          normals = m_.joints()[slide->joint].as<planar::PrismaticPair>().slider_length > 0.0 ? 2 : 1;
       }
       normals_.push_back(normals);
       any_normals_ = any_normals_ || normals > 0;

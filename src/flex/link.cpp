@@ -16,7 +16,7 @@
 #include "linkdyn/planar/sweep.hpp"
 
 namespace linkdyn::flex {
-using planar::JointType;
+using planar::GearPair;
 
 std::vector<ElasticLink> make_elastic_links(const planar::Mechanism& m, const std::vector<ElasticLinkSpec>& specs) {
   std::vector<ElasticLink> links;
@@ -73,7 +73,7 @@ std::vector<ElasticLink> make_elastic_links(const planar::Mechanism& m, const st
     const double tolerance = 1e-9 * length;
     for (size_t j = 0; j < m.joints().size(); ++j) {
       const planar::Joint& joint = m.joints()[j];
-      if (joint.type == JointType::gear) continue;
+      if (joint.is<GearPair>()) continue;
       for (int side = 0; side < 2; ++side) {
         if (joint.body[side] != s.body) continue;
         for (int end = 0; end < 2; ++end)
@@ -84,7 +84,7 @@ std::vector<ElasticLink> make_elastic_links(const planar::Mechanism& m, const st
     // A pair elsewhere on the body would load the beam between its ends: not modelled.
     for (size_t j = 0; j < m.joints().size(); ++j) {
       const planar::Joint& joint = m.joints()[j];
-      if (joint.type == JointType::gear) continue;
+      if (joint.is<GearPair>()) continue;
       for (int side = 0; side < 2; ++side) {
         if (joint.body[side] != s.body) continue;
         const bool at_end = (joint.point[side] - s.point[0]).norm() <= tolerance ||
@@ -100,8 +100,13 @@ std::vector<ElasticLink> make_elastic_links(const planar::Mechanism& m, const st
     for (size_t k = 0; k < m.spec().loads.size(); ++k) {
       const std::vector<planar::LoadPart>& parts = m.spec().loads[k].parts;
       const bool on_body = std::any_of(parts.begin(), parts.end(), [&](const planar::LoadPart& p) {
-        return p.pattern != planar::LoadPart::moment_pair &&
-               (p.at[0].body == s.body || (p.pattern == planar::LoadPart::tension && p.at[1].body == s.body));
+        return std::visit(overloaded{[&](const planar::LoadPart::Force& f) { return f.at.body == s.body; },
+                                     [&](const planar::LoadPart::Moment& f) { return f.body == s.body; },
+                                     [&](const planar::LoadPart::Tension& f) {
+                                       return f.between[0].body == s.body || f.between[1].body == s.body;
+                                     },
+                                     [](const planar::LoadPart::MomentPair&) { return false; }},
+                          p.pattern);
       });
       if (on_body) link.ignored_loads.push_back(static_cast<int>(k));
     }

@@ -156,11 +156,11 @@ class ModelParser {
           if (joint.body[0] == joint.body[1])
             in_.fail(bodies, entity, "joins a body to itself", "name two different bodies");
           if (t == "revolute" || t == "R") {
-            joint.type = JointType::revolute;
             in_.allow_only(j, entity, {"type", "bodies", "at", "points", "friction"});
             PairFriction f = revolute_friction_;
             if (field(j, "friction")) pair_friction(field(j, "friction"), entity, true, f);
-            joint.friction = f.coefficient, joint.static_friction = f.static_coefficient, joint.pin_radius = f.size;
+            joint.friction = f.coefficient, joint.static_friction = f.static_coefficient;
+            joint.kind = RevolutePair{f.size};
             joint.point_name = {name, name};
             if (field(j, "at")) joint.point_name[0] = joint.point_name[1] = in_.text(field(j, "at"), entity + ".at");
             if (const YAML::Node pts = field(j, "points")) {
@@ -171,26 +171,27 @@ class ModelParser {
             const YAML::Node at = field(j, "points") ? field(j, "points") : (field(j, "at") ? field(j, "at") : key);
             for (int k = 0; k < 2; ++k) joint.point[k] = point_ref(joint.body[k], joint.point_name[k], at, entity);
           } else if (t == "prismatic" || t == "P") {
-            joint.type = JointType::prismatic;
+            PrismaticPair& slide = joint.kind.emplace<PrismaticPair>();
             in_.allow_only(j, entity, {"type", "bodies", "guide", "slider_point", "angle", "friction"});
             PairFriction f = prismatic_friction_;
             if (field(j, "friction")) pair_friction(field(j, "friction"), entity, false, f);
-            joint.friction = f.coefficient, joint.static_friction = f.static_coefficient, joint.slider_length = f.size;
+            joint.friction = f.coefficient, joint.static_friction = f.static_coefficient;
+            slide.slider_length = f.size;
             guide(j, joint, entity);
             joint.point_name[1] =
                 field(j, "slider_point") ? in_.text(field(j, "slider_point"), entity + ".slider_point") : "origin";
             joint.point[1] = point_ref(joint.body[1], joint.point_name[1],
                                        field(j, "slider_point") ? field(j, "slider_point") : key, entity);
-            joint.angle_offset = in_.optional_number(j, "angle", entity, Quantity::angle).value_or(0.0);
+            slide.angle_offset = in_.optional_number(j, "angle", entity, Quantity::angle).value_or(0.0);
           } else if (t == "gear") {
-            joint.type = JointType::gear;
+            GearPair& gear = joint.kind.emplace<GearPair>();
             in_.allow_only(j, entity, {"type", "bodies", "ratio", "phase"});
-            joint.ratio = in_.number(in_.required(j, "ratio", entity, "give ratio: theta_second / theta_first"),
-                                     entity + ".ratio");
-            if (!(std::abs(joint.ratio) >= 1e-6 && std::abs(joint.ratio) <= 1e6))
+            gear.ratio = in_.number(in_.required(j, "ratio", entity, "give ratio: theta_second / theta_first"),
+                                    entity + ".ratio");
+            if (!(std::abs(gear.ratio) >= 1e-6 && std::abs(gear.ratio) <= 1e6))
               in_.fail(field(j, "ratio"), entity, "gear ratio must be between 1e-6 and 1e6 in magnitude",
                        "give theta_second / theta_first (a ratio beyond that is no gear)");
-            joint.phase = in_.optional_number(j, "phase", entity, Quantity::angle).value_or(0.0);
+            gear.phase = in_.optional_number(j, "phase", entity, Quantity::angle).value_or(0.0);
           } else {
             in_.fail(type, entity, "unknown joint type '" + t + "'", "use revolute, prismatic or gear");
           }
@@ -198,15 +199,14 @@ class ModelParser {
         });
     // A geared wheel must turn on a ground pivot (a two-body joint or a compound ground pin).
     for (const Joint& g : spec_.joints) {
-      if (g.type != JointType::gear) continue;
+      if (!g.is<GearPair>()) continue;
       const int wheel = g.body[1];
-      const bool pivoted =
-          std::any_of(spec_.joints.begin(), spec_.joints.end(),
-                      [&](const Joint& o) {
-                        return o.type == JointType::revolute && o.connects(wheel) && o.other(wheel) == 0;
-                      }) ||
-          std::any_of(spec_.pins.begin(), spec_.pins.end(),
-                      [&](const CompoundPin& p) { return p.member(wheel) >= 0 && p.member(0) >= 0; });
+      const bool pivoted = std::any_of(spec_.joints.begin(), spec_.joints.end(),
+                                       [&](const Joint& o) {
+                                         return o.is<RevolutePair>() && o.connects(wheel) && o.other(wheel) == 0;
+                                       }) ||
+                           std::any_of(spec_.pins.begin(), spec_.pins.end(),
+                                       [&](const CompoundPin& p) { return p.member(wheel) >= 0 && p.member(0) >= 0; });
       if (!pivoted)
         throw InputError(g.where, "joint '" + g.name + "'",
                          "the geared wheel '" + spec_.bodies[wheel].name + "' has no revolute joint to the ground",
@@ -359,7 +359,7 @@ class ModelParser {
             const YAML::Node jn = in_.required(l, "joint", entity, "name the revolute joint it acts in");
             need_two_body_joint(jn, entity, "a torsional spring or damper");
             const int joint = spec_.find_joint(in_.text(jn, entity + ".joint"));
-            if (joint < 0 || spec_.joints[joint].type != JointType::revolute)
+            if (joint < 0 || !spec_.joints[joint].is<RevolutePair>())
               in_.fail(jn, entity, "'" + jn.Scalar() + "' is not a revolute joint",
                        "name a revolute joint defined under 'joints'");
             return joint;
@@ -454,7 +454,7 @@ class ModelParser {
             need_two_body_joint(jn, entity, "a resistance in a pair");
             dynamics::Resistance r;
             r.joint = spec_.find_joint(in_.text(jn, entity + ".joint"));
-            if (r.joint < 0 || spec_.joints[r.joint].type != JointType::prismatic)
+            if (r.joint < 0 || !spec_.joints[r.joint].is<PrismaticPair>())
               in_.fail(jn, entity, "'" + jn.Scalar() + "' is not a prismatic joint",
                        "name a prismatic joint defined under 'joints'");
             if (field(n, "body"))
@@ -559,7 +559,7 @@ class ModelParser {
           if (a.joint < 0)
             in_.fail(jn, entity, "unknown joint '" + jn.Scalar() + "'", "name a joint defined under 'joints'");
           const Joint& j = spec_.joints[a.joint];
-          if (j.type == JointType::revolute) {
+          if (j.is<RevolutePair>()) {
             if (field(value, "along")) {
               const YAML::Node along = field(value, "along");
               if (!along.IsSequence() || along.size() != 2)
@@ -576,7 +576,7 @@ class ModelParser {
                   entity + ".direction", Quantity::angle);
               a.direction = Vec2(std::cos(angle), std::sin(angle));
             }
-          } else if (j.type == JointType::prismatic) {
+          } else if (j.is<PrismaticPair>()) {
             const std::string c =
                 field(value, "component") ? in_.text(field(value, "component"), entity + ".component") : "normal";
             if (c != "normal" && c != "moment")
@@ -605,7 +605,7 @@ class ModelParser {
     if (text == "t") return c;
     for (size_t d = 0; d < spec_.drivers.size(); ++d)
       if (spec_.drivers[d].name == text) {
-        c.kind = Coordinate::driver, c.index = static_cast<int>(d);
+        c.kind = Coordinate::DriverValue{static_cast<int>(d)};
         return c;
       }
     const auto dot = text.rfind('.');
@@ -614,11 +614,11 @@ class ModelParser {
     if (what == "angle" || what == "omega") {
       rate = what == "omega";
       if (const int b = spec_.find_body(owner); b > 0) {
-        c.kind = Coordinate::body_angle, c.index = b;
+        c.kind = Coordinate::BodyAngle{b};
         return c;
       }
-      if (const int j = spec_.find_joint(owner); j >= 0 && spec_.joints[j].type == JointType::revolute) {
-        c.kind = Coordinate::pair_angle, c.index = j;
+      if (const int j = spec_.find_joint(owner); j >= 0 && spec_.joints[j].is<RevolutePair>()) {
+        c.kind = Coordinate::PairAngle{j};
         return c;
       }
       in_.fail(node, entity, "'" + owner + "' is neither a moving body nor a revolute joint", fix);
@@ -626,26 +626,29 @@ class ModelParser {
     if (what == "displacement" || what == "speed") {
       rate = what == "speed";
       const int j = spec_.find_joint(owner);
-      if (j < 0 || spec_.joints[j].type != JointType::prismatic)
+      if (j < 0 || !spec_.joints[j].is<PrismaticPair>())
         in_.fail(node, entity, "'" + owner + "' is not a prismatic joint", fix);
-      c.kind = Coordinate::pair_displacement, c.index = j;
+      c.kind = Coordinate::PairDisplacement{j};
       return c;
     }
     if (what == "x" || what == "y" || what == "vx" || what == "vy") {
       rate = what[0] == 'v';
-      c.kind = what.back() == 'x' ? Coordinate::point_x : Coordinate::point_y;
+      auto along = [&](const BodyPoint& p) -> Coordinate::Kind {
+        if (what.back() == 'x') return Coordinate::PointX{p};
+        return Coordinate::PointY{p};
+      };
       // body.point, or a point name carried by one moving body.
       const auto inner = owner.find('.');
       if (inner != std::string::npos) {
         const int b = spec_.find_body(owner.substr(0, inner));
         if (b <= 0) in_.fail(node, entity, "'" + owner.substr(0, inner) + "' is not a moving body", fix);
-        c.point[0] = {b, point_ref(b, owner.substr(inner + 1), node, entity)};
+        c.kind = along({b, point_ref(b, owner.substr(inner + 1), node, entity)});
         return c;
       }
       int found = 0;
       for (size_t b = 1; b < spec_.bodies.size(); ++b)
         if (const int k = spec_.bodies[b].find_point(owner); k >= 0) {
-          if (found++ == 0) c.point[0] = {static_cast<int>(b), spec_.bodies[b].points[k].local};
+          if (found++ == 0) c.kind = along({static_cast<int>(b), spec_.bodies[b].points[k].local});
         }
       if (found == 0) in_.fail(node, entity, "no moving body has a point '" + owner + "'", fix);
       if (found > 1)
@@ -697,7 +700,7 @@ class ModelParser {
         in_.fail(through, entity, "the two guide points coincide", "name two distinct points");
       joint.point[0] = p;
       joint.point_name[0] = through[0].Scalar();
-      joint.guide_dir = (q - p).normalized();
+      joint.as<PrismaticPair>().guide_dir = (q - p).normalized();
       return;
     }
     const YAML::Node point =
@@ -707,7 +710,7 @@ class ModelParser {
     const double dir = in_.number(
         in_.required(g, "direction", entity + ".guide", "give direction: angle of the guide in the first body's frame"),
         entity + ".guide.direction", Quantity::angle);
-    joint.guide_dir = Vec2(std::cos(dir), std::sin(dir));
+    joint.as<PrismaticPair>().guide_dir = Vec2(std::cos(dir), std::sin(dir));
   }
 
   void drivers(const YAML::Node& node) {
@@ -774,10 +777,10 @@ class ModelParser {
 
   void two_body_driver(const YAML::Node& jn, const std::string& entity, const Driver& drv) {
     const Joint& j = spec_.joints[drv.joint];
-    if (drv.type == DriverType::rotational && (j.type != JointType::revolute || (j.body[0] != 0 && j.body[1] != 0)))
+    if (drv.type == DriverType::rotational && (!j.is<RevolutePair>() || (j.body[0] != 0 && j.body[1] != 0)))
       in_.fail(jn, entity, "joint '" + j.name + "' is not a revolute joint to the ground",
                "a rotational driver turns a body about a ground pivot: name that revolute joint");
-    if (drv.type == DriverType::linear && (j.type != JointType::prismatic || j.body[0] != 0))
+    if (drv.type == DriverType::linear && (!j.is<PrismaticPair>() || j.body[0] != 0))
       in_.fail(
           jn, entity, "joint '" + j.name + "' is not a prismatic joint guided by the ground",
           "a linear driver moves a slider along a ground guide: name a prismatic joint with bodies: [ground, slider]");

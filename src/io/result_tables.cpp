@@ -40,7 +40,7 @@ void put_transmission(const planar::KinematicsResult& r, Eigen::Index row, std::
 void add_reaction_columns(const Mechanism& m, Table& table, bool friction) {
   for (const planar::Joint& j : m.spec().joints) {  // the pins' own pairs are reported per pin
     planar::add_reaction_columns(j, table);
-    if (friction && j.type != planar::JointType::gear) table.add_column(j.name + ".friction_power", "W");
+    if (friction && !j.is<planar::GearPair>()) table.add_column(j.name + ".friction_power", "W");
   }
   for (const planar::CompoundPin& pin : m.pins()) {
     planar::add_pin_reaction_columns(m, pin, table);
@@ -54,7 +54,7 @@ void put_reactions(const Mechanism& m, const planar::PairReactions& r, const pla
   for (size_t k = 0; k < m.spec().joints.size(); ++k) {
     const planar::Joint& j = m.joints()[k];
     planar::put_reaction(j, r.reaction(row, k), put);
-    if (friction && j.type != planar::JointType::gear) put(friction->friction_power(row, static_cast<Eigen::Index>(k)));
+    if (friction && !j.is<planar::GearPair>()) put(friction->friction_power(row, static_cast<Eigen::Index>(k)));
   }
   for (size_t p = 0; p < m.pins().size(); ++p) {
     for (Eigen::Index k = 0; k < r.pin_force_x[p].cols(); ++k) {

@@ -9,7 +9,7 @@ void joint_rows(const Joint& joint, const Workspace& ws, bool with_gamma, JointR
   rows.jac[1].setZero();
   rows.gamma.setZero();
   rows.phi.setZero();
-  switch (joint.type) {
+  switch (joint.type()) {
     case JointType::revolute: {
       // Phi = r0 + A0 p0 - r1 - A1 p1.
       const Vec2 arm0 = b0.arm(joint.point[0]);
@@ -26,13 +26,14 @@ void joint_rows(const Joint& joint, const Workspace& ws, bool with_gamma, JointR
     }
     case JointType::prismatic: {
       // Phi1 = theta1 - theta0 - offset; Phi2 = n . d with n the guide normal in body 0.
-      const Vec2 u = b0.arm(joint.guide_dir);
+      const PrismaticPair& pair = joint.as<PrismaticPair>();
+      const Vec2 u = b0.arm(pair.guide_dir);
       const Vec2 n = perp(u);
       const Vec2 arm0 = b0.arm(joint.point[0]);
       const Vec2 arm1 = b1.arm(joint.point[1]);
       const Vec2 d = b1.r + arm1 - b0.r - arm0;
       rows.count = 2;
-      rows.phi(0) = b1.theta - b0.theta - joint.angle_offset;
+      rows.phi(0) = b1.theta - b0.theta - pair.angle_offset;
       rows.phi(1) = n.dot(d);
       rows.jac[0](0, 2) = -1.0;
       rows.jac[1](0, 2) = 1.0;
@@ -55,9 +56,10 @@ void joint_rows(const Joint& joint, const Workspace& ws, bool with_gamma, JointR
     }
     case JointType::gear: {
       // Phi = theta1 - ratio theta0 - phase.
+      const GearPair& gear = joint.as<GearPair>();
       rows.count = 1;
-      rows.phi(0) = b1.theta - joint.ratio * b0.theta - joint.phase;
-      rows.jac[0](0, 2) = -joint.ratio;
+      rows.phi(0) = b1.theta - gear.ratio * b0.theta - gear.phase;
+      rows.jac[0](0, 2) = -gear.ratio;
       rows.jac[1](0, 2) = 1.0;
       break;
     }
@@ -72,7 +74,7 @@ void push_constraint_force(const Joint& joint, const JointRows& rows, int side, 
 void store_reaction(const Joint& joint, int joint_index, const Eigen::Vector2d& lambda, Workspace& ws) {
   JointReaction& r = ws.reaction[joint_index];
   r.lambda = lambda;
-  switch (joint.type) {
+  switch (joint.type()) {
     case JointType::revolute:
       // The constraint force on body[1] is J1^T lambda = -(lambda, arm x lambda).
       r.force = -lambda;
@@ -82,7 +84,7 @@ void store_reaction(const Joint& joint, int joint_index, const Eigen::Vector2d& 
     case JointType::prismatic:
       // On body[1]: the torque lambda_0 and the force lambda_1 n at the slider point.
       r.normal = lambda(1);
-      r.force = lambda(1) * perp(ws.body[joint.body[0]].arm(joint.guide_dir));
+      r.force = lambda(1) * perp(ws.body[joint.body[0]].arm(joint.as<PrismaticPair>().guide_dir));
       r.moment = lambda(0);
       break;
     case JointType::gear:

@@ -40,11 +40,23 @@ double sliding_speed(const Joint& j, const Workspace& ws, Vec2& point) {
   const BodyState &g = ws.body[j.body[0]], &s = ws.body[j.body[1]];
   point = s.position(j.point[1]);
   const Vec2 v_guide = g.v + g.omega * perp(point - g.r);
-  return g.arm(j.guide_dir).dot(s.velocity(j.point[1]) - v_guide);
+  return g.arm(j.as<PrismaticPair>().guide_dir).dot(s.velocity(j.point[1]) - v_guide);
+}
+
+double sliding_acceleration(const Joint& j, const Workspace& ws) {
+  // v = u . (v_P - v_G(P)), u the guide's direction in the first body, P the slider point:
+  // dv/dt = u' . (v_P - v_G) + u . (a_P - a_G(P) - omega_g x (v_P - v_G)) with u' = omega_g x u.
+  const BodyState &g = ws.body[j.body[0]], &s = ws.body[j.body[1]];
+  const Vec2 u = g.arm(j.as<PrismaticPair>().guide_dir);
+  const Vec2 P = s.position(j.point[1]), arm = P - g.r;
+  const Vec2 v_rel = s.velocity(j.point[1]) - (g.v + g.omega * perp(arm));
+  const Vec2 a_guide = g.a + g.alpha * perp(arm) - g.omega * g.omega * arm;
+  const Vec2 a_rel = s.acceleration(j.point[1]) - a_guide - g.omega * perp(v_rel);
+  return (g.omega * perp(u)).dot(v_rel) + u.dot(a_rel);
 }
 
 void add_guide_force(const Joint& j, const Workspace& ws, const Vec2& point, double force, std::vector<Wrench>& loads) {
-  const Vec2 F = force * ws.body[j.body[0]].arm(j.guide_dir);
+  const Vec2 F = force * ws.body[j.body[0]].arm(j.as<PrismaticPair>().guide_dir);
   for (int side = 0; side < 2; ++side) {
     const BodyState& b = ws.body[j.body[side]];
     const Vec2 f = side == 1 ? F : Vec2(-F);
@@ -102,8 +114,11 @@ double total_friction_power(const Mechanism& m, const Workspace& ws) {
 double friction_power(const Mechanism& m, const Workspace& ws, int joint) {
   // Power of the friction applied in the last walk, as lost (>= 0).
   double power = 0.0;
+  auto in_joint = overloaded{[](const Bearing::PinMember&) { return false; },
+                             [joint](const auto& pair) { return pair.joint == joint; }};
   for (size_t k = 0; k < m.bearings().size(); ++k)
-    if (m.bearings()[k].joint == joint) power -= ws.bearing_effort[k] * bearing_speed(m, ws, m.bearings()[k]);
+    if (std::visit(in_joint, m.bearings()[k].kind))
+      power -= ws.bearing_effort[k] * bearing_speed(m, ws, m.bearings()[k]);
   return power;
 }
 
@@ -158,14 +173,14 @@ bool solve_kinetostatics_as_limits(const Mechanism& m, Workspace& ws, double t, 
   std::vector<double> scale;
   scale.reserve(6 * nj + 2 * nd + nf);
   for (const Joint& j : m.joints()) {
-    const double lambda0 = j.type == JointType::revolute ? 1.0 : L;
+    const double lambda0 = j.is<RevolutePair>() ? 1.0 : L;
     scale.insert(scale.end(), {1.0, 1.0, L, 1.0, lambda0, 1.0});
   }
   for (const Driver& d : m.drivers()) {
     const double s = d.type == DriverType::rotational ? L : 1.0;
     scale.insert(scale.end(), {s, s});
   }
-  for (const Bearing& b : m.bearings()) scale.push_back(b.kind == Bearing::prismatic ? 1.0 : L);
+  for (const Bearing& b : m.bearings()) scale.push_back(b.is<Bearing::Prismatic>() ? 1.0 : L);
   const std::vector<int> kinds(scale.size(), 0);
   int iterations = 0;
   bool locking = false;

@@ -10,14 +10,14 @@
 namespace linkdyn::planar {
 
 void add_reaction_columns(const Joint& j, Table& table) {
-  if (j.type == JointType::gear) {
+  if (j.is<GearPair>()) {
     table.add_column(j.name + ".torque", "N m");
     return;
   }
   table.add_column(j.name + ".Fx", "N");
   table.add_column(j.name + ".Fy", "N");
   table.add_column(j.name + ".F", "N");
-  if (j.type == JointType::prismatic) {
+  if (j.is<PrismaticPair>()) {
     table.add_column(j.name + ".N", "N");
     table.add_column(j.name + ".M", "N m");
   }
@@ -176,9 +176,9 @@ KinetostaticsSummary kinetostatics(const Mechanism& m, const TimeGrid& grid, con
           const Joint& j = m.joints()[k];
           const JointReaction& r = ws.reaction[k];
           const auto c = static_cast<Eigen::Index>(k);
-          friction[k] = j.type == JointType::gear ? 0.0 : friction_power(m, ws, static_cast<int>(k));
+          friction[k] = j.is<GearPair>() ? 0.0 : friction_power(m, ws, static_cast<int>(k));
           res.friction_power(row, c) = kept(friction[k]);
-          if (j.type == JointType::gear) continue;
+          if (j.is<GearPair>()) continue;
           p_friction += friction[k];
           if (valid && r.force.norm() > sum.max_reaction[k])
             sum.max_reaction[k] = r.force.norm(), sum.max_reaction_t[k] = t;

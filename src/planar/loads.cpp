@@ -19,84 +19,60 @@ Wrench force_at(const BodyState& b, const Vec2& local, const Vec2& F) { return {
 
 double twist_power(const BodyState& b, const Wrench& w) { return w(0) * b.v.x() + w(1) * b.v.y() + w(2) * b.omega; }
 
-LoadPart constant_force(const Vec2& direction, double value) {
-  LoadPart p;
-  p.direction = direction;
-  p.magnitude.gain = value;
-  return p;
-}
-
 }  // namespace
 
 std::vector<LoadPart> load_parts(const Load& load) {
   std::vector<LoadPart> parts;
-  auto with_table = [&](LoadPart p, int column) {
-    p.magnitude.law = Magnitude::table;
-    p.magnitude.column = column;
-    p.magnitude.coordinate = load.table->against;
-    return p;
+  using M = Magnitude;
+  // A constant magnitude, or the load table's column.
+  auto value = [&](double gain, int column) -> M::Law {
+    if (load.table) return M::Table{column, load.table->against};
+    return M::Constant{gain};
   };
-  // A tension between two points, or a moment pair in a revolute pair, whose magnitude is
-  // linear in the distance or relative angle (gain (x - offset)), or in its rate (gain x').
-  auto element = [&](LoadPart::Pattern pattern, Coordinate coordinate, Magnitude::Law law, double gain, double offset) {
+  // A coordinate named after the load, for messages.
+  auto named = [&](Coordinate::Kind kind) {
+    Coordinate c;
+    c.kind = kind, c.label = load.name;
+    return c;
+  };
+  auto part = [](LoadPart::Pattern pattern, M::Law law) {
     LoadPart p;
     p.pattern = pattern;
-    coordinate.label = load.name;
-    p.magnitude.coordinate = coordinate;
-    p.magnitude.law = law, p.magnitude.gain = gain, p.magnitude.offset = offset;
+    p.magnitude.law = std::move(law);
     return p;
   };
-  auto between = [](const std::array<BodyPoint, 2>& points) {
-    Coordinate c;
-    c.kind = Coordinate::distance, c.point = points;
-    return c;
-  };
-  auto relative_angle = [](int joint) {
-    Coordinate c;
-    c.kind = Coordinate::pair_angle, c.index = joint;
-    return c;
-  };
   std::visit(
-      [&](const auto& e) {
-        using E = std::decay_t<decltype(e)>;
-        if constexpr (std::is_same_v<E, PointForce>) {
-          for (int axis = 0; axis < 2; ++axis) {
-            LoadPart p = constant_force(axis == 0 ? Vec2::UnitX() : Vec2::UnitY(), e.value(axis));
-            if (load.table) {
-              p = with_table(p, axis);
-            } else if (e.viscous > 0.0) {
-              // F = -c v of the point, per component.
-              p.magnitude.law = Magnitude::linear_rate;
-              p.magnitude.gain = -e.viscous;
-              p.magnitude.coordinate.kind = axis == 0 ? Coordinate::point_x : Coordinate::point_y;
-              p.magnitude.coordinate.point[0] = e.at;
-              p.magnitude.coordinate.label = load.name;
+      overloaded{
+          [&](const PointForce& e) {
+            for (int axis = 0; axis < 2; ++axis) {
+              M::Law law = value(e.value(axis), axis);
+              if (!load.table && e.viscous > 0.0) {  // F = -c v of the point, per component
+                const Coordinate x = named(axis == 0 ? Coordinate::Kind{Coordinate::PointX{e.at}}
+                                                     : Coordinate::Kind{Coordinate::PointY{e.at}});
+                law = M::LinearRate{-e.viscous, x};
+              }
+              parts.push_back(part(LoadPart::Force{axis == 0 ? Vec2::UnitX() : Vec2::UnitY(), e.at}, std::move(law)));
             }
-            p.at[0] = e.at;
-            parts.push_back(p);
-          }
-        } else if constexpr (std::is_same_v<E, BodyMoment>) {
-          LoadPart p;
-          p.pattern = LoadPart::moment;
-          p.magnitude.gain = e.value;
-          p.at[0].body = e.body;
-          parts.push_back(load.table ? with_table(p, 0) : p);
-        } else if constexpr (std::is_same_v<E, Spring>) {
-          parts.push_back(
-              element(LoadPart::tension, between(e.between), Magnitude::linear_value, e.stiffness, e.free_length));
-          parts.back().at = e.between;
-        } else if constexpr (std::is_same_v<E, Damper>) {
-          parts.push_back(element(LoadPart::tension, between(e.between), Magnitude::linear_rate, e.damping, 0.0));
-          parts.back().at = e.between;
-        } else if constexpr (std::is_same_v<E, TorsionalSpring>) {
-          parts.push_back(element(LoadPart::moment_pair, relative_angle(e.joint), Magnitude::linear_value, -e.stiffness,
-                                  e.free_angle));
-          parts.back().joint = e.joint;
-        } else {
-          parts.push_back(
-              element(LoadPart::moment_pair, relative_angle(e.joint), Magnitude::linear_rate, -e.damping, 0.0));
-          parts.back().joint = e.joint;
-        }
+          },
+          [&](const BodyMoment& e) { parts.push_back(part(LoadPart::Moment{e.body}, value(e.value, 0))); },
+          // A tension between two points, or a moment pair in a revolute pair, whose magnitude is
+          // linear in the distance or relative angle (gain (x - offset)), or in its rate (gain x').
+          [&](const Spring& e) {
+            const Coordinate x = named(Coordinate::Distance{e.between});
+            parts.push_back(part(LoadPart::Tension{e.between}, M::LinearValue{e.stiffness, e.free_length, x}));
+          },
+          [&](const Damper& e) {
+            const Coordinate x = named(Coordinate::Distance{e.between});
+            parts.push_back(part(LoadPart::Tension{e.between}, M::LinearRate{e.damping, x}));
+          },
+          [&](const TorsionalSpring& e) {
+            const Coordinate x = named(Coordinate::PairAngle{e.joint});
+            parts.push_back(part(LoadPart::MomentPair{e.joint}, M::LinearValue{-e.stiffness, e.free_angle, x}));
+          },
+          [&](const TorsionalDamper& e) {
+            const Coordinate x = named(Coordinate::PairAngle{e.joint});
+            parts.push_back(part(LoadPart::MomentPair{e.joint}, M::LinearRate{-e.damping, x}));
+          },
       },
       load.element);
   return parts;
@@ -159,61 +135,67 @@ double table_value(const Load& load, double x, int column, int segment) {
 }
 
 double magnitude_at(const Load& load, const Magnitude& mag, const CoordinateValue& x, int segment) {
-  switch (mag.law) {
-    case Magnitude::constant: return mag.gain;
-    case Magnitude::table: return table_value(load, table_coordinate(load, x), mag.column, segment);
-    case Magnitude::linear_value: return mag.gain * (x.value - mag.offset);
-    case Magnitude::linear_rate: return mag.gain * x.rate;
-  }
-  return 0.0;
+  using M = Magnitude;
+  return std::visit(
+      overloaded{[&](const M::Constant& l) { return l.gain; },
+                 [&](const M::Table& l) { return table_value(load, table_coordinate(load, x), l.column, segment); },
+                 [&](const M::LinearValue& l) { return l.gain * (x.value - l.offset); },
+                 [&](const M::LinearRate& l) { return l.gain * x.rate; }},
+      mag.law);
 }
 
 double part_magnitude(const Mechanism& m, const Workspace& ws, const Load& load, const LoadPart& part, double t) {
-  if (part.magnitude.law == Magnitude::constant) return part.magnitude.gain;
+  if (const auto* c = std::get_if<Magnitude::Constant>(&part.magnitude.law)) return c->gain;
   const int segment = ws.load_segment[static_cast<size_t>(&load - m.spec().loads.data())];
-  return magnitude_at(load, part.magnitude, coordinate_value(m, ws, t, part.magnitude.coordinate), segment);
+  return magnitude_at(load, part.magnitude, coordinate_value(m, ws, t, *part.magnitude.coordinate()), segment);
 }
 
 void part_pattern(const Mechanism& m, const Workspace& ws, const LoadPart& part, int body[2], Wrench w[2]) {
-  body[0] = part.at[0].body, body[1] = part.at[1].body;
   w[0].setZero();
   w[1].setZero();
-  switch (part.pattern) {
-    case LoadPart::force: w[0] = force_at(ws.body[body[0]], part.at[0].local, part.direction); break;
-    case LoadPart::moment: w[0](2) = 1.0; break;
-    case LoadPart::tension: {
-      // Unit pulls drawing the two points together: +e at the first, -e at the second.
-      const BodyState &a = ws.body[body[0]], &b = ws.body[body[1]];
-      const Vec2 d = b.position(part.at[1].local) - a.position(part.at[0].local);
-      const double length = d.norm();
-      if (length == 0.0) break;  // coincident ends: no line of action
-      const Vec2 e = d / length;
-      w[0] = force_at(a, part.at[0].local, e);
-      w[1] = force_at(b, part.at[1].local, -e);
-      break;
-    }
-    case LoadPart::moment_pair: {
-      const Joint& j = m.joints()[part.joint];
-      body[0] = j.body[0], body[1] = j.body[1];
-      w[1](2) = 1.0;
-      w[0](2) = -1.0;
-      break;
-    }
-  }
+  body[0] = body[1] = 0;
+  std::visit(overloaded{[&](const LoadPart::Force& f) {
+                          body[0] = f.at.body;
+                          w[0] = force_at(ws.body[body[0]], f.at.local, f.direction);
+                        },
+                        [&](const LoadPart::Moment& p) {
+                          body[0] = p.body;
+                          w[0](2) = 1.0;
+                        },
+                        [&](const LoadPart::Tension& p) {
+                          // Unit pulls drawing the two points together: +e at the first, -e at the second.
+                          const BodyPoint &p0 = p.between[0], &p1 = p.between[1];
+                          body[0] = p0.body, body[1] = p1.body;
+                          const BodyState &a = ws.body[body[0]], &b = ws.body[body[1]];
+                          const Vec2 d = b.position(p1.local) - a.position(p0.local);
+                          const double length = d.norm();
+                          if (length == 0.0) return;  // coincident ends: no line of action
+                          const Vec2 e = d / length;
+                          w[0] = force_at(a, p0.local, e);
+                          w[1] = force_at(b, p1.local, -e);
+                        },
+                        [&](const LoadPart::MomentPair& p) {
+                          const Joint& j = m.joints()[p.joint];
+                          body[0] = j.body[0], body[1] = j.body[1];
+                          w[1](2) = 1.0;
+                          w[0](2) = -1.0;
+                        }},
+             part.pattern);
 }
 
 double pattern_power_rate(const Mechanism& m, const Workspace& ws, const LoadPart& part) {
   // d/dt of the unit pattern's power (pattern . twist) at the workspace's accelerations.
-  switch (part.pattern) {
-    case LoadPart::force: return part.direction.dot(ws.body[part.at[0].body].acceleration(part.at[0].local));
-    case LoadPart::moment: return ws.body[part.at[0].body].alpha;
-    case LoadPart::tension: return -coordinate_value(m, ws, 0.0, part.magnitude.coordinate, true).acceleration;
-    case LoadPart::moment_pair: {
-      const Joint& j = m.joints()[part.joint];
-      return ws.body[j.body[1]].alpha - ws.body[j.body[0]].alpha;
-    }
-  }
-  return 0.0;
+  return std::visit(
+      overloaded{[&](const LoadPart::Force& f) { return f.direction.dot(ws.body[f.at.body].acceleration(f.at.local)); },
+                 [&](const LoadPart::Moment& p) { return ws.body[p.body].alpha; },
+                 [&](const LoadPart::Tension&) {
+                   return -coordinate_value(m, ws, 0.0, *part.magnitude.coordinate(), true).acceleration;
+                 },
+                 [&](const LoadPart::MomentPair& p) {
+                   const Joint& j = m.joints()[p.joint];
+                   return ws.body[j.body[1]].alpha - ws.body[j.body[0]].alpha;
+                 }},
+      part.pattern);
 }
 
 double pattern_power(const Mechanism& m, const Workspace& ws, const LoadPart& part) {
@@ -263,7 +245,7 @@ double load_power(const Mechanism& m, const Workspace& ws, double t, bool useful
 double variable_load_power(const Mechanism& m, const Workspace& ws, const Load& load, double t) {
   double power = 0.0;
   for (const LoadPart& part : load.parts)
-    if (part.magnitude.law != Magnitude::constant)
+    if (!part.magnitude.is<Magnitude::Constant>())
       power += part_magnitude(m, ws, load, part, t) * pattern_power(m, ws, part);
   return power;
 }
@@ -271,12 +253,12 @@ double variable_load_power(const Mechanism& m, const Workspace& ws, const Load& 
 double constant_load_potential(const Mechanism&, const Workspace& ws, const Load& load) {
   double potential = 0.0;
   for (const LoadPart& part : load.parts) {
-    if (part.magnitude.law != Magnitude::constant) continue;
-    const BodyState& b = ws.body[part.at[0].body];
-    if (part.pattern == LoadPart::force)
-      potential += part.magnitude.gain * part.direction.dot(b.position(part.at[0].local));
-    else if (part.pattern == LoadPart::moment)
-      potential += part.magnitude.gain * b.theta;
+    const auto* c = std::get_if<Magnitude::Constant>(&part.magnitude.law);
+    if (!c) continue;
+    if (const auto* f = std::get_if<LoadPart::Force>(&part.pattern))
+      potential += c->gain * f->direction.dot(ws.body[f->at.body].position(f->at.local));
+    else if (const auto* p = std::get_if<LoadPart::Moment>(&part.pattern))
+      potential += c->gain * ws.body[p->body].theta;
   }
   return potential;
 }
@@ -288,7 +270,7 @@ double potential_energy(const Mechanism& m, const Workspace& ws) {
     energy -= m.bodies()[b].mass * m.spec().gravity.dot(ws.body[b].position(m.bodies()[b].com));
   for (const Load& load : m.spec().loads) {
     if (!conservative(load)) continue;
-    const Magnitude& mag = load.parts.front().magnitude;  // gain (x - offset), gain = +-k
+    const auto& mag = load.parts.front().magnitude.as<Magnitude::LinearValue>();  // gain (x - offset), gain = +-k
     const double stretch = coordinate_value(m, ws, 0.0, mag.coordinate).value - mag.offset;
     energy += 0.5 * std::abs(mag.gain) * stretch * stretch;
   }

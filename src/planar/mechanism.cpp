@@ -116,10 +116,10 @@ void check_spec(const MechanismSpec& spec) {
       throw InputError(j.where, entity, "refers to a body that does not exist", "name defined bodies");
     if (j.body[0] == j.body[1])
       throw InputError(j.where, entity, "joins a body to itself", "name two different bodies");
-    if (j.type == JointType::prismatic && !(std::abs(j.guide_dir.norm() - 1.0) < 1e-9))
+    if (const auto* p = std::get_if<PrismaticPair>(&j.kind); p && !(std::abs(p->guide_dir.norm() - 1.0) < 1e-9))
       throw InputError(j.where, entity, "guide direction must be a unit vector",
                        "give the direction as an angle or two distinct points");
-    if (j.type == JointType::gear && !(std::isfinite(j.ratio) && j.ratio != 0.0))
+    if (const auto* g = std::get_if<GearPair>(&j.kind); g && !(std::isfinite(g->ratio) && g->ratio != 0.0))
       throw InputError(j.where, entity, "gear ratio must be finite and non-zero", "give a ratio");
   }
   for (const CompoundPin& p : spec.pins) {
@@ -146,7 +146,7 @@ void check_spec(const MechanismSpec& spec) {
   for (int b = 1; b < n_bodies; ++b) {
     std::vector<BodyPin> pins;
     for (int jn : joints_at[b])
-      if (const Joint& j = spec.joints[jn]; j.type == JointType::revolute)
+      if (const Joint& j = spec.joints[jn]; j.is<RevolutePair>())
         pins.push_back({&j.name, &j.where, j.body[0] == b ? j.point[0] : j.point[1], j.other(b)});
     for (int p : pins_at[b])
       if (const int k = spec.pins[p].member(b); k >= 0)
@@ -190,11 +190,11 @@ void check_spec(const MechanismSpec& spec) {
     if (d.joint < 0 || d.joint >= static_cast<int>(spec.joints.size()))
       throw InputError(d.where, entity, "refers to a joint that does not exist", "name a defined joint");
     const Joint& j = spec.joints[d.joint];
-    if (d.type == DriverType::rotational && (j.type != JointType::revolute || (j.body[0] != 0 && j.body[1] != 0)))
+    if (d.type == DriverType::rotational && (!j.is<RevolutePair>() || (j.body[0] != 0 && j.body[1] != 0)))
       throw InputError(d.where, entity,
                        "a rotational driver needs a revolute joint to the ground, and '" + j.name + "' is not one",
                        "name the revolute joint that pins the driven body to the ground");
-    if (d.type == DriverType::linear && (j.type != JointType::prismatic || j.body[0] != 0))
+    if (d.type == DriverType::linear && (!j.is<PrismaticPair>() || j.body[0] != 0))
       throw InputError(d.where, entity,
                        "a linear driver needs a prismatic joint whose guide is on the ground, "
                        "and '" +
@@ -251,8 +251,7 @@ std::vector<OutputPoint> output_points(const MechanismSpec& spec) {
     if (c != by_name.end()) c->second.join(body_a, body_c);
   };
   for (const Joint& j : spec.joints)
-    if (j.type == JointType::revolute && j.point_name[0] == j.point_name[1])
-      join(j.point_name[0], j.body[0], j.body[1]);
+    if (j.is<RevolutePair>() && j.point_name[0] == j.point_name[1]) join(j.point_name[0], j.body[0], j.body[1]);
   // A compound pin joins every member whose point there has the same name.
   for (const CompoundPin& pin : spec.pins)
     for (size_t x = 0; x < pin.bodies.size(); ++x)
@@ -297,7 +296,8 @@ Mechanism compile(MechanismSpec spec, const CompileOptions& options) {
   for (size_t k = 0; k < m.joints_.size(); ++k)
     if (m.joints_[k].pin >= 0) m.pin_pairs_[m.joints_[k].pin].push_back(static_cast<int>(k));
   for (size_t k = 0; k < m.bearings_.size(); ++k)
-    if (m.bearings_[k].pin >= 0) m.pin_bearings_[m.bearings_[k].pin].push_back(static_cast<int>(k));
+    if (const auto* member = std::get_if<Bearing::PinMember>(&m.bearings_[k].kind))
+      m.pin_bearings_[member->pin].push_back(static_cast<int>(k));
   return m;
 }
 

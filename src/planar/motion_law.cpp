@@ -3,15 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "linkdyn/core/variant.hpp"
+
 namespace linkdyn::planar {
 namespace {
-
-template <class... Ts>
-struct overloaded : Ts... {
-  using Ts::operator()...;
-};
-template <class... Ts>
-overloaded(Ts...) -> overloaded<Ts...>;
 
 MotionSample eval_polynomial(const std::vector<double>& c, double t) {
   // Horner for q and its first two derivatives.

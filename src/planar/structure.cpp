@@ -160,7 +160,7 @@ class StructureFinder {
     const int a = p.member(from), b = p.member(to);
     Joint pair;
     pair.name = p.name;
-    pair.type = JointType::revolute;
+    pair.kind = RevolutePair{};  // the pin's friction acts in its members' bearings
     pair.body = {from, to};
     pair.point = {p.points[a], p.points[b]};
     pair.point_name = {p.point_names[a], p.point_names[b]};
@@ -195,7 +195,7 @@ class StructureFinder {
     if (equations(set) != 3 * static_cast<int>(set.size())) return false;
     materialise_pins(set);
     const std::vector<int> joints = joints_of(set);
-    auto type = [&](int jn) { return pairs_[jn].type; };
+    auto type = [&](int jn) { return pairs_[jn].type(); };
     if (set.size() == 1 && !force_generic_ && joints.size() == 2) {
       // A wheel on a ground pivot geared to a known body.
       int pivot = -1, gear = -1;

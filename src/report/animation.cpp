@@ -97,7 +97,7 @@ void frame_the_view(Animation& a) {
 /// The point (in body `b`'s frame) where b turns on the ground, if it does.
 std::optional<Vec2> ground_pivot(const Mechanism& m, int b, Vec2* on_ground = nullptr) {
   for (const planar::Joint& j : m.joints())
-    if (j.type == planar::JointType::revolute && j.connects(0) && j.connects(b) && b != 0) {
+    if (j.is<planar::RevolutePair>() && j.connects(0) && j.connects(b) && b != 0) {
       const int side = j.body[0] == b ? 0 : 1;
       if (on_ground) *on_ground = j.point[1 - side];
       return j.point[side];
@@ -108,9 +108,10 @@ std::optional<Vec2> ground_pivot(const Mechanism& m, int b, Vec2* on_ground = nu
 /// Each prismatic pair's guide (over the slider's travel) and the slider's block on it.
 void add_guides(const Mechanism& m, const planar::KinematicsResult& r, Animation& a) {
   for (const planar::Joint& j : m.joints()) {
-    if (j.type != planar::JointType::prismatic) continue;
-    const double length = j.slider_length > 0 ? j.slider_length : 0.08 * a.size;
-    GuideLine guide{{j.body[0], j.point[0]}, j.guide_dir.normalized(), INFINITY, -INFINITY};
+    const auto* slide = std::get_if<planar::PrismaticPair>(&j.kind);
+    if (!slide) continue;
+    const double length = slide->slider_length > 0 ? slide->slider_length : 0.08 * a.size;
+    GuideLine guide{{j.body[0], j.point[0]}, slide->guide_dir.normalized(), INFINITY, -INFINITY};
     for (Eigen::Index row = 0; row < r.rows(); ++row) {
       // The slider's point along the guide, in the guide body's frame.
       const Vec2 slider = global_point(r, row, {j.body[1], j.point[1]});
@@ -133,15 +134,16 @@ void add_wheels(const Mechanism& m, const dynamics::MachineSpec& machine, Animat
     return std::any_of(a.wheels.begin(), a.wheels.end(), [b](const Wheel& w) { return w.centre.body == b; });
   };
   for (const planar::Joint& j : m.joints()) {
-    if (j.type != planar::JointType::gear) continue;
+    const auto* gear = std::get_if<planar::GearPair>(&j.kind);
+    if (!gear) continue;
     Vec2 g0 = Vec2::Zero(), g1 = Vec2::Zero();
     const std::optional<Vec2> c0 = ground_pivot(m, j.body[0], &g0), c1 = ground_pivot(m, j.body[1], &g1);
     // Equal pitch-line speeds: r0 = |ratio| r1; r0 + r1 = d (external, ratio < 0) or
     // |r0 - r1| = d (internal).
-    const double ratio = std::abs(j.ratio), d = (g1 - g0).norm();
+    const double ratio = std::abs(gear->ratio), d = (g1 - g0).norm();
     double r1 = 0.06 * a.size;
     if (c0 && c1 && d > 0) {
-      const double sum = j.ratio < 0 ? 1.0 + ratio : std::abs(ratio - 1.0);
+      const double sum = gear->ratio < 0 ? 1.0 + ratio : std::abs(ratio - 1.0);
       if (sum > 1e-9) r1 = d / sum;
     }
     if (c0 && !has_wheel(j.body[0])) a.wheels.push_back({"gear", {j.body[0], *c0}, ratio * r1});
@@ -176,8 +178,8 @@ void add_load_arrows(const Mechanism& m, const planar::TimeGrid& grid, const std
       Vec2 force = Vec2::Zero();
       try {
         for (const planar::LoadPart& part : forces[f]->parts)
-          if (part.pattern == planar::LoadPart::force)
-            force += planar::part_magnitude(m, ws, *forces[f], part, t) * part.direction;
+          if (const auto* pull = std::get_if<planar::LoadPart::Force>(&part.pattern))
+            force += planar::part_magnitude(m, ws, *forces[f], part, t) * pull->direction;
       } catch (const InputError&) {
         force = Vec2::Constant(NAN);  // outside its table: not drawn (the kinetostatics says why)
       }
@@ -198,7 +200,7 @@ Animation animation(const Mechanism& m, const dynamics::MachineSpec& machine, co
   for (const planar::NamedPoint& g : m.bodies()[0].points) a.ground.push_back(g.local);
   for (const planar::Joint& j : m.joints())
     for (int side : {0, 1})
-      if (j.type == planar::JointType::revolute && j.body[side] == 0 &&
+      if (j.is<planar::RevolutePair>() && j.body[side] == 0 &&
           std::none_of(a.pivots.begin(), a.pivots.end(), [&](const Vec2& p) { return p == j.point[side]; }))
         a.pivots.push_back(j.point[side]);
   for (size_t k = 0; k < m.output_points().size(); ++k) a.paths.push_back({r.points[k].label, {}});

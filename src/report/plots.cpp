@@ -170,7 +170,8 @@ std::vector<Chart> kinematics_plots(const Mechanism& m, const planar::Kinematics
     slide_a.series.push_back({label, x.values, std::move(a), ""});
   };
   for (const planar::Joint& j : m.joints()) {
-    if (j.type != planar::JointType::prismatic || j.body[0] != 0) continue;
+    const auto* slide = std::get_if<planar::PrismaticPair>(&j.kind);
+    if (!slide || j.body[0] != 0) continue;
     const auto& points = m.output_points();
     const auto it = std::find_if(points.begin(), points.end(), [&](const planar::OutputPoint& p) {
       // the slider's point (tracked once for the bodies a pin joins: found by its name too)
@@ -178,7 +179,7 @@ std::vector<Chart> kinematics_plots(const Mechanism& m, const planar::Kinematics
              (!j.point_name[1].empty() && p.label == j.point_name[1]);
     });
     if (it == points.end()) continue;
-    add_along(static_cast<Eigen::Index>(it - points.begin()), j.guide_dir,
+    add_along(static_cast<Eigen::Index>(it - points.begin()), slide->guide_dir,
               j.name + " (" + m.bodies()[static_cast<size_t>(j.body[1])].name + ")", true);
   }
   check_along(m, along);
@@ -239,7 +240,7 @@ std::vector<Chart> kinetostatics_plots(const Mechanism& m, const planar::Kinetos
   Chart friction{"kinetostatics-friction", "Power lost to friction", x.axis, power_axis()};
   for (size_t k = 0; k < m.spec().joints.size(); ++k) {  // the model's pairs (the pins' own per pin)
     const planar::Joint& j = m.spec().joints[k];
-    if (j.type == planar::JointType::gear) continue;
+    if (j.is<planar::GearPair>()) continue;
     const auto c = static_cast<Eigen::Index>(k);
     reactions.series.push_back(
         {j.name, x.values, magnitudes(r.reactions.force_x.col(c), r.reactions.force_y.col(c)), ""});
@@ -269,11 +270,11 @@ std::vector<Chart> kinetostatics_plots(const Mechanism& m, const planar::Kinetos
   for (size_t k = 0; k < m.spec().joints.size(); ++k) {
     const planar::Joint& j = m.spec().joints[k];
     const auto c = static_cast<Eigen::Index>(k);
-    if (j.type == planar::JointType::prismatic) {
+    if (j.is<planar::PrismaticPair>()) {
       normals.series.push_back({j.name, x.values, values(r.reactions.normal.col(c)), ""});
       moments.series.push_back({j.name, x.values, values(r.reactions.moment.col(c)), ""});
     }
-    if (j.type != planar::JointType::revolute) continue;
+    if (!j.is<planar::RevolutePair>()) continue;
     plots.push_back(
         {"kinetostatics-reaction-" + j.name,
          "Reaction at " + j.name + ": on " + m.bodies()[j.body[1]].name + " from " + m.bodies()[j.body[0]].name,
@@ -336,7 +337,7 @@ std::vector<Chart> simulation_plots(const dynamics::DynamicSystem& system, const
   Chart reactions = plot("simulation-reactions", "Pair reactions |F|", force_axis());
   if (r.reactions.force_x.cols() > 0) {  // recorded (SimulationOptions::reactions)
     for (size_t k = 0; k < m.spec().joints.size(); ++k) {
-      if (m.joints()[k].type == planar::JointType::gear) continue;
+      if (m.joints()[k].is<planar::GearPair>()) continue;
       const auto c = static_cast<Eigen::Index>(k);
       reactions.series.push_back(
           {m.joints()[k].name, x.values, magnitudes(r.reactions.force_x.col(c), r.reactions.force_y.col(c)), ""});

@@ -79,7 +79,7 @@ std::string kinetostatics_summary(const Mechanism& m, const planar::Kinetostatic
     text += "cycle efficiency: no load is marked useful (useful: true), so none is computed\n";
   }
   for (size_t k = 0; k < m.spec().joints.size(); ++k)
-    if (m.joints()[k].type != planar::JointType::gear)
+    if (!m.joints()[k].is<planar::GearPair>())
       text +=
           fmt::format("pair {}: max |F| {:.6g} N at {} (t = {:.6g} s), friction loss {:.6g} J\n", m.joints()[k].name,
                       ksum.max_reaction[k], driver_values_at(m, r, row_at(r, ksum.max_reaction_t[k])),

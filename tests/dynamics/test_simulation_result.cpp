@@ -130,7 +130,7 @@ TEST(SimulationTable, EveryColumnIsItsTypedArrayUnderItsName) {
     for (size_t j = 0; j < m.spec().joints.size(); ++j) {
       const planar::Joint& joint = m.joints()[j];
       const auto i = static_cast<Eigen::Index>(j);
-      if (joint.type == planar::JointType::gear) {
+      if (joint.is<planar::GearPair>()) {
         expect_column(joint.name + ".torque", reactions.moment.col(i));
         continue;
       }
@@ -139,7 +139,7 @@ TEST(SimulationTable, EveryColumnIsItsTypedArrayUnderItsName) {
       Eigen::VectorXd F(r.rows());
       for (Eigen::Index row = 0; row < r.rows(); ++row) F(row) = reactions.reaction(row, j).force.norm();
       expect_column(joint.name + ".F", F);
-      if (joint.type == planar::JointType::prismatic) {
+      if (joint.is<planar::PrismaticPair>()) {
         expect_column(joint.name + ".N", reactions.normal.col(i));
         expect_column(joint.name + ".M", reactions.moment.col(i));
       }

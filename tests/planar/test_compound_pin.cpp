@@ -62,16 +62,17 @@ class BodyCoordinates {
   explicit BodyCoordinates(const MechanismSpec& spec) : spec_(spec), n_(static_cast<int>(spec.bodies.size()) - 1) {
     for (const Joint& j : spec.joints) {
       Constraint c;
-      if (j.type == JointType::revolute) {
+      if (j.is<RevolutePair>()) {
         c = {Constraint::coincide, j.body[0], j.body[1], j.point[0], j.point[1]};
-        c.friction = j.friction, c.radius = j.pin_radius;
+        c.friction = j.friction, c.radius = j.as<RevolutePair>().pin_radius;
       } else {
-        EXPECT_EQ(j.type, JointType::prismatic);
+        EXPECT_EQ(j.type(), JointType::prismatic);
+        const PrismaticPair& slide = j.as<PrismaticPair>();
         EXPECT_EQ(j.body[0], 0) << "the test model handles ground guides only";
         c.kind = Constraint::ground_guide;
-        c.b = j.body[1], c.pb = j.point[1], c.guide_point = j.point[0], c.guide_dir = j.guide_dir,
-        c.angle = j.angle_offset;
-        c.friction = j.friction, c.slider_length = j.slider_length;
+        c.b = j.body[1], c.pb = j.point[1], c.guide_point = j.point[0], c.guide_dir = slide.guide_dir,
+        c.angle = slide.angle_offset;
+        c.friction = j.friction, c.slider_length = slide.slider_length;
       }
       add(c);
     }
@@ -273,8 +274,8 @@ class BodyCoordinates {
       if (!force && !l.is<BodyMoment>()) ADD_FAILURE() << "the test model handles forces and moments only";
       Vec2 value = force ? l.as<PointForce>().value : Vec2(l.as<BodyMoment>().value, 0.0);
       if (l.table) {  // linear in the driver coordinate between rows
-        EXPECT_EQ(l.table->against.kind, Coordinate::driver);
-        EXPECT_EQ(l.table->against.index, 0);
+        EXPECT_TRUE(l.table->against.is<Coordinate::DriverValue>());
+        EXPECT_EQ(l.table->against.as<Coordinate::DriverValue>().driver, 0);
         const std::vector<double>& x = l.table->x;
         const size_t k = std::clamp<size_t>(std::upper_bound(x.begin(), x.end(), q) - x.begin(), 1, x.size() - 1);
         const double s = (q - x[k - 1]) / (x[k] - x[k - 1]);

@@ -47,9 +47,9 @@ Wrench reaction_wrench(const Mechanism& m, const Workspace& ws, int body) {
     const Joint& j = m.joints()[k];
     if (!j.connects(body)) continue;
     const JointReaction& r = ws.reaction[k];
-    if (j.type == JointType::gear) {
+    if (j.is<GearPair>()) {
       // Torque r.moment on the wheel, -ratio times it on the body driving it.
-      w(2) += j.body[1] == body ? r.moment : -j.ratio * r.moment;
+      w(2) += j.body[1] == body ? r.moment : -j.as<GearPair>().ratio * r.moment;
       continue;
     }
     const double sign = j.body[1] == body ? 1.0 : -1.0;       // the reaction acts on body[1]
@@ -64,7 +64,7 @@ Wrench reaction_wrench(const Mechanism& m, const Workspace& ws, int body) {
     if (drv.type == DriverType::rotational) {
       w(2) += ws.effort[d];
     } else {
-      const Vec2 F = ws.effort[d] * j.guide_dir;
+      const Vec2 F = ws.effort[d] * j.as<PrismaticPair>().guide_dir;
       w += Wrench(F.x(), F.y(), cross(s.arm(j.point[1]), F));
     }
   }
@@ -132,7 +132,7 @@ TEST(Kinetostatics, ReactionsThatOverflowAreSelfLockingNeverConverged) {
   // A pin radius of 1e11 m makes the friction moments overflow: the successive approximations
   // must not report convergence on infinite reactions (std::max dropped the NaN change).
   MechanismSpec spec = io::read_planar_model(test::example("seed001-fourbar"));
-  for (Joint& j : spec.joints) j.pin_radius = 1e11;
+  for (Joint& j : spec.joints) j.as<RevolutePair>().pin_radius = 1e11;
   const Mechanism m = compile(spec);
   for_each_position(m, [&](Workspace& ws, double t) {
     const KinetostaticsStatus status = solve_kinetostatics(m, ws, t);

@@ -315,7 +315,7 @@ TEST(Report, ReactionsInComponentsAndThePrismaticPairsNormalForceAndMoment) {
   size_t revolute = 0;
   for (size_t j = 0; j < m.spec().joints.size(); ++j) {
     const planar::Joint& joint = m.spec().joints[j];
-    if (joint.type != planar::JointType::revolute) continue;
+    if (!joint.is<planar::RevolutePair>()) continue;
     ++revolute;
     const auto p = std::find_if(plots.begin(), plots.end(),
                                 [&](const report::Chart& q) { return q.id == "kinetostatics-reaction-" + joint.name; });

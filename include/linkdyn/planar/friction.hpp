@@ -25,6 +25,8 @@ std::vector<Bearing> find_bearings(const Mechanism& m);
 double bearing_speed(const Mechanism& m, const Workspace& ws, const Bearing& b);
 /// The relative acceleration, d/dt of bearing_speed, from the workspace's accelerations.
 double bearing_acceleration(const Mechanism& m, const Workspace& ws, const Bearing& b);
+/// The pin's radius r of a revolute bearing or a pin member; 0 for a prismatic bearing.
+double bearing_radius(const Bearing& b);
 /// The load that friction multiplies from the current reactions: r |F| (revolute, pin member),
 /// N_p (prismatic).
 double bearing_load(const Mechanism& m, const Workspace& ws, const Bearing& b);

@@ -29,6 +29,8 @@ struct KinetostaticsStatus {
 /// Relative sliding speed of a prismatic pair along its guide (the slider point's velocity
 /// relative to the guide body), and the slider point (global).
 double sliding_speed(const Joint& j, const Workspace& ws, Vec2& point);
+/// Its time derivative from the workspace's accelerations.
+double sliding_acceleration(const Joint& j, const Workspace& ws);
 /// A force along a prismatic pair's guide at `point`: `force` on its second body, the opposite
 /// on its first, added to loads (wrenches about the body frames' origins).
 void add_guide_force(const Joint& j, const Workspace& ws, const Vec2& point, double force, std::vector<Wrench>& loads);
@@ -96,14 +98,14 @@ void add_reaction_columns(const Joint& j, Table& table);
 /// The values of those columns, in the same order, through put(value).
 template <class Put>
 void put_reaction(const Joint& j, const JointReaction& r, Put&& put) {
-  if (j.type == JointType::gear) {
+  if (j.is<GearPair>()) {
     put(r.moment);
     return;
   }
   put(r.force.x());
   put(r.force.y());
   put(r.force.norm());
-  if (j.type == JointType::prismatic) {
+  if (j.is<PrismaticPair>()) {
     put(r.normal);
     put(r.moment);
   }

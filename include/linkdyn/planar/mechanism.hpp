@@ -6,11 +6,13 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
 #include "linkdyn/core/error.hpp"
 #include "linkdyn/core/geometry.hpp"
+#include "linkdyn/core/variant.hpp"
 #include "linkdyn/planar/motion_law.hpp"
 
 namespace linkdyn::planar {
@@ -36,38 +38,54 @@ struct Body {
   int find_point(const std::string& point_name) const;
 };
 
+/// The kind of a pair, in the order of Joint::kind's alternatives (for switches).
 enum class JointType { revolute, prismatic, gear };
 
-/// A pair between body[0] and body[1].
-///  - revolute: point[k] is the pin in body[k]'s frame.
-///  - prismatic: the guide line is fixed in body[0] through point[0] along guide_dir (body[0]
-///    frame, unit); point[1] of body[1] slides on it; theta1 - theta0 = angle_offset.
-///  - gear: theta1 = ratio * theta0 + phase (body[1] is a wheel pivoted on the ground).
-struct Joint {
+/// A revolute pair: point[k] is the pin in body[k]'s frame.
+struct RevolutePair {
+  double pin_radius = 0.0;  ///< r, for Coulomb friction [001 Eq. 8]
+};
+/// A prismatic pair: the guide line is fixed in body[0] through point[0] along guide_dir
+/// (body[0] frame, unit); point[1] of body[1] slides on it; theta1 - theta0 = angle_offset.
+struct PrismaticPair {
+  Vec2 guide_dir = Vec2::UnitX();
+  double angle_offset = 0.0;
+  /// Length b of a slider whose normal load is carried at its two ends (0: a short slider,
+  /// friction f |N|).
+  double slider_length = 0.0;
+};
+/// A gear pair: theta1 = ratio * theta0 + phase (body[1] is a wheel pivoted on the ground).
+struct GearPair {
+  double ratio = 1.0;
+  double phase = 0.0;
+};
+
+/// A pair between body[0] and body[1]; `kind` holds what its type alone has.
+struct Joint : OneOf<Joint> {
   std::string name;
-  JointType type = JointType::revolute;
+  std::variant<RevolutePair, PrismaticPair, GearPair> kind;
   std::array<int, 2> body{0, 0};
   std::array<Vec2, 2> point{Vec2::Zero(), Vec2::Zero()};
   std::array<std::string, 2> point_name;  ///< names of the points in the model, if named
-  Vec2 guide_dir = Vec2::UnitX();
-  double angle_offset = 0.0;
-  double ratio = 1.0;
-  double phase = 0.0;
-  /// Coulomb friction: coefficient f' (revolute) or f (prismatic); pin radius r of a revolute
-  /// pair [001 Eq. 8]; length b of a slider whose normal load is carried at its two ends
-  /// (0: a short slider, friction f |N|).
+  /// Coulomb friction: coefficient f' (revolute) or f (prismatic); none in a gear pair.
   double friction = 0.0;
   double static_friction = 0.0;  ///< the static coefficient (>= friction), for sticking
-  double pin_radius = 0.0;
-  double slider_length = 0.0;
   SourceLocation where;
   /// A pair materialised from a compound pin (a revolute pair named like the pin, without
   /// friction of its own): the pin's index in MechanismSpec::pins; -1 for a model's joint.
   int pin = -1;
-  int constraint_count() const { return type == JointType::gear ? 1 : 2; }
+  static constexpr auto alternatives = &Joint::kind;
+  JointType type() const { return static_cast<JointType>(kind.index()); }
+  int constraint_count() const { return is<GearPair>() ? 1 : 2; }
   bool connects(int b) const { return body[0] == b || body[1] == b; }
   int other(int b) const { return body[0] == b ? body[1] : body[0]; }
 };
+/// The alternative of Joint::kind that a JointType names.
+template <JointType type>
+using JointPair = std::variant_alternative_t<static_cast<size_t>(type), decltype(Joint::kind)>;
+static_assert(std::is_same_v<JointPair<JointType::revolute>, RevolutePair> &&
+              std::is_same_v<JointPair<JointType::prismatic>, PrismaticPair> &&
+              std::is_same_v<JointPair<JointType::gear>, GearPair>);
 
 /// A revolute joint of k >= 3 bodies at one pin (a compound hinge). It counts as k - 1
 /// revolute pairs; the compiled mechanism materialises them as binary pairs (Joint::pin) that
@@ -120,17 +138,41 @@ struct BodyPoint {
   Vec2 local = Vec2::Zero();
 };
 
-/// A scalar of the mechanism's motion that a load may depend on: time, a driver's coordinate,
-/// a body's angle, a point's x or y (global), a prismatic pair's displacement (its slider point
-/// along the guide from the guide point), a revolute pair's relative angle (second body's
-/// angle minus the first's), or the distance between two points. Its rate is its time
+/// A scalar of the mechanism's motion that a load may depend on (`kind`): time, a driver's
+/// coordinate, a body's angle, a point's x or y (global), a prismatic pair's displacement (its
+/// slider point along the guide from the guide point), a revolute pair's relative angle (second
+/// body's angle minus the first's), or the distance between two points. Its rate is its time
 /// derivative (coordinate.hpp).
-struct Coordinate {
-  enum Kind { time, driver, body_angle, point_x, point_y, pair_displacement, pair_angle, distance };
-  Kind kind = time;
-  int index = -1;                    ///< the driver, body or joint
-  std::array<BodyPoint, 2> point{};  ///< point_x, point_y: point[0]; distance: both
-  std::string label = "t";           ///< as the model names it, for messages
+/// (The alternatives nested in Coordinate, Magnitude, LoadPart and Bearing are aggregates
+/// without default member values, built whole: a nested type's defaults would keep its
+/// enclosing type from being default-constructible, whose variant value-initialises its first.)
+struct Coordinate : OneOf<Coordinate> {
+  struct Time {};
+  struct DriverValue {
+    int driver;
+  };
+  struct BodyAngle {
+    int body;
+  };
+  struct PointX {
+    BodyPoint point;
+  };
+  struct PointY {
+    BodyPoint point;
+  };
+  struct PairDisplacement {
+    int joint;
+  };
+  struct PairAngle {
+    int joint;
+  };
+  struct Distance {
+    std::array<BodyPoint, 2> between;
+  };
+  using Kind = std::variant<Time, DriverValue, BodyAngle, PointX, PointY, PairDisplacement, PairAngle, Distance>;
+  Kind kind;
+  std::string label = "t";  ///< as the model names it, for messages
+  static constexpr auto alternatives = &Coordinate::kind;
 };
 
 /// A load value given as a table against a coordinate (or its rate), linear in between.
@@ -144,28 +186,61 @@ struct LoadTable {
   SourceLocation where;  ///< the table entry in the model
 };
 
-/// How a load part's magnitude follows its coordinate's value x and rate xd:
-/// constant: gain; table: the load table's column at x (or xd); linear_value: gain (x - offset);
-/// linear_rate: gain xd.
-struct Magnitude {
-  enum Law { constant, table, linear_value, linear_rate };
-  Law law = constant;
-  double gain = 0.0, offset = 0.0;
-  int column = 0;  ///< table: 0 (Fx or M) or 1 (Fy)
-  Coordinate coordinate;
+/// How a load part's magnitude follows its coordinate's value x and rate xd (`law`).
+struct Magnitude : OneOf<Magnitude> {
+  /// gain
+  struct Constant {
+    double gain;
+  };
+  /// The load table's column at x (or xd): 0 (Fx or M) or 1 (Fy).
+  struct Table {
+    int column;
+    Coordinate coordinate;
+  };
+  /// gain (x - offset)
+  struct LinearValue {
+    double gain, offset;
+    Coordinate coordinate;
+  };
+  /// gain xd
+  struct LinearRate {
+    double gain;
+    Coordinate coordinate;
+  };
+  using Law = std::variant<Constant, Table, LinearValue, LinearRate>;
+  Law law;
+  static constexpr auto alternatives = &Magnitude::law;
+  /// The coordinate the law follows; nullptr for a constant.
+  const Coordinate* coordinate() const {
+    return std::visit(overloaded{[](const Constant&) -> const Coordinate* { return nullptr; },
+                                 [](const auto& l) -> const Coordinate* { return &l.coordinate; }},
+                      law);
+  }
 };
 
-/// A load as a sum of parts, each a magnitude times a unit pattern where it acts:
-/// force: a unit force along `direction` (global) at at[0]; moment: a unit moment on at[0].body;
-/// tension: unit pulls drawing at[0] and at[1] together along the line between them;
-/// moment_pair: a unit moment on `joint`'s second body and its opposite on the first.
-struct LoadPart {
-  enum Pattern { force, moment, tension, moment_pair };
-  Pattern pattern = force;
-  Vec2 direction = Vec2::UnitX();
-  std::array<BodyPoint, 2> at{};
-  int joint = -1;
+/// A load as a sum of parts, each a magnitude times a unit pattern where it acts (`pattern`).
+struct LoadPart : OneOf<LoadPart> {
+  /// A unit force along `direction` (global) at `at`.
+  struct Force {
+    Vec2 direction;
+    BodyPoint at;
+  };
+  /// A unit moment on `body`.
+  struct Moment {
+    int body;
+  };
+  /// Unit pulls drawing the two points together along the line between them.
+  struct Tension {
+    std::array<BodyPoint, 2> between;
+  };
+  /// A unit moment on `joint`'s second body and its opposite on the first.
+  struct MomentPair {
+    int joint;
+  };
+  using Pattern = std::variant<Force, Moment, Tension, MomentPair>;
+  Pattern pattern;
   Magnitude magnitude;
+  static constexpr auto alternatives = &LoadPart::pattern;
 };
 
 /// A force at a body's point: `value` (global Fx, Fy), the load's table, or viscous
@@ -203,22 +278,14 @@ struct TorsionalDamper {
 
 /// An external load or force element. compile() writes its `parts` (load_parts in loads.cpp),
 /// which every analysis evaluates.
-struct Load {
+struct Load : OneOf<Load> {
   std::string name;
   std::variant<PointForce, BodyMoment, Spring, Damper, TorsionalSpring, TorsionalDamper> element;
   std::optional<LoadTable> table;  ///< a force's or moment's value against a coordinate
   bool useful = false;             ///< a useful resistance, for the efficiency [001 Eq. 1]
   SourceLocation where;
   std::vector<LoadPart> parts;
-
-  template <class Element>
-  bool is() const {
-    return std::holds_alternative<Element>(element);
-  }
-  template <class Element>
-  const Element& as() const {
-    return std::get<Element>(element);
-  }
+  static constexpr auto alternatives = &Load::element;
 };
 
 struct MechanismSpec {
@@ -255,19 +322,31 @@ struct CompileOptions {
   bool force_generic = false;
 };
 
-/// A bearing with Coulomb friction: a revolute pair, a member of a compound pin turning on the
-/// pin, or a prismatic pair (friction.hpp has the equations).
-struct Bearing {
-  enum Kind { revolute, pin_member, prismatic };
-  Kind kind = revolute;
-  int joint = -1;                   ///< the pair (revolute, prismatic), an index into Mechanism::joints()
-  int pin = -1;                     ///< pin_member: the compound pin ...
-  int member = -1;                  ///< ... and the member (>= 1) that turns on it
+/// A bearing with Coulomb friction (`kind`): a revolute pair, a member of a compound pin turning
+/// on the pin, or a prismatic pair (friction.hpp has the equations).
+struct Bearing : OneOf<Bearing> {
+  /// A revolute pair (an index into Mechanism::joints()) with its pin's radius r.
+  struct Revolute {
+    int joint;
+    double radius;
+  };
+  /// The member (>= 1) of compound pin `pin` that turns on it, with the pin's radius r.
+  struct PinMember {
+    int pin;
+    int member;
+    double radius;
+  };
+  /// A prismatic pair (an index into Mechanism::joints()).
+  struct Prismatic {
+    int joint;
+  };
+  using Kind = std::variant<Revolute, PinMember, Prismatic>;
+  Kind kind;
   int body[2] = {0, 0};             ///< first (the effort's reaction) and second body
   double coefficient = 0.0;         ///< kinetic: f' (revolute, pin) or f (prismatic)
   double static_coefficient = 0.0;  ///< for sticking (>= coefficient)
-  double radius = 0.0;              ///< revolute, pin: r
   std::string label;                ///< "<joint>" or "<pin>.<body>"
+  static constexpr auto alternatives = &Bearing::kind;
 };
 
 /// The compiled, immutable mechanism: its description, degrees of freedom and the tape of

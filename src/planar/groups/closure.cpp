@@ -34,7 +34,7 @@ double GroupClosure::evaluate(const Mechanism& m, const Workspace& ws, GenericSc
     joint_rows(jt, ws, false, rows);
     for (int r = 0; r < rows.count; ++r) {
       // Angular equations are scaled to lengths so that one tolerance serves all rows.
-      const double weight = (jt.type == JointType::revolute || r == 1) ? 1.0 : scale_;
+      const double weight = (jt.is<RevolutePair>() || r == 1) ? 1.0 : scale_;
       s.residual(row + r) = weight * rows.phi(r);
       worst = std::max(worst, std::abs(s.residual(row + r)));
       for (int side = 0; side < 2; ++side) {

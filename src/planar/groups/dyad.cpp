@@ -14,7 +14,8 @@ Dyad::Dyad(const Mechanism& m, int i, int j, int joint_i, int joint_ij, int join
   for (int k = 0; k < 3; ++k) {
     const Joint& jt = m.joints()[joints_[k]];
     for (const Vec2& p : jt.point) scale = std::max(scale, p.norm());
-    offset_rotation_[k] = rotation_of(jt.angle_offset);
+    const auto* slide = std::get_if<PrismaticPair>(&jt.kind);
+    offset_rotation_[k] = rotation_of(slide ? slide->angle_offset : 0.0);
   }
   scale_ = std::max(scale, 1e-3);
 }
@@ -33,12 +34,13 @@ Vec2 Dyad::slide_rotation(const Mechanism& m, Slot slot, const Vec2& known_rotat
 }
 
 Line Dyad::origin_line(const Joint& jt, const BodyState& known, int known_index, const Vec2& rotation) {
+  const Vec2& guide = jt.as<PrismaticPair>().guide_dir;
   if (jt.body[0] == known_index) {
     // Guide in the known body: the slider point of the unknown body runs on it.
-    return {known.position(jt.point[0]) - rotate(jt.point[1], rotation), known.arm(jt.guide_dir)};
+    return {known.position(jt.point[0]) - rotate(jt.point[1], rotation), known.arm(guide)};
   }
   // Guide in the unknown body: it passes through the known body's point.
-  return {known.position(jt.point[1]) - rotate(jt.point[0], rotation), rotate(jt.guide_dir, rotation)};
+  return {known.position(jt.point[1]) - rotate(jt.point[0], rotation), rotate(guide, rotation)};
 }
 
 int Dyad::choose(const Mechanism& m, Workspace& ws, int self, const Candidates& cs) const {
@@ -223,7 +225,7 @@ void Dyad::solve_reactions(const Mechanism& m, Workspace& ws, int) const {
 }
 
 std::unique_ptr<Group> make_dyad(const Mechanism& m, int i, int j, int joint_i, int joint_ij, int joint_j) {
-  auto letter = [&](int jn) { return m.joints()[jn].type == JointType::prismatic ? 'P' : 'R'; };
+  auto letter = [&](int jn) { return m.joints()[jn].is<PrismaticPair>() ? 'P' : 'R'; };
   std::string letters{letter(joint_i), letter(joint_ij), letter(joint_j)};
   // PRR and PPR are RRP and RPP read from the other end.
   if (letters == "PRR" || letters == "PPR") {

@@ -25,8 +25,9 @@ class DyadRPR final : public Dyad {
     // Slider point minus guide point = D + A_g w; its normal component must vanish:
     // (A_g m) . D = -m . w, with m the guide normal in the guide body.
     const Vec2 D = pin_s - pin_g;
-    const Vec2 normal = perp(jij.guide_dir);
-    const Vec2 w = rotate(jij.point[1] - rs, rotation_of(jij.angle_offset)) - (jij.point[0] - rg);
+    const PrismaticPair& slide = jij.as<PrismaticPair>();
+    const Vec2 normal = perp(slide.guide_dir);
+    const Vec2 w = rotate(jij.point[1] - rs, rotation_of(slide.angle_offset)) - (jij.point[0] - rg);
     const double dist = D.norm();
     Candidates out;
     if (dist == 0.0) return out;
@@ -64,7 +65,7 @@ class DyadRPR final : public Dyad {
     const Vec2 arm = global_point(jij, ws.body[s], s) - global_point(jg, ws.body[g], g);
     const double length = arm.norm();
     if (length == 0.0) return std::nullopt;  // the slider on the pin: no arm to turn the guide
-    const Vec2 guide = ws.body[g].arm(jij.guide_dir);
+    const Vec2 guide = ws.body[g].arm(jij.as<PrismaticPair>().guide_dir);
     return std::acos(std::min(1.0, std::abs(cross(guide, arm)) / length));
   }
 };

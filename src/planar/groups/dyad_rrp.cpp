@@ -41,7 +41,8 @@ class DyadRRP final : public Dyad {
     const Joint &ji = joint(m, outer_i), &jij = joint(m, inner), &jj = joint(m, outer_j);
     const int k2 = jj.other(j());
     const Vec2 rod = global_point(jij, ws.body[i()], i()) - global_point(ji, ws.body[i()], i());
-    const Vec2 guide = jj.body[0] == k2 ? ws.body[k2].arm(jj.guide_dir) : ws.body[j()].arm(jj.guide_dir);
+    const Vec2& dir = jj.as<PrismaticPair>().guide_dir;
+    const Vec2 guide = jj.body[0] == k2 ? ws.body[k2].arm(dir) : ws.body[j()].arm(dir);
     return std::acos(std::min(1.0, std::abs(cross(guide, rod)) / rod.norm()));
   }
 };

@@ -14,8 +14,8 @@ class GearWheel final : public Group {
     pin_ = p.point[1 - ground_side];
     const Joint& g = m.joints()[gear];
     source_ = g.body[0];
-    ratio_ = g.ratio;
-    phase_ = g.phase;
+    ratio_ = g.as<GearPair>().ratio;
+    phase_ = g.as<GearPair>().phase;
   }
   std::string type() const override { return "G"; }
   int assur_class() const override { return 1; }

@@ -18,9 +18,7 @@ class GenericGroup final : public Group {
   GenericGroup(const Mechanism& m, std::vector<int> bodies, std::vector<int> joints)
       : Group(std::move(bodies), std::move(joints)), closure_(m, bodies_, joints_) {
     for (int jn : joints_)
-      letters_ += m.joints()[jn].type == JointType::prismatic ? 'P'
-                  : m.joints()[jn].type == JointType::gear    ? 'G'
-                                                              : 'R';
+      letters_ += m.joints()[jn].is<PrismaticPair>() ? 'P' : m.joints()[jn].is<GearPair>() ? 'G' : 'R';
     assur_class_ = classify(m);
   }
 
@@ -102,7 +100,7 @@ class GenericGroup final : public Group {
     for (int jn : joints_) {
       const Joint& jt = m.joints()[jn];
       for (int side = 0; side < 2; ++side)
-        if (column(jt.body[side]) < 0 && jt.type != JointType::gear)
+        if (column(jt.body[side]) < 0 && !jt.is<GearPair>())
           centre += ws.body[jt.body[side]].position(jt.point[side]), ++known_pins;
     }
     if (known_pins > 0) centre /= known_pins;
@@ -114,7 +112,7 @@ class GenericGroup final : public Group {
       b.r = centre;
       for (int jn : joints_) {
         const Joint& jt = m.joints()[jn];
-        if (jt.type != JointType::revolute || !jt.connects(bodies_[k])) continue;
+        if (!jt.is<RevolutePair>() || !jt.connects(bodies_[k])) continue;
         const int side = jt.body[0] == bodies_[k] ? 0 : 1;
         if (column(jt.body[1 - side]) >= 0) continue;
         b.r = ws.body[jt.body[1 - side]].position(jt.point[1 - side]) - b.arm(jt.point[side]);

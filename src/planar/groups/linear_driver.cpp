@@ -12,9 +12,10 @@ class LinearDriver final : public Group {
       : Group({m.joints()[m.drivers()[driver].joint].body[1]}, {m.drivers()[driver].joint}), driver_(driver) {
     const Joint& j = m.joints()[joints_[0]];
     guide_point_ = j.point[0];
-    guide_dir_ = j.guide_dir;
+    const PrismaticPair& slide = j.as<PrismaticPair>();
+    guide_dir_ = slide.guide_dir;
     slider_point_ = j.point[1];
-    angle_ = j.angle_offset;
+    angle_ = slide.angle_offset;
   }
   std::string type() const override { return "P"; }
   int assur_class() const override { return 1; }
