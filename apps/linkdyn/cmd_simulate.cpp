@@ -82,9 +82,8 @@ dynamics::SimulationOptions steady_setup(const planar::Mechanism& m, const dynam
     const double added = dynamics::flywheel_for_fluctuation(m, machine, sim, body, o.fluctuation, guess);
     fmt::print("flywheel {}: add {:.9g} kg m^2 (to {:.9g}) for a fluctuation of at most {:.6g}\n", o.flywheel, added,
                m.bodies()[body].inertia + added, o.fluctuation);
-    planar::MechanismSpec spec = m.spec();
-    spec.bodies[body].inertia += added;
-    system = std::make_unique<dynamics::DynamicSystem>(planar::compile(spec), machine);
+    system = std::make_unique<dynamics::DynamicSystem>(
+        dynamics::with_body_inertia(*system, body, m.bodies()[body].inertia + added));
   }
   const dynamics::SteadyRegime s = dynamics::steady_regime(*system, sim, guess);
   fmt::print(

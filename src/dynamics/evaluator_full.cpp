@@ -58,21 +58,12 @@ class FullEvaluator final : public PlacedEvaluator {
       put(i + 2, i + 2, body.inertia + body.mass * rc.squaredNorm());
       base_.segment<3>(i) << body.mass * s.omega * s.omega * rc.x(), body.mass * s.omega * s.omega * rc.y(), 0.0;
     }
-    planar::JointRows rows;
-    int r = nb_;
-    for (const planar::Joint& j : m_.joints()) {
-      planar::joint_rows(j, ws, true, rows);
-      for (int k = 0; k < rows.count; ++k) {
-        for (int side = 0; side < 2; ++side) {
-          if (j.body[side] == 0) continue;
-          const int col = 3 * (j.body[side] - 1);
-          for (int c = 0; c < 3; ++c)
-            put(r + k, col + c, rows.jac[side](k, c)), put(col + c, r + k, rows.jac[side](k, c));
-        }
-        base_(r + k) = rows.gamma(k);
-      }
-      r += rows.count;
-    }
+    planar::scatter_rows(  // Phi_q and its transpose, gamma
+        m_, ws, planar::all_joints(m_), true, planar::body_column,
+        [&](int i, const planar::Joint&, const planar::JointRows& rows, int r) { base_(nb_ + i) = rows.gamma(r); },
+        [&](int i, int col, const auto& J) {
+          for (int c = 0; c < 3; ++c) put(nb_ + i, col + c, J(c)), put(col + c, nb_ + i, J(c));
+        });
     if (!coupling_.empty()) {
       rigid_base_ = base_;
       couple_elastic_links(ws);

@@ -122,20 +122,11 @@ void liaison_forces(const Mechanism& m, Workspace& ws, KaneWorkspace& kw) {
     kw.liaison_force(i + 2) += cross(rc, Vec2(kw.liaison_force(i), kw.liaison_force(i + 1)));
   }
   kw.liaison_matrix.setZero();
-  planar::JointRows rows;
-  int r = 0;
-  for (const planar::Joint& j : m.joints()) {
-    planar::joint_rows(j, ws, false, rows);
-    for (int side = 0; side < 2; ++side)
-      if (j.body[side] != 0)
-        kw.liaison_matrix.block(3 * (j.body[side] - 1), r, 3, rows.count) =
-            rows.jac[side].topRows(rows.count).transpose();
-    r += rows.count;
-  }
+  planar::assemble_jacobian(m, ws, planar::all_joints(m), planar::body_column, kw.liaison_matrix.transpose());
   kw.qr.compute(kw.liaison_matrix);
   kw.lambda = kw.qr.solve(kw.liaison_force);
   kw.liaison_residual = (kw.liaison_matrix * kw.lambda - kw.liaison_force).lpNorm<Eigen::Infinity>();
-  r = 0;
+  int r = 0;
   for (size_t k = 0; k < m.joints().size(); ++k) {
     const planar::Joint& j = m.joints()[k];
     Eigen::Vector2d lambda = Eigen::Vector2d::Zero();

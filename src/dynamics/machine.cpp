@@ -8,8 +8,16 @@ namespace linkdyn::dynamics {
 
 namespace {
 
+/// A body's moment of inertia with the rotors of the actuators on it added, in their order.
+double with_rotors(double inertia, int body, const MachineSpec& machine) {
+  for (const Actuator& a : machine.actuators)
+    if (a.body == body) inertia += a.added_inertia();
+  return inertia;
+}
+
 planar::MechanismSpec with_rotors(planar::MechanismSpec spec, const MachineSpec& machine) {
-  for (const Actuator& a : machine.actuators) spec.bodies[a.body].inertia += a.added_inertia();
+  for (size_t b = 0; b < spec.bodies.size(); ++b)
+    spec.bodies[b].inertia = with_rotors(spec.bodies[b].inertia, static_cast<int>(b), machine);
   return spec;
 }
 
@@ -121,6 +129,15 @@ DynamicSystem::DynamicSystem(const planar::Mechanism& m, MachineSpec machine_spe
     e.name = a.name;
     coulomb.push_back(e);
   }
+}
+
+DynamicSystem with_body_inertia(const DynamicSystem& system, int body, double inertia) {
+  DynamicSystem s = system;
+  s.mechanism = std::make_shared<const planar::Mechanism>(
+      system.mechanism->with_inertia(body, with_rotors(inertia, body, system.machine)));
+  s.reduced_cache.reset();  // built again, for the new inertia, on first use
+  s.cache_mutex = std::make_shared<std::mutex>();
+  return s;
 }
 
 void couple_elastic_links(DynamicSystem& system, const std::vector<flex::ElasticLinkSpec>& links, int modes) {

@@ -156,11 +156,10 @@ double flywheel_for_fluctuation(const Mechanism& m, const MachineSpec& machine, 
         m.spec().where, entity,
         fmt::format("a speed fluctuation of {:g} is below what the integration resolves ({:g})", fluctuation, resolved),
         "ask for a larger fluctuation or tighten the integration's tolerances (--rtol, --atol)");
-  double guess = qd_guess;  // each steady regime starts from the mean speed of the previous one
+  double guess = qd_guess;                   // each steady regime starts from the mean speed of the previous one
+  const DynamicSystem compiled(m, machine);  // once: a trial changes the flywheel's inertia only
   auto fluct = [&](double added) {
-    planar::MechanismSpec spec = m.spec();
-    spec.bodies[body].inertia += added;
-    const DynamicSystem system(planar::compile(spec), machine);
+    const DynamicSystem system = with_body_inertia(compiled, body, m.bodies()[body].inertia + added);
     const SteadyRegime s = steady_regime(system, o, guess);
     guess = s.mean_speed;
     return s.fluctuation;

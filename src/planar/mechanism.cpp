@@ -45,9 +45,25 @@ int CompoundPin::member(int body) const {
   return -1;
 }
 
+namespace {
+void check_inertia(const Body& body) {
+  if (!(body.inertia >= 0.0) || !std::isfinite(body.inertia))
+    throw InputError(body.where, "body '" + body.name + "'", "moment of inertia must be zero or positive",
+                     "give inertia >= 0 in kg m^2 about the centre of mass");
+}
+}  // namespace
+
 Mechanism::Mechanism(Mechanism&&) noexcept = default;
 Mechanism& Mechanism::operator=(Mechanism&&) noexcept = default;
 Mechanism::~Mechanism() = default;
+
+Mechanism Mechanism::with_inertia(int body, double inertia) const {
+  Mechanism m(*this);
+  Body& b = m.spec_.bodies.at(static_cast<size_t>(body));
+  b.inertia = inertia;
+  check_inertia(b);
+  return m;
+}
 
 TimeGrid Mechanism::default_grid() const {
   if (spec_.grid) return *spec_.grid;
@@ -103,9 +119,7 @@ void check_spec(const MechanismSpec& spec) {
     const std::string entity = "body '" + body.name + "'";
     if (!(body.mass >= 0.0) || !std::isfinite(body.mass))
       throw InputError(body.where, entity, "mass must be zero or positive", "give mass >= 0 in kg");
-    if (!(body.inertia >= 0.0) || !std::isfinite(body.inertia))
-      throw InputError(body.where, entity, "moment of inertia must be zero or positive",
-                       "give inertia >= 0 in kg m^2 about the centre of mass");
+    check_inertia(body);
     if (joints_at[b].empty() && pins_at[b].empty())
       throw InputError(body.where, entity, "is connected to nothing",
                        "join it to another body with a joint, or remove it");
@@ -289,7 +303,8 @@ Mechanism compile(MechanismSpec spec, const CompileOptions& options) {
   m.joints_ = m.spec_.joints;  // the pins' pairs are appended by the structure finder
   m.dof_ = gruebler_dof(m.spec_);
   m.output_points_ = output_points(m.spec_);
-  m.groups_ = find_structure(m, m.joints_, m.spec_.drivers, options.force_generic);
+  for (std::unique_ptr<Group>& g : find_structure(m, m.joints_, m.spec_.drivers, options.force_generic))
+    m.groups_.push_back(std::move(g));
   m.bearings_ = find_bearings(m);
   m.pin_pairs_.resize(m.spec_.pins.size());
   m.pin_bearings_.resize(m.spec_.pins.size());

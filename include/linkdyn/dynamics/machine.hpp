@@ -74,6 +74,11 @@ struct DynamicSystem {
   std::shared_ptr<std::mutex> cache_mutex = std::make_shared<std::mutex>();
 };
 
+/// The machine with body `body`'s moment of inertia in the model (before its rotors are added)
+/// set to `inertia`, as DynamicSystem(m, machine) would give with it (a flywheel's trial); the
+/// compiled mechanism is shared but for that inertia, not compiled again.
+DynamicSystem with_body_inertia(const DynamicSystem& system, int body, double inertia);
+
 /// Couples the model's elastic links with the motion, each on `modes` modes at rest (0: every
 /// free dof of its beam): the deformation acts on the mechanism and the motors (flex/coupled.hpp).
 /// Throws InputError naming the link on bad data.

@@ -2,6 +2,8 @@
 // Constraint equations of the pairs in body coordinates (x, y, theta per body): residual,
 // Jacobian blocks and the acceleration right-hand side gamma, with Phi_q qdd = gamma.
 #include <Eigen/Dense>
+#include <ranges>
+#include <vector>
 
 #include "linkdyn/planar/mechanism.hpp"
 #include "linkdyn/planar/workspace.hpp"
@@ -31,6 +33,55 @@ inline int group_column(const std::vector<int>& bodies, int body) {
   return -1;
 }
 
+/// Column of `body` among every moving body (body b at 3 (b - 1)), or -1 for the ground.
+inline int body_column(int body) { return body == 0 ? -1 : 3 * (body - 1); }
+
+/// Every pair of `m`, in order (Mechanism::joints()).
+inline auto all_joints(const Mechanism& m) { return std::views::iota(0, static_cast<int>(m.joints().size())); }
+
+/// A callback that does nothing.
+struct Skip {
+  template <class... Args>
+  void operator()(const Args&...) const {}
+};
+
+/// The one scatter of pairs' constraint rows over the bodies' coordinates, Phi_q (Phi_q qd = 0,
+/// Phi_q qdd = gamma). Pair by pair in the order of `joints`, for row i of the stack (from 0):
+/// first `value(i, joint, rows, r)`, the row being rows' r-th (its Phi, and gamma when
+/// `with_gamma`); then, per side, J = d Phi_i / d(x, y, theta) of the side's body (a 1x3 row)
+/// goes to `block(i, col, J)` with col = column(body) its first column, or to
+/// `left_out(i, body, J)` where column(body) is -1 (the ground, a body whose rates are known).
+/// Returns the number of rows; allocates nothing.
+template <class Joints, class Column, class Value, class Block, class LeftOut = Skip>
+int scatter_rows(const Mechanism& m, const Workspace& ws, const Joints& joints, bool with_gamma, const Column& column,
+                 Value&& value, Block&& block, LeftOut&& left_out = {}) {
+  JointRows rows;
+  int i = 0;
+  for (int jn : joints) {
+    const Joint& joint = m.joints()[jn];
+    joint_rows(joint, ws, with_gamma, rows);
+    for (int r = 0; r < rows.count; ++r, ++i) {
+      value(i, joint, rows, r);
+      for (int side = 0; side < 2; ++side) {
+        const int col = column(joint.body[side]);
+        if (col >= 0)
+          block(i, col, rows.jac[side].row(r));
+        else
+          left_out(i, joint.body[side], rows.jac[side].row(r));
+      }
+    }
+  }
+  return i;
+}
+
+/// Phi_q of `joints` (scatter_rows) into `jac`, not zeroed first: a matrix, a block of one, or
+/// the transpose of one for Phi_q^T.
+template <class Joints, class Column, class Jac>
+void assemble_jacobian(const Mechanism& m, const Workspace& ws, const Joints& joints, const Column& column, Jac&& jac) {
+  scatter_rows(m, ws, joints, false, column, Skip{},
+               [&](int i, int col, const auto& J) { jac.template block<1, 3>(i, col) = J; });
+}
+
 enum class Rate { velocity, acceleration };
 
 /// Velocities or accelerations of a group's bodies from the linear equations
@@ -41,27 +92,18 @@ void solve_group_rates(const Mechanism& m, Workspace& ws, const std::vector<int>
                        const std::vector<int>& joints, Rate rate, Matrix& jac, Vector& rhs, Solver& lu) {
   jac.setZero();
   rhs.setZero();
-  JointRows rows;
-  int row = 0;
-  for (int jn : joints) {
-    const Joint& joint = m.joints()[jn];
-    joint_rows(joint, ws, rate == Rate::acceleration, rows);
-    for (int r = 0; r < rows.count; ++r) {
-      if (rate == Rate::acceleration) rhs(row + r) = rows.gamma(r);
-      for (int side = 0; side < 2; ++side) {
-        const int col = group_column(bodies, joint.body[side]);
-        if (col >= 0) {
-          jac.template block<1, 3>(row + r, col) = rows.jac[side].row(r);
-        } else {
-          const BodyState& kb = ws.body[joint.body[side]];
-          const Eigen::Vector3d known = rate == Rate::velocity ? Eigen::Vector3d(kb.v.x(), kb.v.y(), kb.omega)
-                                                               : Eigen::Vector3d(kb.a.x(), kb.a.y(), kb.alpha);
-          rhs(row + r) -= rows.jac[side].row(r).dot(known);
-        }
-      }
-    }
-    row += rows.count;
-  }
+  scatter_rows(
+      m, ws, joints, rate == Rate::acceleration, [&](int body) { return group_column(bodies, body); },
+      [&](int i, const Joint&, const JointRows& rows, int r) {
+        if (rate == Rate::acceleration) rhs(i) = rows.gamma(r);
+      },
+      [&](int i, int col, const auto& J) { jac.template block<1, 3>(i, col) = J; },
+      [&](int i, int body, const auto& J) {  // a known body's rates to the right-hand side
+        const BodyState& kb = ws.body[body];
+        const Eigen::Vector3d known = rate == Rate::velocity ? Eigen::Vector3d(kb.v.x(), kb.v.y(), kb.omega)
+                                                             : Eigen::Vector3d(kb.a.x(), kb.a.y(), kb.alpha);
+        rhs(i) -= J.dot(known);
+      });
   lu.compute(jac);
   const auto x = lu.solve(rhs).eval();
   for (size_t k = 0; k < bodies.size(); ++k) {
@@ -82,21 +124,13 @@ template <class Matrix, class Vector, class Solver>
 void solve_group_reactions(const Mechanism& m, Workspace& ws, const std::vector<int>& bodies,
                            const std::vector<int>& joints, Matrix& jac, Vector& rhs, Solver& lu) {
   jac.setZero();
-  JointRows rows;
-  int row = 0;
-  for (int jn : joints) {
-    const Joint& joint = m.joints()[jn];
-    joint_rows(joint, ws, false, rows);
-    for (int side = 0; side < 2; ++side) {
-      const int col = group_column(bodies, joint.body[side]);
-      if (col >= 0) jac.block(row, col, rows.count, 3) = rows.jac[side].topRows(rows.count);
-    }
-    row += rows.count;
-  }
+  assemble_jacobian(
+      m, ws, joints, [&](int body) { return group_column(bodies, body); }, jac);
   for (size_t k = 0; k < bodies.size(); ++k) rhs.template segment<3>(3 * k) = -ws.load[bodies[k]];
   lu.compute(jac.transpose());
   const auto lambda = lu.solve(rhs).eval();
-  row = 0;
+  JointRows rows;
+  int row = 0;
   for (int jn : joints) {
     const Joint& joint = m.joints()[jn];
     joint_rows(joint, ws, false, rows);

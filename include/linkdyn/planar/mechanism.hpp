@@ -367,13 +367,17 @@ class Mechanism {
   const std::vector<int>& pin_bearings(int pin) const { return pin_bearings_[static_cast<size_t>(pin)]; }
   const std::vector<Driver>& drivers() const { return spec_.drivers; }
   int dof() const { return dof_; }
-  const std::vector<std::unique_ptr<Group>>& groups() const { return groups_; }
+  const std::vector<std::shared_ptr<const Group>>& groups() const { return groups_; }
   /// Named points of moving bodies, with unique column labels.
   const std::vector<OutputPoint>& output_points() const { return output_points_; }
   /// Grid of the analysis: the model's, else the first driver's natural one.
   TimeGrid default_grid() const;
   /// The structural sequence, e.g. "R_I(0,1) -> RRR_II(2,3)" [001 Eq. 17].
   std::string structure_string() const;
+
+  /// The same mechanism with body `body`'s moment of inertia set to `inertia` (a flywheel's
+  /// trial): the structure is shared, not found again. Throws InputError on a bad inertia.
+  Mechanism with_inertia(int body, double inertia) const;
 
   Mechanism(Mechanism&&) noexcept;
   Mechanism& operator=(Mechanism&&) noexcept;
@@ -382,10 +386,11 @@ class Mechanism {
  private:
   friend Mechanism compile(MechanismSpec spec, const CompileOptions& options);
   Mechanism() = default;
+  Mechanism(const Mechanism&) = default;  ///< shares the groups (immutable)
   MechanismSpec spec_;
   std::vector<Joint> joints_;
   int dof_ = 0;
-  std::vector<std::unique_ptr<Group>> groups_;
+  std::vector<std::shared_ptr<const Group>> groups_;
   std::vector<OutputPoint> output_points_;
   std::vector<Bearing> bearings_;
   std::vector<std::vector<int>> pin_pairs_;

@@ -25,25 +25,17 @@ GroupClosure::GroupClosure(const Mechanism& m, std::vector<int> bodies, std::vec
 int GroupClosure::column(int body) const { return group_column(bodies_, body); }
 
 double GroupClosure::evaluate(const Mechanism& m, const Workspace& ws, GenericScratch& s) const {
-  JointRows rows;
   s.jacobian.setZero();
-  int row = 0;
-  double worst = 0.0;
-  for (int jn : joints_) {
-    const Joint& jt = m.joints()[jn];
-    joint_rows(jt, ws, false, rows);
-    for (int r = 0; r < rows.count; ++r) {
-      // Angular equations are scaled to lengths so that one tolerance serves all rows.
-      const double weight = (jt.is<RevolutePair>() || r == 1) ? 1.0 : scale_;
-      s.residual(row + r) = weight * rows.phi(r);
-      worst = std::max(worst, std::abs(s.residual(row + r)));
-      for (int side = 0; side < 2; ++side) {
-        const int col = column(jt.body[side]);
-        if (col >= 0) s.jacobian.block(row + r, col, 1, 3) = weight * rows.jac[side].row(r);
-      }
-    }
-    row += rows.count;
-  }
+  double worst = 0.0, weight = 1.0;  // the row's weight, set before its blocks
+  scatter_rows(
+      m, ws, joints_, false, [this](int body) { return column(body); },
+      [&](int i, const Joint& jt, const JointRows& rows, int r) {
+        // Angular equations are scaled to lengths so that one tolerance serves all rows.
+        weight = (jt.is<RevolutePair>() || r == 1) ? 1.0 : scale_;
+        s.residual(i) = weight * rows.phi(r);
+        worst = std::max(worst, std::abs(s.residual(i)));
+      },
+      [&](int i, int col, const auto& J) { s.jacobian.block<1, 3>(i, col) = weight * J; });
   return worst;
 }
 

@@ -1,8 +1,10 @@
-// Workspace set-up shared by every group type.
-#include "linkdyn/planar/groups/group.hpp"
-#include "linkdyn/planar/loads.hpp"
+// The workspace of a mechanism: its buffers sized once, and the check that they fit it.
+#include "linkdyn/planar/workspace.hpp"
 
 #include <cmath>
+
+#include "linkdyn/planar/groups/group.hpp"
+#include "linkdyn/planar/loads.hpp"
 
 namespace linkdyn::planar {
 
