@@ -4,7 +4,6 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -15,6 +14,7 @@
 #include "linkdyn/io/result_tables.hpp"
 #include "linkdyn/io/table_reader.hpp"
 #include "linkdyn/io/table_writer.hpp"
+#include "linkdyn/spatial/control.hpp"
 #include "linkdyn/spatial/derivatives.hpp"
 #include "linkdyn/spatial/energy.hpp"
 #include "linkdyn/spatial/higher_order.hpp"
@@ -34,24 +34,6 @@ struct RobotOptions {
 
 const char* const derivative_suffix[] = {"q", "qd", "qdd", "qddd", "qdddd"};
 
-/// The header of a CSV file (the first line that is not blank or a '#' comment) and its line.
-std::pair<std::vector<std::string>, int> csv_header(const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  for (int n = 1; std::getline(in, line); ++n) {
-    const auto first = line.find_first_not_of(" \t\r");
-    if (first == std::string::npos || line[first] == '#') continue;
-    std::vector<std::string> names;
-    std::stringstream cells(line);
-    for (std::string c; std::getline(cells, c, ',');) {
-      const auto a = c.find_first_not_of(" \t\r"), b = c.find_last_not_of(" \t\r");
-      names.push_back(a == std::string::npos ? "" : c.substr(a, b - a + 1));
-    }
-    return {names, n};
-  }
-  return {{}, 0};
-}
-
 /// The states file: columns <coordinate>.q for the configuration (Chain::q_names) and
 /// <dof>.qd ... .qdddd, .tau for the velocity's coordinates (Chain::v_names), optionally t.
 class States {
@@ -60,18 +42,18 @@ class States {
   /// forces are there) before reading the rows, then that the columns `needed` are there.
   States(const Chain& chain, std::string path, const std::vector<std::string>& needed, const std::string& command)
       : chain_(chain), path_(std::move(path)) {
-    const auto [header, line] = csv_header(path_);
-    for (const std::string& c : header) check_column(c, line);
-    auto require = [&](const std::string& suffix) {
+    auto require = [&](const std::vector<std::string>& header, int line, const std::string& suffix) {
       for (const std::string& name : suffix == "q" ? chain_.q_names : chain_.v_names)
         if (std::find(header.begin(), header.end(), name + "." + suffix) == header.end())
           throw InputError({path_, line}, "column '" + name + "." + suffix + "'", "'robot " + command + "' needs it",
                            hint(command, suffix, name));
     };
-    // Forward dynamics says first that it needs the driving forces (a trajectory file has none).
-    if (command == "fd") require("tau");
-    csv_ = io::read_csv_table(path_);
-    for (const std::string& suffix : needed) require(suffix);
+    csv_ = io::read_csv_table(path_, [&](const std::vector<std::string>& header, int line) {
+      for (const std::string& c : header) check_column(c, line);
+      // Forward dynamics says first that it needs the driving forces (a trajectory file has none).
+      if (command == "fd") require(header, line, "tau");
+    });
+    for (const std::string& suffix : needed) require(csv_.table.columns, csv_.header_line, suffix);
   }
   size_t rows() const { return csv_.table.rows(); }
   bool has(const std::string& suffix) const {
@@ -87,6 +69,7 @@ class States {
   double at(size_t row, int col) const { return csv_.table.at(row, size_t(col)); }
   const std::string& path() const { return path_; }
   int row_line(size_t row) const { return csv_.row_lines[row]; }
+  const Table& table() const { return csv_.table; }
 
  private:
   static std::string hint(const std::string& command, const std::string& suffix, const std::string& name) {
@@ -316,19 +299,17 @@ void run_simulation(const Chain& chain, ChainData& data, const RobotOptions& o, 
   // q(t), qd(t) (--kp, --kd); else the first row's tau, held.
   std::unique_ptr<io::CsvTable> torque_file;
   std::unique_ptr<TimeSeries> torque_series, q_reference, qd_reference;
-  std::unique_ptr<io::CsvTable> reference_file;
   if (!o.torques.empty()) {
     torque_file = std::make_unique<io::CsvTable>(io::read_csv_table(o.torques));
     torque_series = std::make_unique<TimeSeries>(o.torques, torque_file->table,
                                                  columns_of(torque_file->table, chain.v_names, "tau", o.torques));
   }
   const bool pd = !o.kp.empty() || !o.kd.empty();
-  Eigen::VectorXd Kp = Eigen::VectorXd::Zero(chain.dof), Kd = Eigen::VectorXd::Zero(chain.dof);
+  PdGains pd_gains{Eigen::VectorXd::Zero(chain.dof), Eigen::VectorXd::Zero(chain.dof)};
   if (pd) {
-    if (!o.kp.empty()) Kp = gains(chain, o.kp, "--kp");
-    if (!o.kd.empty()) Kd = gains(chain, o.kd, "--kd");
-    reference_file = std::make_unique<io::CsvTable>(io::read_csv_table(o.states));
-    const Table& ref = reference_file->table;
+    if (!o.kp.empty()) pd_gains.kp = gains(chain, o.kp, "--kp");
+    if (!o.kd.empty()) pd_gains.kd = gains(chain, o.kd, "--kd");
+    const Table& ref = states.table();
     // Each 1-DOF joint follows its q and qd columns; free-flyers are not controlled (their slots
     // read the time column and are skipped by the law).
     std::vector<int> qcols;
@@ -348,12 +329,7 @@ void run_simulation(const Chain& chain, ChainData& data, const RobotOptions& o, 
     if (!pd) return;
     q_reference->at(t, ref_q);
     qd_reference->at(t, ref_qd);
-    for (int d = 0; d < chain.dof; ++d) {
-      const int link = chain.dof_link[size_t(d)];
-      if (chain.joint(link).type == JointType::free_flyer) continue;
-      tau(d) +=
-          Kp(d) * (ref_q(d) - q(chain.q_index[size_t(link)])) + Kd(d) * (ref_qd(d) - qd(d));  // tau = Kp e + Kd e'
-    }
+    add_pd_torques(chain, pd_gains, ref_q, ref_qd, q, qd, tau);
   };
   RobotTable out(chain, o, "simulate");  // rows streamed as they are computed
   so.on_rows = [&](const ChainSimulationResult& rows) { out.append(io::chain_simulation_table(chain, rows)); };
@@ -396,33 +372,281 @@ std::pair<double, double> difference_check(const Chain& chain, const ChainData& 
   return {rel(data.dtau_dq, Dq), rel(data.dtau_dqd, Dqd)};
 }
 
-void run_rows(const std::string& analysis, const RobotOptions& o, size_t& row);
+/// A robot command's run over the states file: the model, its data, the states and the table
+/// of results, one row per state row (the state's t first when the file has it).
+struct RobotRun {
+  RobotRun(const Chain& c, ChainData& d, const RobotOptions& options, const States& s, int f, int derivatives,
+           size_t& row)
+      : chain(c),
+        data(d),
+        o(options),
+        states(s),
+        frame(f),
+        orders(derivatives),
+        current_row(row),
+        q(c.nq),
+        tau(c.dof),
+        V(Eigen::MatrixXd::Zero(c.dof, 4)),
+        tcol(s.time_column()) {
+    terms.friction = !o.no_friction;
+  }
+  /// Reads row `row`'s q and its derivatives up to `orders` (V: qd, qdd, qddd, qdddd), and its t.
+  void load_row(size_t row) {
+    current_row = row;
+    states.read(row, "q", q);
+    for (int r = 1; r < orders && r < 5; ++r) states.read(row, derivative_suffix[r], V.col(r - 1));
+    if (tcol >= 0) table.values.push_back(states.at(row, tcol));
+  }
 
-void run(const std::string& analysis, const RobotOptions& o) {
-  size_t row = 0;
-  try {
-    run_rows(analysis, o, row);
-  } catch (const AnalysisError& e) {
-    throw AnalysisError(fmt::format("{} (states row {} of {})", e.what(), row + 1, o.states));
+  const Chain& chain;
+  ChainData& data;
+  const RobotOptions& o;
+  const States& states;
+  int frame;   ///< jacobian: the frame of --frame
+  int orders;  ///< q and its derivatives read per row
+  size_t& current_row;
+  Eigen::VectorXd q, tau;
+  Eigen::MatrixXd V;
+  Terms terms;
+  int tcol;
+  Table table;
+};
+
+void inverse_dynamics_rows(RobotRun& r) {
+  const Chain& chain = r.chain;
+  ChainData& data = r.data;
+  Table& table = r.table;
+  for (int d = 0; d < chain.dof; ++d)
+    table.add_column(chain.v_names[size_t(d)] + ".tau", io::dof_unit(chain, d, 0, true));
+  for (int d = 0; d < chain.dof; ++d)
+    table.add_column(chain.v_names[size_t(d)] + ".friction", io::dof_unit(chain, d, 0, true));
+  for (size_t row = 0; row < r.states.rows(); ++row) {
+    r.load_row(row);
+    inverse_dynamics(chain, data, r.q, r.V.col(0), r.V.col(1), r.terms);
+    table.values.insert(table.values.end(), data.tau.begin(), data.tau.end());
+    if (r.terms.friction)
+      joint_friction(chain, data, r.V.col(0));
+    else
+      data.friction.setZero();
+    table.values.insert(table.values.end(), data.friction.begin(), data.friction.end());
   }
 }
 
-/// The columns each analysis reads from the states file.
-std::vector<std::string> needed_columns(const std::string& analysis) {
-  if (analysis == "id" || analysis == "derivatives") return {"q", "qd", "qdd"};
-  if (analysis == "fd") return {"q", "qd", "tau"};
-  if (analysis == "jerk") return {"q", "qd", "qdd", "qddd", "qdddd"};
-  if (analysis == "energy") return {"q", "qd", "qdd"};
-  if (analysis == "simulate" || analysis == "coriolis") return {"q", "qd"};
-  return {"q"};  // mass-matrix, fk, jacobian
+void forward_dynamics_rows(RobotRun& r) {
+  const ForwardMethod method =
+      r.o.method == "crba" ? ForwardMethod::mass_matrix_cholesky : ForwardMethod::articulated_body;
+  for (int d = 0; d < r.chain.dof; ++d)
+    r.table.add_column(r.chain.v_names[size_t(d)] + ".qdd", io::dof_unit(r.chain, d, 2));
+  for (size_t row = 0; row < r.states.rows(); ++row) {
+    r.load_row(row);
+    r.states.read(row, "tau", r.tau);
+    forward_dynamics(r.chain, r.data, r.q, r.V.col(0), r.tau, method, r.terms);
+    r.table.values.insert(r.table.values.end(), r.data.qdd.begin(), r.data.qdd.end());
+  }
 }
 
-void run_rows(const std::string& analysis, const RobotOptions& o, size_t& current_row) {
+void mass_matrix_rows(RobotRun& r) {
+  add_matrix_columns(r.table, "M", r.chain.dof, r.chain.dof);
+  for (size_t row = 0; row < r.states.rows(); ++row) {
+    r.load_row(row);
+    push_matrix(r.table, mass_matrix(r.chain, r.data, r.q));
+  }
+}
+
+void coriolis_rows(RobotRun& r) {
+  add_matrix_columns(r.table, "C", r.chain.dof, r.chain.dof);
+  for (size_t row = 0; row < r.states.rows(); ++row) {
+    r.load_row(row);
+    coriolis_matrix(r.chain, r.data, r.q, r.V.col(0));
+    push_matrix(r.table, r.data.coriolis);
+  }
+}
+
+void derivatives_rows(RobotRun& r) {
+  const int n = r.chain.dof;
+  add_matrix_columns(r.table, "dtau_dq", n, n);
+  add_matrix_columns(r.table, "dtau_dqd", n, n);
+  double worst_q = 0, worst_qd = 0;
+  for (size_t row = 0; row < r.states.rows(); ++row) {
+    r.load_row(row);
+    rnea_derivatives(r.chain, r.data, r.q, r.V.col(0), r.V.col(1), r.terms);
+    push_matrix(r.table, r.data.dtau_dq);
+    push_matrix(r.table, r.data.dtau_dqd);
+    if (r.o.check) {
+      const auto [eq, eqd] = difference_check(r.chain, r.data, r.q, r.V.col(0), r.V.col(1), r.terms);
+      worst_q = std::max(worst_q, eq);
+      worst_qd = std::max(worst_qd, eqd);
+    }
+  }
+  if (r.o.check)
+    fmt::print(stderr,
+               "{}: largest relative difference to central differences of the inverse dynamics over {} rows: "
+               "d tau/dq {:.2e}, d tau/dqd {:.2e}\n",
+               r.chain.spec.name, r.states.rows(), worst_q, worst_qd);
+}
+
+void forward_kinematics_rows(RobotRun& r) {
+  for (const Frame& f : r.chain.frames)
+    for (const char* c : {"x", "y", "z", "qx", "qy", "qz", "qw"})
+      r.table.add_column(f.name + "." + c, c[0] == 'q' ? "" : "m");
+  for (size_t row = 0; row < r.states.rows(); ++row) {
+    r.load_row(row);
+    forward_kinematics(r.chain, r.data, r.q);
+    for (int f = 0; f < int(r.chain.frames.size()); ++f) {
+      const Pose p = frame_placement(r.chain, r.data, f);
+      const Eigen::Quaterniond rotation(p.R);
+      r.table.values.insert(r.table.values.end(),
+                            {p.p.x(), p.p.y(), p.p.z(), rotation.x(), rotation.y(), rotation.z(), rotation.w()});
+    }
+  }
+}
+
+void jacobian_rows(RobotRun& r) {
+  add_matrix_columns(r.table, "J", 6, r.chain.dof);
+  Eigen::Matrix<double, 6, Eigen::Dynamic> J(6, r.chain.dof);
+  for (size_t row = 0; row < r.states.rows(); ++row) {
+    r.load_row(row);
+    forward_kinematics(r.chain, r.data, r.q);
+    frame_jacobian(r.chain, r.data, r.frame, J);
+    push_matrix(r.table, J);
+  }
+}
+
+void energy_rows(RobotRun& r) {
+  r.table.add_column("kinetic_energy", "J");
+  for (int p = 1; p <= r.orders - 2; ++p) r.table.add_column(fmt::format("E_A{}", p), fmt::format("J/s^{}", 2 * p));
+  for (size_t row = 0; row < r.states.rows(); ++row) {
+    r.load_row(row);
+    for (int p = 0; p <= r.orders - 2; ++p) r.table.values.push_back(acceleration_energy(r.chain, r.q, r.V, p));
+  }
+}
+
+void jerk_rows(RobotRun& r) {
+  const Chain& chain = r.chain;
+  DerivativeData dd(chain);
+  for (int order = 0; order < 3; ++order)
+    for (int d = 0; d < chain.dof; ++d)
+      r.table.add_column(chain.v_names[size_t(d)] + (order == 0   ? ".tau"
+                                                     : order == 1 ? ".dtau"
+                                                                  : ".ddtau"),
+                         io::dof_unit(chain, d, order, true));
+  for (size_t row = 0; row < r.states.rows(); ++row) {
+    r.load_row(row);
+    torque_derivatives(chain, r.data, dd, r.q, r.V, r.terms);
+    for (const Eigen::VectorXd* v : {&dd.tau, &dd.dtau, &dd.ddtau})
+      r.table.values.insert(r.table.values.end(), v->begin(), v->end());
+  }
+}
+
+void simulate_rows(RobotRun& r) { run_simulation(r.chain, r.data, r.o, r.states); }
+
+void method_option(CLI::App& cmd, RobotOptions& o) {
+  cmd.add_option("--method", o.method, "aba (articulated body, default) or crba (mass matrix + LTDL)")
+      ->check(CLI::IsMember({"aba", "crba"}));
+}
+void jacobian_options(CLI::App& cmd, RobotOptions& o) {
+  cmd.add_option("--frame", o.frame, "Frame name (a link, a fixed frame, end_effector)")->required();
+}
+void derivatives_options(CLI::App& cmd, RobotOptions& o) {
+  cmd.add_flag("--check", o.check, "Also compare with central differences of the inverse dynamics (stderr)");
+}
+void simulate_options(CLI::App& cmd, RobotOptions& o) {
+  method_option(cmd, o);
+  cmd.add_option("--t-end", o.t_end, "Simulated time (s, or with a unit: 300ms)")
+      ->transform(in_si(Quantity::time))
+      ->check(positive)
+      ->capture_default_str();
+  cmd.add_option("--steps", o.steps, "Output rows after the first")->check(positive);
+  add_max_steps_option(&cmd);
+  cmd.add_option("--torques", o.torques, "CSV with t and <joint>.tau: driving forces, linear in t")
+      ->check(CLI::ExistingFile);
+  cmd.add_option("--kp", o.kp, "PD proportional gain(s) to the states' q(t): one, or one per joint (N m/rad, N/m)");
+  cmd.add_option("--kd", o.kd, "PD derivative gain(s) to the states' qd(t) (N m s/rad, N s/m)");
+}
+
+/// The robot commands: what each reads from the states file and computes.
+struct RobotCommand {
+  const char* name;
+  const char* help;
+  std::vector<std::string> columns;  ///< read from the states file
+  int orders = 1;         ///< q and its derivatives read per row (0: as many as the states have, from qdd on)
+  bool friction = false;  ///< joint friction enters its result (--no-friction)
+  bool frame = false;     ///< --frame, looked up before the states are read
+  void (*options)(CLI::App&, RobotOptions&) = nullptr;  ///< its own options
+  void (*rows)(RobotRun&) = nullptr;                    ///< its results, row by row
+  bool table = true;                                    ///< the rows are written at the end (simulate streams its own)
+};
+
+const std::vector<RobotCommand>& robot_commands() {
+  static const std::vector<RobotCommand> commands{
+      {.name = "id",
+       .help = "Inverse dynamics: <joint>.tau (and its friction part) from <joint>.q, .qd, .qdd",
+       .columns = {"q", "qd", "qdd"},
+       .orders = 3,
+       .friction = true,
+       .rows = inverse_dynamics_rows},
+      {.name = "fd",
+       .help = "Forward dynamics: <joint>.qdd from <joint>.q, .qd and the driving forces <joint>.tau (the states "
+               "file must have the .tau columns)",
+       .columns = {"q", "qd", "tau"},
+       .orders = 2,
+       .friction = true,
+       .options = method_option,
+       .rows = forward_dynamics_rows},
+      {.name = "mass-matrix",
+       .help = "Mass matrix M_<i>_<j> (1-based, row-major) at each <joint>.q",
+       .columns = {"q"},
+       .rows = mass_matrix_rows},
+      {.name = "coriolis",
+       .help = "Coriolis matrix C_<i>_<j> (C qd = velocity terms, dM/dt - 2C skew) at each .q, .qd",
+       .columns = {"q", "qd"},
+       .orders = 2,
+       .rows = coriolis_rows},
+      {.name = "derivatives",
+       .help = "d tau/dq and d tau/dqd (dtau_dq_<i>_<j>, dtau_dqd_<i>_<j>) at each .q, .qd, .qdd",
+       .columns = {"q", "qd", "qdd"},
+       .orders = 3,
+       .friction = true,
+       .options = derivatives_options,
+       .rows = derivatives_rows},
+      {.name = "fk",
+       .help = "Pose of every frame (links, fixed frames, end effector): <frame>.x, .y, .z, .qx, .qy, .qz, .qw",
+       .columns = {"q"},
+       .rows = forward_kinematics_rows},
+      {.name = "jacobian",
+       .help = "Jacobian of --frame F: J_<r>_<c>, rows vx, vy, vz, wx, wy, wz in the base axes at the frame's origin",
+       .columns = {"q"},
+       .frame = true,
+       .options = jacobian_options,
+       .rows = jacobian_rows},
+      {.name = "energy",
+       .help = "Kinetic energy and acceleration energies E_A1..E_A3 from q and its derivatives (.qdd, .qddd, .qdddd)",
+       .columns = {"q", "qd", "qdd"},
+       .orders = 0,
+       .rows = energy_rows},
+      {.name = "jerk",
+       .help = "Driving forces and their time derivatives <joint>.dtau, .ddtau from q up to .qdddd",
+       .columns = {"q", "qd", "qdd", "qddd", "qdddd"},
+       .orders = 5,
+       .friction = true,
+       .rows = jerk_rows},
+      {.name = "simulate",
+       .help = "Time simulation from the first row's q, qd: its .tau held, a torque trajectory (--torques) "
+               "and/or a PD controller to the states' q(t), qd(t) (--kp, --kd)",
+       .columns = {"q", "qd"},
+       .orders = 2,
+       .friction = true,
+       .options = simulate_options,
+       .rows = simulate_rows,
+       .table = false}};
+  return commands;
+}
+
+void run_rows(const RobotCommand& command, const RobotOptions& o, size_t& current_row) {
   const Chain chain = load_model(o);
   ChainData data(chain);
-  const int n = chain.dof;
   int frame = -1;
-  if (analysis == "jacobian") {
+  if (command.frame) {
     frame = chain.frame_index(o.frame);
     if (frame < 0) {
       std::string names;
@@ -431,131 +655,21 @@ void run_rows(const std::string& analysis, const RobotOptions& o, size_t& curren
                        "give --frame one of: " + names);
     }
   }
-  const States states(chain, o.states, needed_columns(analysis), analysis);
-  if (analysis == "simulate") {
-    run_simulation(chain, data, o, states);
-    return;
+  const States states(chain, o.states, command.columns, command.name);
+  const int orders = command.orders > 0 ? command.orders : states.has("qdddd") ? 5 : states.has("qddd") ? 4 : 3;
+  RobotRun run(chain, data, o, states, frame, orders, current_row);
+  if (command.table && run.tcol >= 0) run.table.add_column("t", "s");
+  command.rows(run);
+  if (command.table) emit(chain, o, command.name, run.table);
+}
+
+void run(const RobotCommand& command, const RobotOptions& o) {
+  size_t row = 0;
+  try {
+    run_rows(command, o, row);
+  } catch (const AnalysisError& e) {
+    throw AnalysisError(fmt::format("{} (states row {} of {})", e.what(), row + 1, o.states));
   }
-  Table table;
-  const int tcol = states.time_column();
-  if (tcol >= 0) table.add_column("t", "s");
-  Eigen::VectorXd q(chain.nq), tau(n);
-  Eigen::MatrixXd V = Eigen::MatrixXd::Zero(n, 4);  // qd, qdd, qddd, qdddd
-  const int orders = analysis == "energy" ? (states.has("qdddd")  ? 5
-                                             : states.has("qddd") ? 4
-                                                                  : 3)
-                                          : int(needed_columns(analysis).size()) - (analysis == "fd" ? 1 : 0);
-  auto load_row = [&](size_t row) {
-    current_row = row;
-    states.read(row, "q", q);
-    for (int r = 1; r < orders && r < 5; ++r) states.read(row, derivative_suffix[r], V.col(r - 1));
-    if (tcol >= 0) table.values.push_back(states.at(row, tcol));
-  };
-  Terms terms;
-  terms.friction = !o.no_friction;
-  if (analysis == "id") {
-    for (int d = 0; d < n; ++d) table.add_column(chain.v_names[size_t(d)] + ".tau", io::dof_unit(chain, d, 0, true));
-    for (int d = 0; d < n; ++d)
-      table.add_column(chain.v_names[size_t(d)] + ".friction", io::dof_unit(chain, d, 0, true));
-    for (size_t r = 0; r < states.rows(); ++r) {
-      load_row(r);
-      inverse_dynamics(chain, data, q, V.col(0), V.col(1), terms);
-      table.values.insert(table.values.end(), data.tau.begin(), data.tau.end());
-      if (terms.friction)
-        joint_friction(chain, data, V.col(0));
-      else
-        data.friction.setZero();
-      table.values.insert(table.values.end(), data.friction.begin(), data.friction.end());
-    }
-  } else if (analysis == "fd") {
-    const ForwardMethod method =
-        o.method == "crba" ? ForwardMethod::mass_matrix_cholesky : ForwardMethod::articulated_body;
-    for (int d = 0; d < n; ++d) table.add_column(chain.v_names[size_t(d)] + ".qdd", io::dof_unit(chain, d, 2));
-    for (size_t r = 0; r < states.rows(); ++r) {
-      load_row(r);
-      states.read(r, "tau", tau);
-      forward_dynamics(chain, data, q, V.col(0), tau, method, terms);
-      table.values.insert(table.values.end(), data.qdd.begin(), data.qdd.end());
-    }
-  } else if (analysis == "mass-matrix") {
-    add_matrix_columns(table, "M", n, n);
-    for (size_t r = 0; r < states.rows(); ++r) {
-      load_row(r);
-      push_matrix(table, mass_matrix(chain, data, q));
-    }
-  } else if (analysis == "coriolis") {
-    add_matrix_columns(table, "C", n, n);
-    for (size_t r = 0; r < states.rows(); ++r) {
-      load_row(r);
-      coriolis_matrix(chain, data, q, V.col(0));
-      push_matrix(table, data.coriolis);
-    }
-  } else if (analysis == "derivatives") {
-    add_matrix_columns(table, "dtau_dq", n, n);
-    add_matrix_columns(table, "dtau_dqd", n, n);
-    double worst_q = 0, worst_qd = 0;
-    for (size_t r = 0; r < states.rows(); ++r) {
-      load_row(r);
-      rnea_derivatives(chain, data, q, V.col(0), V.col(1), terms);
-      push_matrix(table, data.dtau_dq);
-      push_matrix(table, data.dtau_dqd);
-      if (o.check) {
-        const auto [eq, eqd] = difference_check(chain, data, q, V.col(0), V.col(1), terms);
-        worst_q = std::max(worst_q, eq);
-        worst_qd = std::max(worst_qd, eqd);
-      }
-    }
-    if (o.check)
-      fmt::print(stderr,
-                 "{}: largest relative difference to central differences of the inverse dynamics over {} rows: "
-                 "d tau/dq {:.2e}, d tau/dqd {:.2e}\n",
-                 chain.spec.name, states.rows(), worst_q, worst_qd);
-  } else if (analysis == "fk") {
-    for (const Frame& f : chain.frames)
-      for (const char* c : {"x", "y", "z", "qx", "qy", "qz", "qw"})
-        table.add_column(f.name + "." + c, c[0] == 'q' ? "" : "m");
-    for (size_t r = 0; r < states.rows(); ++r) {
-      load_row(r);
-      forward_kinematics(chain, data, q);
-      for (int f = 0; f < int(chain.frames.size()); ++f) {
-        const Pose p = frame_placement(chain, data, f);
-        const Eigen::Quaterniond rotation(p.R);
-        table.values.insert(table.values.end(),
-                            {p.p.x(), p.p.y(), p.p.z(), rotation.x(), rotation.y(), rotation.z(), rotation.w()});
-      }
-    }
-  } else if (analysis == "jacobian") {
-    add_matrix_columns(table, "J", 6, n);
-    Eigen::Matrix<double, 6, Eigen::Dynamic> J(6, n);
-    for (size_t r = 0; r < states.rows(); ++r) {
-      load_row(r);
-      forward_kinematics(chain, data, q);
-      frame_jacobian(chain, data, frame, J);
-      push_matrix(table, J);
-    }
-  } else if (analysis == "energy") {
-    table.add_column("kinetic_energy", "J");
-    for (int p = 1; p <= orders - 2; ++p) table.add_column(fmt::format("E_A{}", p), fmt::format("J/s^{}", 2 * p));
-    for (size_t r = 0; r < states.rows(); ++r) {
-      load_row(r);
-      for (int p = 0; p <= orders - 2; ++p) table.values.push_back(acceleration_energy(chain, q, V, p));
-    }
-  } else if (analysis == "jerk") {
-    DerivativeData dd(chain);
-    for (int order = 0; order < 3; ++order)
-      for (int d = 0; d < n; ++d)
-        table.add_column(chain.v_names[size_t(d)] + (order == 0   ? ".tau"
-                                                     : order == 1 ? ".dtau"
-                                                                  : ".ddtau"),
-                         io::dof_unit(chain, d, order, true));
-    for (size_t r = 0; r < states.rows(); ++r) {
-      load_row(r);
-      torque_derivatives(chain, data, dd, q, V, terms);
-      for (const Eigen::VectorXd* v : {&dd.tau, &dd.dtau, &dd.ddtau})
-        table.values.insert(table.values.end(), v->begin(), v->end());
-    }
-  }
-  emit(chain, o, analysis, table);
 }
 }  // namespace
 
@@ -564,31 +678,9 @@ void add_robot_command(CLI::App& app) {
                                        "Robots (URDF or YAML; serial, branched or floating): dynamics, "
                                        "kinematics, derivatives, simulation");
   robot->require_subcommand(1, 1);
-  struct Entry {
-    const char* name;
-    const char* help;
-  };
-  const Entry entries[] = {
-      {"id", "Inverse dynamics: <joint>.tau (and its friction part) from <joint>.q, .qd, .qdd"},
-      {"fd",
-       "Forward dynamics: <joint>.qdd from <joint>.q, .qd and the driving forces <joint>.tau (the states "
-       "file must have the .tau columns)"},
-      {"mass-matrix", "Mass matrix M_<i>_<j> (1-based, row-major) at each <joint>.q"},
-      {"coriolis", "Coriolis matrix C_<i>_<j> (C qd = velocity terms, dM/dt - 2C skew) at each .q, .qd"},
-      {"derivatives", "d tau/dq and d tau/dqd (dtau_dq_<i>_<j>, dtau_dqd_<i>_<j>) at each .q, .qd, .qdd"},
-      {"fk", "Pose of every frame (links, fixed frames, end effector): <frame>.x, .y, .z, .qx, .qy, .qz, .qw"},
-      {"jacobian",
-       "Jacobian of --frame F: J_<r>_<c>, rows vx, vy, vz, wx, wy, wz in the base axes at the frame's origin"},
-      {"energy",
-       "Kinetic energy and acceleration energies E_A1..E_A3 from q and its derivatives (.qdd, .qddd, .qdddd)"},
-      {"jerk", "Driving forces and their time derivatives <joint>.dtau, .ddtau from q up to .qdddd"},
-      {"simulate",
-       "Time simulation from the first row's q, qd: its .tau held, a torque trajectory (--torques) "
-       "and/or a PD controller to the states' q(t), qd(t) (--kp, --kd)"}};
-  for (const Entry& e : entries) {
+  for (const RobotCommand& command : robot_commands()) {
     auto options = std::make_shared<RobotOptions>();
-    const std::string name = e.name;
-    CLI::App* cmd = robot->add_subcommand(e.name, e.help);
+    CLI::App* cmd = robot->add_subcommand(command.name, command.help);
     cmd->add_option("model", options->model, "Robot model (.urdf or .yaml)")->required()->check(CLI::ExistingFile);
     cmd->add_option("--states", options->states, "CSV with a header naming <joint>.q, <joint>.qd, ... columns")
         ->required()
@@ -597,8 +689,7 @@ void add_robot_command(CLI::App& app) {
                     "Write the results as CSV; - writes them on stdout (default: a summary of each column on stdout)");
     cmd->add_option("--json", options->json, "Write the results as JSON with metadata");
     // Joint friction enters the driving forces and the motion only: elsewhere the flag would mean nothing.
-    if (name == "id" || name == "fd" || name == "derivatives" || name == "jerk" || name == "simulate")
-      cmd->add_flag("--no-friction", options->no_friction, "Leave out joint friction");
+    if (command.friction) cmd->add_flag("--no-friction", options->no_friction, "Leave out joint friction");
     cmd->add_flag("--floating-base", options->floating_base,
                   "URDF: the root link floats (a free-flyer joint 'floating_base' from the world to it)");
     cmd->add_option("--rotation", options->rotation,
@@ -608,31 +699,11 @@ void add_robot_command(CLI::App& app) {
                   "Refuse links whose inertia breaks the triangle inequality (default: warn)");
     cmd->add_flag("--balance-inertia", options->balance_inertia,
                   "Repair such links as MuJoCo's balanceinertia (principal moments set to their mean)");
-    if (name == "fd" || name == "simulate")
-      cmd->add_option("--method", options->method, "aba (articulated body, default) or crba (mass matrix + LTDL)")
-          ->check(CLI::IsMember({"aba", "crba"}));
-    if (name == "jacobian")
-      cmd->add_option("--frame", options->frame, "Frame name (a link, a fixed frame, end_effector)")->required();
-    if (name == "derivatives")
-      cmd->add_flag("--check", options->check,
-                    "Also compare with central differences of the inverse dynamics (stderr)");
-    if (name == "simulate") {
-      cmd->add_option("--t-end", options->t_end, "Simulated time (s, or with a unit: 300ms)")
-          ->transform(in_si(Quantity::time))
-          ->check(positive)
-          ->capture_default_str();
-      cmd->add_option("--steps", options->steps, "Output rows after the first")->check(positive);
-      add_max_steps_option(cmd);
-      cmd->add_option("--torques", options->torques, "CSV with t and <joint>.tau: driving forces, linear in t")
-          ->check(CLI::ExistingFile);
-      cmd->add_option("--kp", options->kp,
-                      "PD proportional gain(s) to the states' q(t): one, or one per joint (N m/rad, N/m)");
-      cmd->add_option("--kd", options->kd, "PD derivative gain(s) to the states' qd(t) (N m s/rad, N s/m)");
-    }
-    cmd->callback([name, options] {
+    if (command.options) command.options(*cmd, *options);
+    cmd->callback([&command, options] {
       if (options->strict && options->balance_inertia)
         throw InputError({}, "options", "--strict and --balance-inertia exclude each other", "give one of them");
-      run(name, *options);
+      run(command, *options);
     });
   }
 }

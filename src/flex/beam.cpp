@@ -37,6 +37,32 @@ Eigen::MatrixXd restrict(const Eigen::MatrixXd& full, const std::vector<int>& fr
 
 }  // namespace
 
+SectionProperties rectangle_section(double width, double height) {
+  const double b = width, h = height;
+  SectionProperties out;
+  out.area = b * h, out.second_moment = b * h * h * h / 12.0;
+  out.modulus = out.second_moment / (0.5 * h);
+  return out;
+}
+
+SectionProperties tube_section(double outer, double inner) {
+  const double D = outer, d = inner;
+  SectionProperties out;
+  out.area = M_PI * (D * D - d * d) / 4.0, out.second_moment = M_PI * (D * D * D * D - d * d * d * d) / 64.0;
+  out.modulus = out.second_moment / (0.5 * D);
+  return out;
+}
+
+SectionProperties i_section(double height, double width, double flange, double web) {
+  const double h = height, b = width, tf = flange, tw = web;
+  const double hw = h - 2.0 * tf;  // web height
+  SectionProperties out;
+  out.area = 2.0 * b * tf + tw * hw;
+  out.second_moment = (b * h * h * h - (b - tw) * hw * hw * hw) / 12.0;
+  out.modulus = out.second_moment / (0.5 * h);
+  return out;
+}
+
 ShapeMatrix shape_functions(double h, double s) {
   const double x = s / h, x2 = x * x, x3 = x2 * x;
   ShapeMatrix n = ShapeMatrix::Zero();

@@ -18,6 +18,51 @@
 namespace linkdyn::flex {
 using planar::GearPair;
 
+std::optional<BeamBodyInertia> beam_body_inertia(const std::vector<ElasticLinkSpec>& links, int body) {
+  struct Beam {
+    const ElasticLinkSpec* link;
+    double length, mass;
+    Vec2 centre;
+  };
+  std::vector<Beam> beams;
+  double mass = 0.0, length = 0.0;
+  Vec2 first_moment = Vec2::Zero();
+  struct Point {
+    double mass, inertia;
+    Vec2 at;
+  };
+  std::vector<Point> points;  // the links' attached masses
+  for (const ElasticLinkSpec& e : links)
+    if (e.body == body) {
+      const double L = (e.point[1] - e.point[0]).norm();
+      const Vec2 axis = L > 0.0 ? Vec2((e.point[1] - e.point[0]) / L) : Vec2::Zero();
+      // One uniform rod per segment (the whole link when it has none) along the chord.
+      double start = 0.0;
+      for (size_t k = 0; k < std::max<size_t>(e.segments.size(), 1); ++k) {
+        const double piece = e.segments.empty() ? L : e.segments[k].beam.length,
+                     mu = e.segments.empty() ? e.rho * e.A : e.segments[k].beam.section.mass_per_length();
+        const Vec2 centre = e.segments.empty() ? Vec2(0.5 * (e.point[0] + e.point[1]))
+                                               : Vec2(e.point[0] + (start + 0.5 * piece) * axis);
+        beams.push_back({&e, piece, mu * piece, centre});
+        mass += beams.back().mass, first_moment += beams.back().mass * beams.back().centre;
+        start += piece;
+      }
+      length = std::max(length, L);
+      for (const AttachedMass& a : e.masses) {
+        const Vec2 at = e.point[0] + (L > 0.0 ? a.at / L : 0.0) * (e.point[1] - e.point[0]);
+        points.push_back({a.mass, a.inertia, at});
+        mass += a.mass, first_moment += a.mass * at;
+      }
+    }
+  if (beams.empty() || !(mass > 0.0)) return std::nullopt;
+  const Vec2 com = first_moment / mass;
+  double inertia = 0.0;  // m L^2 / 12 about each centre, moved to the body's (parallel axes)
+  for (const Beam& beam : beams)
+    inertia += beam.mass * (beam.length * beam.length / 12.0 + (beam.centre - com).squaredNorm());
+  for (const Point& p : points) inertia += p.inertia + p.mass * (p.at - com).squaredNorm();
+  return BeamBodyInertia{mass, inertia, com, length, beams.front().link, !points.empty()};
+}
+
 std::vector<ElasticLink> make_elastic_links(const planar::Mechanism& m, const std::vector<ElasticLinkSpec>& specs) {
   std::vector<ElasticLink> links;
   for (const ElasticLinkSpec& s : specs) {

@@ -4,9 +4,13 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <type_traits>
+#include <utility>
+#include <variant>
 
 #include "io/yaml_reader.hpp"
 
@@ -130,7 +134,6 @@ class StudyParser {
     p.where = in_.where(node);
     p.entry = model.entry(in_.text(in_.required(node, "path", entity, "give the path of the model's entry"), entity),
                           in_.where(node["path"]), entity);
-    ParameterLaw& law = p.law;
     const Quantity kind = p.entry.kind;    // values in the entry's kind of unit
     const double nominal = p.entry.value;  // NaN: the model does not write the entry
     auto needs_nominal = [&](const YAML::Node& law_node) {
@@ -150,32 +153,33 @@ class StudyParser {
                "see docs/studies.md for which study kind takes which");
     if (const YAML::Node v = node["values"]) {
       if (!v.IsSequence() || v.size() == 0) in_.fail(v, entity, "values must be a list", "write values: [1, 2, 3]");
-      law.type = ParameterLaw::values;
-      for (const YAML::Node& item : v) law.grid.push_back(quantity(item, entity, kind));
-      law.low = *std::min_element(law.grid.begin(), law.grid.end());
-      law.high = *std::max_element(law.grid.begin(), law.grid.end());
+      GridValues grid;
+      for (const YAML::Node& item : v) grid.values.push_back(quantity(item, entity, kind));
+      p.law = std::move(grid);
     } else if (const YAML::Node r = node["range"] ? node["range"] : node["bounds"]) {
-      std::tie(law.low, law.high) = interval(r, entity, kind);
-      law.type = ParameterLaw::uniform;
+      const auto [low, high] = interval(r, entity, kind);
       if (node["points"]) {
         const int points = in_.integer(node["points"], entity + ".points", 2);
-        law.type = ParameterLaw::values;
-        for (int k = 0; k < points; ++k) law.grid.push_back(law.low + (law.high - law.low) * k / (points - 1));
+        GridValues grid;
+        for (int k = 0; k < points; ++k) grid.values.push_back(low + (high - low) * k / (points - 1));
+        p.law = std::move(grid);
+      } else {
+        p.law = UniformLaw{low, high};
       }
     } else if (const YAML::Node u = node["uniform"]) {
-      std::tie(law.low, law.high) = interval(u, entity, kind);
-      law.type = ParameterLaw::uniform;
+      const auto [low, high] = interval(u, entity, kind);
+      p.law = UniformLaw{low, high};
     } else if (const YAML::Node n = node["normal"]) {
       in_.allow_only(n, entity + ".normal", {"mean", "std", "within"});
-      law.type = ParameterLaw::normal;
+      NormalLaw law;
       if (!n["mean"]) needs_nominal(n);
       law.mean = n["mean"] ? quantity(n["mean"], entity, kind) : nominal;
       law.std = quantity(in_.required(n, "std", entity, "give the standard deviation: std: 0.1 mm"), entity, kind);
       if (!(law.std > 0.0)) in_.fail(n["std"], entity, "std must be positive", "give std > 0");
-      law.low = -std::numeric_limits<double>::infinity(), law.high = std::numeric_limits<double>::infinity();
       if (n["within"]) std::tie(law.low, law.high) = interval(n["within"], entity, kind);
       if (!(law.low < law.mean && law.mean < law.high))
         in_.fail(n, entity, "the mean lies outside 'within'", "widen within: [low, high]");
+      p.law = law;
     } else if (const YAML::Node t = node["tolerance"]) {  // a band around the nominal value
       needs_nominal(t);
       double band = 0.0;
@@ -193,22 +197,34 @@ class StudyParser {
         band = quantity(t, entity, kind);
       }
       if (!(band > 0.0)) in_.fail(t, entity, "the band must be positive", "write tolerance: 0.5 mm (plus or minus)");
-      law.low = nominal - band, law.high = nominal + band;
-      law.type = shape == "uniform" ? ParameterLaw::uniform : ParameterLaw::normal;
-      law.mean = nominal, law.std = band / sigmas;
+      if (shape == "uniform")
+        p.law = UniformLaw{nominal - band, nominal + band};
+      else
+        p.law = NormalLaw{nominal, band / sigmas, nominal - band, nominal + band};
     }
     // Which study takes which law.
     const bool grid = s.kind == StudyKind::sweep && s.design == SweepDesign::grid;
-    if (grid && law.type != ParameterLaw::values)
+    const bool values = std::holds_alternative<GridValues>(p.law);
+    if (grid && !values)
       in_.fail(node, entity, "a grid sweep takes values: [...] or range: [low, high] with points: N",
                "give values or range and points, or write design: latin_hypercube");
-    if (!grid && law.type == ParameterLaw::values)
+    if (!grid && values)
       in_.fail(node, entity, "only a grid sweep takes a list of values",
                s.kind == StudyKind::optimisation ? "give bounds: [low, high]" : "give a distribution or a range");
+    // The interval the values lie in (a normal's truncation, possibly infinite).
+    const auto [low, high] = std::visit(
+        [](const auto& law) -> std::pair<double, double> {
+          if constexpr (std::is_same_v<std::decay_t<decltype(law)>, GridValues>)
+            return {*std::min_element(law.values.begin(), law.values.end()),
+                    *std::max_element(law.values.begin(), law.values.end())};
+          else
+            return {law.low, law.high};
+        },
+        p.law);
     if (s.kind == StudyKind::optimisation) {
-      if (law.type != ParameterLaw::uniform || !(node["bounds"] || node["range"]))
+      if (!std::holds_alternative<UniformLaw>(p.law) || !(node["bounds"] || node["range"]))
         in_.fail(node, entity, "an optimisation parameter takes bounds: [low, high]", "write bounds: [2.5, 4.0]");
-      p.lower = law.low, p.upper = law.high;
+      p.lower = low, p.upper = high;
       if (node["start"]) {
         p.start = quantity(node["start"], entity, kind);
         if (*p.start < p.lower || *p.start > p.upper)
@@ -220,8 +236,8 @@ class StudyParser {
     if (node["points"] && !(node["range"] && grid))
       in_.fail(node["points"], entity, "points go with range: in a grid sweep", "remove points:");
     const double unbounded = std::numeric_limits<double>::quiet_NaN();
-    p.lower = std::isfinite(law.low) ? law.low : unbounded;
-    p.upper = std::isfinite(law.high) ? law.high : unbounded;
+    p.lower = std::isfinite(low) ? low : unbounded;
+    p.upper = std::isfinite(high) ? high : unbounded;
     return p;
   }
 

@@ -29,7 +29,7 @@ std::vector<std::string_view> split(std::string_view line) {
 }
 }  // namespace
 
-CsvTable read_csv_table(const std::string& path) {
+CsvTable read_csv_table(const std::string& path, const CsvHeaderCheck& check_header) {
   CsvTable result;
   std::istringstream in(read_text_file(path, "table", max_table_file_bytes));
   Table& table = result.table;
@@ -49,6 +49,7 @@ CsvTable read_csv_table(const std::string& path) {
         table.add_column(std::string(c), "");
       }
       result.header_line = line_no;
+      if (check_header) check_header(table.columns, line_no);
       continue;
     }
     if (cells.size() != table.width())

@@ -39,10 +39,6 @@ MassProperties link_inertia(const urdf::Link& link) {
   return transformed(b, to_pose(in.origin));
 }
 
-MassProperties merged(const MassProperties& a, const MassProperties& b) {
-  return from_pseudo_inertia(pseudo_inertia(a) + pseudo_inertia(b));
-}
-
 class UrdfReader {
  public:
   UrdfReader(std::string path, const ChainFileOptions& options) : path_(std::move(path)), options_(options) {}

@@ -251,4 +251,21 @@ std::optional<double> YamlReader::optional_number(const YAML::Node& map, const c
   return number(child, entity + "." + key, kind);
 }
 
+Vec2 YamlReader::vector(const YAML::Node& node, const std::string& entity, Quantity kind,
+                        const std::string& fix) const {
+  if (!node.IsSequence() || node.size() != 2) fail(node, entity, "expected two components", fix);
+  return {number(node[0], entity, kind), number(node[1], entity, kind)};
+}
+
+double YamlReader::non_negative(const YAML::Node& map, const char* key, const std::string& entity, Quantity kind,
+                                bool required) const {
+  if (!map[key]) {
+    if (required) fail(map, entity, std::string("missing field '") + key + "'", std::string("give ") + key);
+    return 0.0;
+  }
+  const double v = number(map[key], entity + "." + key, kind);
+  if (v < 0.0) fail(map[key], entity, std::string(key) + " is negative", std::string("give ") + key + " >= 0");
+  return v;
+}
+
 }  // namespace linkdyn::io

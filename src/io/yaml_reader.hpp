@@ -46,6 +46,11 @@ class YamlReader {
   Vec2 point(const YAML::Node& node, const std::string& entity) const;
   std::optional<double> optional_number(const YAML::Node& map, const char* key, const std::string& entity,
                                         Quantity kind = Quantity::plain) const;
+  /// [x, y], each a `kind` (`fix`: the hint when it is not two components).
+  Vec2 vector(const YAML::Node& node, const std::string& entity, Quantity kind, const std::string& fix) const;
+  /// The number `key` of `map`, >= 0; 0 when it is missing and not `required`.
+  double non_negative(const YAML::Node& map, const char* key, const std::string& entity, Quantity kind,
+                      bool required) const;
 
  private:
   std::string file_;

@@ -46,6 +46,10 @@ MassProperties from_pseudo_inertia(const Mat4& J) {
   return b;
 }
 
+MassProperties merged(const MassProperties& a, const MassProperties& b) {
+  return from_pseudo_inertia(pseudo_inertia(a) + pseudo_inertia(b));
+}
+
 PrincipalAxes principal_axes(const MassProperties& body) {
   Eigen::SelfAdjointEigenSolver<Mat3> eig(0.5 * (body.inertia_com + body.inertia_com.transpose()));
   PrincipalAxes pa{eig.eigenvalues(), eig.eigenvectors()};

@@ -35,14 +35,16 @@ double unit_interval(std::uint64_t bits) { return (static_cast<double>(bits >> 1
 
 /// The value of a parameter at probability u of its law (uniform or truncated normal).
 double quantile(const io::ParameterLaw& law, double u) {
-  if (law.type == io::ParameterLaw::normal) {
+  if (const auto* normal = std::get_if<io::NormalLaw>(&law)) {
+    const io::NormalLaw& n = *normal;
     const boost::math::normal standard;
-    const double a = std::isfinite(law.low) ? boost::math::cdf(standard, (law.low - law.mean) / law.std) : 0.0;
-    const double b = std::isfinite(law.high) ? boost::math::cdf(standard, (law.high - law.mean) / law.std) : 1.0;
+    const double a = std::isfinite(n.low) ? boost::math::cdf(standard, (n.low - n.mean) / n.std) : 0.0;
+    const double b = std::isfinite(n.high) ? boost::math::cdf(standard, (n.high - n.mean) / n.std) : 1.0;
     const double p = std::clamp(a + u * (b - a), 1e-300, 1.0 - 1e-16);
-    return std::clamp(law.mean + law.std * boost::math::quantile(standard, p), law.low, law.high);
+    return std::clamp(n.mean + n.std * boost::math::quantile(standard, p), n.low, n.high);
   }
-  return law.low + u * (law.high - law.low);
+  const io::UniformLaw& uniform = std::get<io::UniformLaw>(law);  // a grid sweep has no quantiles
+  return uniform.low + u * (uniform.high - uniform.low);
 }
 
 /// Position of sample `index` in the strata of parameter j: a random permutation of 0..n-1
@@ -84,7 +86,7 @@ size_t design_size(const io::Study& study) {
   if (study.kind == io::StudyKind::monte_carlo || study.design == io::SweepDesign::latin_hypercube)
     return static_cast<size_t>(study.samples);
   size_t n = 1;
-  for (const io::StudyParameter& p : study.parameters) n *= p.law.grid.size();
+  for (const io::StudyParameter& p : study.parameters) n *= std::get<io::GridValues>(p.law).values.size();
   return n;
 }
 
@@ -102,7 +104,7 @@ void design_point(const io::Study& study, size_t index, std::span<double> out) {
   } else {
     size_t rest = index;  // mixed radix, the last parameter fastest
     for (size_t j = count; j-- > 0;) {
-      const std::vector<double>& grid = study.parameters[j].law.grid;
+      const std::vector<double>& grid = std::get<io::GridValues>(study.parameters[j].law).values;
       out[j] = grid[rest % grid.size()];
       rest /= grid.size();
     }

@@ -326,10 +326,10 @@ std::vector<double> nominal(const io::Study& study) {
   for (const io::StudyParameter& p : study.parameters) {
     if (p.entry.present)
       x.push_back(p.entry.value);
-    else if (!p.law.grid.empty())
-      x.push_back(p.law.grid.front());  // an entry the model does not write
-    else if (p.law.type == io::ParameterLaw::normal)
-      x.push_back(p.law.mean);
+    else if (const auto* grid = std::get_if<io::GridValues>(&p.law))
+      x.push_back(grid->values.front());  // an entry the model does not write
+    else if (const auto* normal = std::get_if<io::NormalLaw>(&p.law))
+      x.push_back(normal->mean);
     else
       x.push_back(0.5 * (p.lower + p.upper));
   }

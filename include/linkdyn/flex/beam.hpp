@@ -29,6 +29,20 @@ struct BeamSection {
   double mass_per_length() const { return rho * A; }
 };
 
+/// A cross-section's area (m^2), second moment of area about its neutral axis (m^4) and section
+/// modulus W = I / c (m^3; c the extreme fibre's distance from the neutral axis, in the
+/// mechanism's plane).
+struct SectionProperties {
+  double area = 0.0, second_moment = 0.0, modulus = 0.0;
+};
+/// A solid rectangle, `height` in the mechanism's plane.
+SectionProperties rectangle_section(double width, double height);
+/// A round tube of diameters `outer` > `inner` (0: a solid bar).
+SectionProperties tube_section(double outer, double inner);
+/// A symmetric I of overall `height` (in the mechanism's plane) and `width`, flanges `flange`
+/// thick, web `web` thick (2 flange < height, web <= width).
+SectionProperties i_section(double height, double width, double flange, double web);
+
 /// A length of uniform section in `elements` equal elements: a beam is one or more of them end
 /// to end (a stepped shaft, a tapered link in steps).
 struct BeamSegment {

@@ -3,6 +3,7 @@
 // from the kinematics, with the forces at its ends from the kinetostatics [004 Sect. 5].
 #include <array>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,19 @@ struct ElasticLinkSpec {
   std::vector<LinkSegment> segments;
   SourceLocation where;
 };
+
+/// The rigid-body inertia of a body that bends: of its links' beams (per uniform piece, the whole
+/// link or each segment: mass rho A L at mid-chord, m L^2 / 12 about it) and of their attached
+/// masses, combined by the parallel-axis theorem.
+struct BeamBodyInertia {
+  double mass = 0.0, inertia = 0.0;       ///< kg; kg m^2 about com
+  Vec2 com = Vec2::Zero();                ///< in the body frame
+  double length = 0.0;                    ///< the longest chord (m)
+  const ElasticLinkSpec* link = nullptr;  ///< the first link on the body
+  bool attached_masses = false;           ///< the links carry attached masses
+};
+/// Empty when no link bends `body` or their mass is not positive.
+std::optional<BeamBodyInertia> beam_body_inertia(const std::vector<ElasticLinkSpec>& links, int body);
 
 /// The beam along body `body` from its point `point[0]` (the frame's origin) to `point[1]`
 /// (the frame's x axis), and the pairs that hold its two ends.

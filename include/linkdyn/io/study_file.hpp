@@ -3,9 +3,11 @@
 // into it, the analyses run on each variant, the metrics taken from them, and the kind of
 // study (sweep, Monte Carlo tolerance analysis, optimisation).
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "linkdyn/core/error.hpp"
@@ -16,13 +18,20 @@ namespace linkdyn::io {
 enum class StudyKind { sweep, monte_carlo, optimisation };
 enum class SweepDesign { grid, latin_hypercube };
 
-/// How a parameter varies. Values in SI.
-struct ParameterLaw {
-  enum Type { fixed, values, uniform, normal } type = fixed;
-  std::vector<double> grid;      ///< values: a sweep's grid
-  double low = 0.0, high = 0.0;  ///< uniform: the interval; normal: the truncation (may be infinite); bounds
-  double mean = 0.0, std = 0.0;  ///< normal
+/// How a parameter varies (values in SI): a grid sweep's values, ...
+struct GridValues {
+  std::vector<double> values;
 };
+/// ... a uniform distribution on [low, high] (an optimisation's bounds, a Latin hypercube's range), ...
+struct UniformLaw {
+  double low = 0.0, high = 0.0;
+};
+/// ... or a normal distribution truncated to [low, high] (infinite bounds: not truncated).
+struct NormalLaw {
+  double mean = 0.0, std = 0.0;
+  double low = -std::numeric_limits<double>::infinity(), high = std::numeric_limits<double>::infinity();
+};
+using ParameterLaw = std::variant<GridValues, UniformLaw, NormalLaw>;
 
 struct StudyParameter {
   std::string name;  ///< its column

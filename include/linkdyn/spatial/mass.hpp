@@ -31,6 +31,8 @@ Mat3 second_moment_about_origin(const MassProperties& body);
 Mat4 pseudo_inertia(const MassProperties& body);
 /// The body whose pseudo-inertia about the frame origin is J (inverse of pseudo_inertia).
 MassProperties from_pseudo_inertia(const Mat4& J);
+/// Two bodies rigidly joined (both in one frame): the sum of their pseudo-inertias [002 Eqs. 5, 6].
+MassProperties merged(const MassProperties& a, const MassProperties& b);
 
 struct PrincipalAxes {
   Vec3 moments;  ///< ascending

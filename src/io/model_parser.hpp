@@ -1,0 +1,97 @@
+#pragma once
+// The model file's parser (docs/model-format.md): one object that fills the three specs, each
+// section read in the unit of its capability: model_planar.cpp (bodies, joints, drivers,
+// assembly), model_loads.cpp (loads and their tables), model_machine.cpp (actuators, constraint
+// actions), model_elastic.cpp (elastic links); model_file.cpp reads the sections in order.
+#include <fmt/format.h>
+
+#include <string>
+#include <vector>
+
+#include "io/yaml_reader.hpp"
+#include "linkdyn/io/model_file.hpp"
+
+namespace linkdyn::io {
+
+class ModelParser {
+ public:
+  explicit ModelParser(const std::string& path) : in_(path), path_(path) {}
+
+  Model parse(const YAML::Node& root);
+
+ private:
+  template <class Item>
+  void no_duplicate(const std::vector<Item>& items, const YAML::Node& key, const std::string& kind) {
+    const std::string name = key.as<std::string>();
+    for (const Item& it : items)
+      if (it.name == name)
+        in_.fail(key, fmt::format("{} '{}'", kind, name), "is defined twice",
+                 fmt::format("give each {} its own name", kind));
+  }
+
+  /// Visits each entry `name: {...}` of a section, refusing a name given twice.
+  template <class Item, class Visit>
+  void each_named(const YAML::Node& node, const char* section, const std::vector<Item>& items, const std::string& kind,
+                  Visit&& visit) {
+    in_.require_map(node, section);
+    for (const auto& kv : node) {
+      no_duplicate(items, kv.first, kind);
+      const std::string name = kv.first.as<std::string>();
+      visit(name, fmt::format("{} '{}'", kind, name), kv.first, kv.second);
+    }
+  }
+
+  // The planar mechanism (model_planar.cpp).
+  void ground(const YAML::Node& root);
+  void bodies(const YAML::Node& node);
+  int body_ref(const YAML::Node& node, const std::string& entity);
+  Vec2 point_ref(int body, const std::string& name, const YAML::Node& at, const std::string& entity);
+  planar::BodyPoint body_point(const YAML::Node& node, const std::string& entity);
+  void joints(const YAML::Node& node);
+  void compound_pin(const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& j,
+                    const YAML::Node& bodies);
+  void need_two_body_joint(const YAML::Node& node, const std::string& entity, const std::string& what);
+  struct PairFriction {
+    double coefficient = 0.0, static_coefficient = 0.0, size = 0.0;  // size: pin radius or slider length
+  };
+  void pair_friction(const YAML::Node& node, const std::string& entity, bool revolute, PairFriction& f);
+  void friction_defaults(const YAML::Node& node);
+  void guide(const YAML::Node& j, planar::Joint& joint, const std::string& entity);
+  void drivers(const YAML::Node& node);
+  void pin_driver(const YAML::Node& d, const YAML::Node& jn, const std::string& entity, planar::Driver& drv);
+  void two_body_driver(const YAML::Node& jn, const std::string& entity, const planar::Driver& drv);
+  planar::MotionLaw law(const YAML::Node& l, const std::string& entity, planar::DriverType kind);
+  planar::TableLaw table(const YAML::Node& f, const std::string& entity);
+  void assembly(const YAML::Node& node);
+  void structure(const YAML::Node& node);
+  void analysis(const YAML::Node& node);
+
+  // Loads and their tables (model_loads.cpp).
+  void loads(const YAML::Node& node);
+  planar::Coordinate coordinate(const YAML::Node& node, const std::string& entity, bool& rate);
+  planar::LoadTable load_table(const YAML::Node& node, const std::string& entity, bool force);
+  std::vector<std::vector<double>> csv(const YAML::Node& f, const std::string& entity,
+                                       const std::string& header_expected, std::string& file);
+
+  // The machine of direct dynamics (model_machine.cpp).
+  void actuators(const YAML::Node& node);
+  double static_resistance(const YAML::Node& n, const char* key, double kinetic, const std::string& entity,
+                           Quantity kind);
+  void constraint_actions(const YAML::Node& node);
+
+  // Elastic links (model_elastic.cpp).
+  flex::SectionProperties section_shape(const YAML::Node& link, const std::string& link_entity);
+  flex::BeamSection beam_section(const YAML::Node& n, const std::string& entity, double E, double rho);
+  void elastic_links(const YAML::Node& node);
+  void beam_inertia(int b);
+
+  YamlReader in_;
+  std::string path_;
+  planar::MechanismSpec spec_;
+  dynamics::MachineSpec machine_;
+  std::vector<flex::ElasticLinkSpec> elastic_links_;
+  YAML::Node bodies_node_;                               // the bodies: map, to tell given entries from defaults
+  PairFriction revolute_friction_, prismatic_friction_;  // model-wide defaults
+};
+
+}  // namespace linkdyn::io
