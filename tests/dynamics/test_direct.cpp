@@ -184,6 +184,33 @@ TEST(DirectDynamics, SteadyRegimeOfAMachineWithoutResistanceIsRefused) {
   }
 }
 
+TEST(DirectDynamics, AFlywheelTrialEqualsTheMachineCompiledWithItsInertia) {
+  // with_body_inertia changes one inertia of the compiled machine (the structure shared): the
+  // same bodies, bit for bit, and the same motion as the machine compiled with that inertia.
+  const io::Model model = io::read_model(test::example("seed003-dwell"));
+  const planar::Mechanism m = planar::compile(model.mechanism);
+  const int crank = m.spec().find_body("crank");
+  const DynamicSystem system(m, model.machine);
+  const double inertia = m.bodies()[crank].inertia + 0.0123;
+  const DynamicSystem trial = with_body_inertia(system, crank, inertia);
+  planar::MechanismSpec spec = m.spec();
+  spec.bodies[crank].inertia = inertia;
+  const DynamicSystem compiled(planar::compile(spec), model.machine);
+  for (size_t b = 0; b < m.bodies().size(); ++b)
+    EXPECT_EQ(trial.mechanism->bodies()[b].inertia, compiled.mechanism->bodies()[b].inertia) << b;
+  EXPECT_NE(trial.mechanism->bodies()[crank].inertia, system.mechanism->bodies()[crank].inertia);
+  EXPECT_EQ(trial.mechanism->groups().front(), system.mechanism->groups().front());
+  for (Method method : {Method::reduced, Method::full}) {
+    SimulationOptions o;
+    o.method = method;
+    o.t_end = 0.2, o.steps = 20;
+    const SimulationResult a = simulate(trial, o), b = simulate(compiled, o);
+    EXPECT_EQ(a.qd, b.qd);
+    EXPECT_EQ(a.current, b.current);
+  }
+  EXPECT_THROW(with_body_inertia(system, crank, -1.0), InputError);
+}
+
 TEST(DirectDynamics, FlywheelSearchRefusesWhatNoInertiaCanDo) {
   // A fluctuation below what the integration resolves is refused up front (bad input, naming the
   // flywheel); a body that only translates (the press's ram) adds no reduced inertia, and the
