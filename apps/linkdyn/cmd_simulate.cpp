@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "commands.hpp"
-#include "linkdyn/dynamics/direct.hpp"
+#include "linkdyn/dynamics/simulate.hpp"
 #include "linkdyn/io/model_file.hpp"
 #include "linkdyn/io/result_tables.hpp"
 #include "linkdyn/report/report.hpp"
@@ -202,7 +202,7 @@ void print_summary(const planar::Mechanism& m, const dynamics::DynamicSystem& sy
     if (!planar::conservative(m.spec().loads[l])) input += r.load_work[l];
   double loss = 0.0;
   for (size_t k = 0; k < r.friction_loss.size(); ++k)
-    if (system.coulomb[k].kind == dynamics::CoulombElement::pair_friction) loss += r.friction_loss[k];
+    if (system.coulomb[k].pair_friction()) loss += r.friction_loss[k];
   fmt::print(
       "energy: input work {:.9g} J (actuators and loads), pair friction {:.9g} J, change of kinetic + potential {:.9g} "
       "J; "
@@ -217,7 +217,7 @@ void print_summary(const planar::Mechanism& m, const dynamics::DynamicSystem& sy
   for (size_t k = 0; k < r.actuator_work.size(); ++k)
     fmt::print("  work of {}: {:.9g} J\n", system.machine.actuators[k].name, r.actuator_work[k]);
   for (size_t k = 0; k < r.friction_loss.size(); ++k)
-    if (system.coulomb[k].kind == dynamics::CoulombElement::pair_friction && r.friction_loss[k] > 0.0)
+    if (system.coulomb[k].pair_friction() && r.friction_loss[k] > 0.0)
       fmt::print("  friction loss in {}: {:.9g} J\n", system.coulomb[k].name, r.friction_loss[k]);
 }
 
