@@ -120,11 +120,14 @@ std::function<void(double)> progress_reporter(double t0, double t_end) {
   };
 }
 
-/// "250x real time", or "3.2x slower than real time" when the computing takes longer.
+/// "250x real time", or "3.2x slower than real time" when the computing takes longer; not timed
+/// when the run integrated nothing, or too little time (or computed too briefly) for a ratio.
 std::string speed_against_real_time(double simulated, double computing) {
-  const double ratio = simulated / std::max(computing, 1e-9);
+  if (!(simulated > 0.0)) return "nothing integrated";
+  const double ratio = simulated / computing;
+  if (!(computing > 1e-9) || !(ratio > 1e-12)) return "too short to time";
   if (ratio >= 1.0) return fmt::format("{:.0f}x real time", ratio);
-  return fmt::format("{:.2g}x slower than real time", 1.0 / std::max(ratio, 1e-300));
+  return fmt::format("{:.2g}x slower than real time", 1.0 / ratio);
 }
 
 /// What the summary says of the rows, gathered chunk by chunk: the first coordinate's speed

@@ -131,7 +131,7 @@ class Run {
   /// A run that cannot go on: what stopped it, the totals where it stopped.
   void stop(int exit_code, const std::string& message);
   /// t and the drivers' values where the run is.
-  std::string where() const { return where_text(*sys_.mechanism, t_, stepper_->state()); }
+  std::string where() const { return where_text(*sys_.mechanism, t_, state()); }
   /// The rows kept (or handed over as the last chunk).
   void finish_rows() { rows_.finish(); }
 
@@ -143,6 +143,8 @@ class Run {
     bool stop_at_q = false;
   };
   double out_time(int k) const { return k == o_.steps ? o_.t_end : o_.t0 + span_ * k / o_.steps; }
+  /// The state where the run is: the start's until the integrator starts from it.
+  const State& state() const { return at_start_ ? *at_start_ : stepper_->state(); }
   void emit(double t, const State& x) {
     f_(x, dy_, t);
     rows_.write(t, x, e_, switches_.branches);
@@ -180,6 +182,7 @@ class Run {
   int next_ = 0, probes_ = 0;
   size_t located_ = 0;
   double located_sign_ = 1.0;
+  const State* at_start_ = nullptr;
   State dy_, row_state_, y_event_, start_;
   std::vector<double> g_end_, g_probe_;
 };
@@ -197,11 +200,13 @@ void Run::check_speed(const State& y) {
 }
 
 void Run::start(State& y) {
+  at_start_ = &y;
   switches_.lock(t_, y);
   if (switches_.one_dof_stick() && y[1] == 0.0) switches_.stop_or_start(t_, y);
   switches_.hold_at_start(t_, y);
   // A first step that turns the coordinates by about 1e-3 (the controller adapts it).
   stepper_->initialize(y, t_, std::min(span_ / o_.steps / 10.0, 1e-3 / (1.0 + speed_)));
+  at_start_ = nullptr;
   emit(t_, y);
   ++next_;
 }
@@ -233,7 +238,7 @@ void Run::stop(int exit_code, const std::string& message) {
   result_.stopped = true;
   result_.stop_exit_code = exit_code;
   result_.stop_message = message;
-  rows_.totals(t_, stepper_->state());
+  rows_.totals(t_, state());
 }
 
 std::pair<double, double> Run::step() {
