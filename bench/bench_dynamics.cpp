@@ -15,7 +15,7 @@
 #include <memory>
 #include <string>
 
-#include "linkdyn/dynamics/direct.hpp"
+#include "linkdyn/dynamics/simulate.hpp"
 #include "linkdyn/io/model_file.hpp"
 
 using namespace linkdyn;

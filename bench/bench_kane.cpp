@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "linkdyn/dynamics/direct.hpp"
 #include "linkdyn/dynamics/kane.hpp"
+#include "linkdyn/dynamics/simulate.hpp"
 #include "linkdyn/io/model_file.hpp"
 
 using namespace linkdyn;

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "commands.hpp"
-#include "linkdyn/dynamics/direct.hpp"
+#include "linkdyn/dynamics/simulate.hpp"
 #include "linkdyn/io/model_file.hpp"
 #include "linkdyn/io/result_tables.hpp"
 #include "linkdyn/report/report.hpp"
@@ -119,11 +119,14 @@ std::function<void(double)> progress_reporter(double t0, double t_end) {
   };
 }
 
-/// "250x real time", or "3.2x slower than real time" when the computing takes longer.
+/// "250x real time", or "3.2x slower than real time" when the computing takes longer; not timed
+/// when the run integrated nothing, or too little time (or computed too briefly) for a ratio.
 std::string speed_against_real_time(double simulated, double computing) {
-  const double ratio = simulated / std::max(computing, 1e-9);
+  if (!(simulated > 0.0)) return "nothing integrated";
+  const double ratio = simulated / computing;
+  if (!(computing > 1e-9) || !(ratio > 1e-12)) return "too short to time";
   if (ratio >= 1.0) return fmt::format("{:.0f}x real time", ratio);
-  return fmt::format("{:.2g}x slower than real time", 1.0 / std::max(ratio, 1e-300));
+  return fmt::format("{:.2g}x slower than real time", 1.0 / ratio);
 }
 
 /// What the summary says of the rows, gathered chunk by chunk: the first coordinate's speed
@@ -201,7 +204,7 @@ void print_summary(const planar::Mechanism& m, const dynamics::DynamicSystem& sy
     if (!planar::conservative(m.spec().loads[l])) input += r.load_work[l];
   double loss = 0.0;
   for (size_t k = 0; k < r.friction_loss.size(); ++k)
-    if (system.coulomb[k].kind == dynamics::CoulombElement::pair_friction) loss += r.friction_loss[k];
+    if (system.coulomb[k].pair_friction()) loss += r.friction_loss[k];
   fmt::print(
       "energy: input work {:.9g} J (actuators and loads), pair friction {:.9g} J, change of kinetic + potential {:.9g} "
       "J; "
@@ -216,7 +219,7 @@ void print_summary(const planar::Mechanism& m, const dynamics::DynamicSystem& sy
   for (size_t k = 0; k < r.actuator_work.size(); ++k)
     fmt::print("  work of {}: {:.9g} J\n", system.machine.actuators[k].name, r.actuator_work[k]);
   for (size_t k = 0; k < r.friction_loss.size(); ++k)
-    if (system.coulomb[k].kind == dynamics::CoulombElement::pair_friction && r.friction_loss[k] > 0.0)
+    if (system.coulomb[k].pair_friction() && r.friction_loss[k] > 0.0)
       fmt::print("  friction loss in {}: {:.9g} J\n", system.coulomb[k].name, r.friction_loss[k]);
 }
 

@@ -9,8 +9,8 @@
 #include <mutex>
 
 #include "common.hpp"
-#include "linkdyn/dynamics/direct.hpp"
 #include "linkdyn/dynamics/reduced.hpp"
+#include "linkdyn/dynamics/simulate.hpp"
 #include "linkdyn/flex/link.hpp"
 #include "linkdyn/io/model_file.hpp"
 #include "linkdyn/io/result_tables.hpp"

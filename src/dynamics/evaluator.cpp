@@ -8,6 +8,17 @@
 
 namespace linkdyn::dynamics {
 
+void Evaluation::size_for(const DynamicSystem& system, size_t elastic) {
+  const size_t n = system.mechanism->drivers().size(), na = system.machine.actuators.size(), ne = system.coulomb.size();
+  qdd.assign(n, 0.0);
+  actuator.assign(na, 0.0), actuator_speed.assign(na, 0.0);
+  coulomb.assign(ne, 0.0), coulomb_speed.assign(ne, 0.0);
+  current_rate.assign(system.motors.size(), 0.0), load_power.assign(system.mechanism->spec().loads.size(), 0.0);
+  normal.assign(ne, {0.0, 0.0});
+  margin.assign(ne, 0.0);
+  elastic_acceleration.assign(elastic, 0.0);
+}
+
 Evaluator::Evaluator(const DynamicSystem& system, const SimulationOptions& options)
     : sys_(system),
       m_(*system.mechanism),
@@ -50,14 +61,14 @@ void Evaluator::actuator_efforts(const double* y, const Branches& branches, Eval
 void Evaluator::resistance_efforts(const Branches& branches, Evaluation& e) const {
   for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
     const CoulombElement& el = sys_.coulomb[k];
-    if (el.kind == CoulombElement::pair_friction) continue;
+    if (el.pair_friction()) continue;
     if (branches.holds(k)) {  // its effort is the force that holds it (PlacedEvaluator)
       e.coulomb[k] = 0.0;
       continue;
     }
-    const double effort = -branches.coulomb[k] * scale_[el.actuator] * el.kinetic;
+    const double effort = -branches.coulomb[k] * scale_[el.actuator()] * el.kinetic;
     e.coulomb[k] = effort;
-    e.actuator[el.actuator] += effort;
+    e.actuator[el.actuator()] += effort;
   }
 }
 
@@ -66,18 +77,16 @@ void Evaluator::holding_efforts(double drive, const std::vector<double>& loads, 
   double capacity = 0.0;
   for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
     const CoulombElement& el = sys_.coulomb[k];
-    const double limit =
-        el.kind == CoulombElement::pair_friction ? el.static_limit : scale_[el.actuator] * el.static_limit;
+    const double limit = static_limit(el);
     capacity += limit * loads[k] * std::abs(coefficients[k]);
   }
   for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
     const CoulombElement& el = sys_.coulomb[k];
-    const double limit =
-        el.kind == CoulombElement::pair_friction ? el.static_limit : scale_[el.actuator] * el.static_limit;
+    const double limit = static_limit(el);
     const double c = coefficients[k];
     // M_k = -drive * share_k / c_k with shares in proportion to capacity: sum M_k c_k = -drive.
     e.coulomb[k] = (capacity > 0.0 && c != 0.0) ? -drive * limit * loads[k] * (c > 0 ? 1.0 : -1.0) / capacity : 0.0;
-    if (el.kind != CoulombElement::pair_friction) e.actuator[el.actuator] += e.coulomb[k];
+    if (!el.pair_friction()) e.actuator[el.actuator()] += e.coulomb[k];
   }
 }
 

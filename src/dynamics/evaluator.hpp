@@ -2,20 +2,19 @@
 // The right-hand side of the machine's equations of motion, by the reduced, full or Kane
 // method, on locked branches (the friction directions, the actuators' conditions and the
 // motors' power directions held fixed over a step, so that every step integrates a smooth
-// function; their changes are the integrator's events).
-//
-// The state y: q (n), qd (n), the DC motors' currents (nm), the coupled elastic links' modal
-// coordinates eta and their rates eta' (ne each), then the integrated energies: each actuator's
-// work, each load's work, each Coulomb element's dissipated energy, and with elastic links the
-// energy their damping dissipated and the work of their geometric stiffness.
+// function; their changes are the integrator's events). The state y is laid out as
+// state_layout.hpp says: q (n), qd (n), the DC motors' currents, the elastic links' eta and eta'.
 #include <array>
 #include <cmath>
 #include <memory>
 #include <vector>
 
-#include "linkdyn/dynamics/direct.hpp"
+#include "linkdyn/dynamics/simulate.hpp"
 
 namespace linkdyn::dynamics {
+
+/// -1, 0 or 1: the branch of a value.
+inline double sign(double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); }
 
 /// The locked branches.
 struct Branches {
@@ -52,6 +51,8 @@ struct Evaluation {
   std::vector<double> elastic_acceleration;
   double elastic_damping_power = 0.0, geometric_power = 0.0;
   int iterations = 0;  ///< friction iterations
+  /// Every array sized for the system with `elastic` modal coordinates, zero.
+  void size_for(const DynamicSystem& system, size_t elastic);
 };
 
 /// The quantities whose signs the branches lock, at a state.
@@ -126,6 +127,10 @@ class Evaluator {
   /// among the elements in proportion to their capacity (static limit x load x |coefficient|).
   void holding_efforts(double drive, const std::vector<double>& loads, const std::vector<double>& coefficients,
                        Evaluation& e) const;
+  /// A Coulomb element's static limit: a resistance's scaled as its actuator.
+  double static_limit(const CoulombElement& el) const {
+    return el.pair_friction() ? el.static_limit : scale_[el.actuator()] * el.static_limit;
+  }
 
   const DynamicSystem& sys_;
   const planar::Mechanism& m_;

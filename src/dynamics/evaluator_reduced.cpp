@@ -105,7 +105,7 @@ class ReducedEvaluator final : public Evaluator {
     }
     resistance_efforts(b, e);
     for (size_t k = 0; k < sys_.coulomb.size(); ++k)
-      if (sys_.coulomb[k].kind != CoulombElement::pair_friction) F += e.coulomb[k] * coefficient_[k];
+      if (!sys_.coulomb[k].pair_friction()) F += e.coulomb[k] * coefficient_[k];
     if (!model_->friction || !o_.friction) {
       e.qdd[0] = (F - 0.5 * dm * qd * qd) / m;
       return;
@@ -119,15 +119,15 @@ class ReducedEvaluator final : public Evaluator {
     do {
       double Ff = F;
       for (size_t k = 0; k < sys_.coulomb.size(); ++k)
-        if (sys_.coulomb[k].kind == CoulombElement::pair_friction) Ff += bearing_effort_[k] * coefficient_[k];
+        if (sys_.coulomb[k].pair_friction()) Ff += bearing_effort_[k] * coefficient_[k];
       e.qdd[0] = (Ff - 0.5 * dm * qd * qd) / m;
       R_ = R0_ + C_.col(0) * e.qdd[0];
       for (size_t k = 0; k < sys_.coulomb.size(); ++k)
-        if (sys_.coulomb[k].kind == CoulombElement::pair_friction)
+        if (sys_.coulomb[k].pair_friction())
           R_ += C_.col(model_->source_element0 + static_cast<int>(k)) * bearing_effort_[k];
       change = 0.0;
       for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
-        if (sys_.coulomb[k].kind != CoulombElement::pair_friction) continue;
+        if (!sys_.coulomb[k].pair_friction()) continue;
         const double effort = -b.coulomb[k] * sys_.coulomb[k].kinetic * bearing_load(k, b.normal[k], e.normal[k]);
         change = std::max(change, std::abs(effort - bearing_effort_[k]));
         bearing_effort_[k] = effort;
@@ -135,7 +135,7 @@ class ReducedEvaluator final : public Evaluator {
     } while (!iteration.done(change, scale_of_efforts()));
     e.iterations = iteration.iterations;
     for (size_t k = 0; k < sys_.coulomb.size(); ++k)
-      if (sys_.coulomb[k].kind == CoulombElement::pair_friction) e.coulomb[k] = bearing_effort_[k];
+      if (sys_.coulomb[k].pair_friction()) e.coulomb[k] = bearing_effort_[k];
   }
 
   void holding(double t, const double* y, const Branches& b, double& drive, double& capacity,
@@ -184,17 +184,16 @@ class ReducedEvaluator final : public Evaluator {
     for (size_t a = 0; a < sys_.machine.actuators.size(); ++a) {
       double smooth = e.actuator[a];
       for (size_t k = 0; k < sys_.coulomb.size(); ++k)
-        if (sys_.coulomb[k].actuator == static_cast<int>(a)) smooth -= e.coulomb[k];
+        if (sys_.coulomb[k].actuator() == static_cast<int>(a)) smooth -= e.coulomb[k];
       R0_ += C_.col(model_->source_actuator0 + static_cast<int>(a)) * smooth;
     }
     for (size_t k = 0; k < sys_.coulomb.size(); ++k)
-      if (sys_.coulomb[k].kind != CoulombElement::pair_friction)
-        R0_ += C_.col(model_->source_element0 + static_cast<int>(k)) * e.coulomb[k];
+      if (!sys_.coulomb[k].pair_friction()) R0_ += C_.col(model_->source_element0 + static_cast<int>(k)) * e.coulomb[k];
   }
   /// A bearing's load from R_: r |F|, or a prismatic pair's N_p with its normal loads' signs
   /// held; the signed normal loads into `normals`.
   double bearing_load(size_t k, const std::array<double, 2>& held, std::array<double, 2>& normals) const {
-    const planar::Bearing& b = m_.bearings()[sys_.coulomb[k].bearing];
+    const planar::Bearing& b = m_.bearings()[std::get<PairFriction>(sys_.coulomb[k].site).bearing];
     const int row = model_->reaction_row0[k];
     normals = {0.0, 0.0};
     const auto* slide = std::get_if<planar::Bearing::Prismatic>(&b.kind);
@@ -232,9 +231,8 @@ class ReducedEvaluator final : public Evaluator {
     for (size_t k = 0; k < ne; ++k) {
       const CoulombElement& el = sys_.coulomb[k];
       load_[k] = 1.0;
-      if (el.kind != CoulombElement::pair_friction)
-        e.coulomb[k] = -d * (coefficient_[k] > 0 ? 1.0 : (coefficient_[k] < 0 ? -1.0 : 0.0)) * scale_[el.actuator] *
-                       el.static_limit;
+      if (!el.pair_friction())
+        e.coulomb[k] = -d * (coefficient_[k] > 0 ? 1.0 : (coefficient_[k] < 0 ? -1.0 : 0.0)) * static_limit(el);
     }
     if (model_->friction && o_.friction) {
       load_reaction_coefficients(w);
@@ -244,11 +242,11 @@ class ReducedEvaluator final : public Evaluator {
       for (;;) {
         R_ = R0_;
         for (size_t k = 0; k < ne; ++k)
-          if (sys_.coulomb[k].kind == CoulombElement::pair_friction)
+          if (sys_.coulomb[k].pair_friction())
             R_ += C_.col(model_->source_element0 + static_cast<int>(k)) * bearing_effort_[k];
         double change = 0.0;
         for (size_t k = 0; k < ne; ++k) {
-          if (sys_.coulomb[k].kind != CoulombElement::pair_friction) continue;
+          if (!sys_.coulomb[k].pair_friction()) continue;
           load_[k] = bearing_load(k, unheld_, normals_);
           const double sgn = coefficient_[k] > 0 ? 1.0 : (coefficient_[k] < 0 ? -1.0 : 0.0);
           const double effort = -d * sgn * sys_.coulomb[k].static_limit * load_[k];
@@ -259,13 +257,12 @@ class ReducedEvaluator final : public Evaluator {
       }
     } else {
       for (size_t k = 0; k < ne; ++k)
-        if (sys_.coulomb[k].kind == CoulombElement::pair_friction) load_[k] = 0.0;
+        if (sys_.coulomb[k].pair_friction()) load_[k] = 0.0;
     }
     capacity = 0.0;
     for (size_t k = 0; k < ne; ++k) {
       const CoulombElement& el = sys_.coulomb[k];
-      const double limit =
-          el.kind == CoulombElement::pair_friction ? el.static_limit : scale_[el.actuator] * el.static_limit;
+      const double limit = static_limit(el);
       capacity += limit * load_[k] * std::abs(coefficient_[k]);
     }
   }

@@ -1,6 +1,8 @@
 // The machine of direct dynamics: rotors, motors and Coulomb elements.
 #include "linkdyn/dynamics/machine.hpp"
 
+#include <variant>
+
 #include "linkdyn/planar/friction.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
 
@@ -24,28 +26,22 @@ planar::MechanismSpec with_rotors(planar::MechanismSpec spec, const MachineSpec&
 }  // namespace
 
 double element_speed(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e) {
-  switch (e.kind) {
-    case CoulombElement::pair_friction: return planar::bearing_speed(m, ws, m.bearings()[e.bearing]);
-    case CoulombElement::body_resistance: return ws.body[e.body].omega;
-    case CoulombElement::guide_resistance: {
-      Vec2 point;
-      return planar::sliding_speed(m.joints()[e.joint], ws, point);
-    }
-  }
-  return 0.0;
+  if (const auto* f = std::get_if<PairFriction>(&e.site)) return planar::bearing_speed(m, ws, m.bearings()[f->bearing]);
+  if (const auto* r = std::get_if<BodyResistance>(&e.site)) return ws.body[r->body].omega;
+  Vec2 point;
+  return planar::sliding_speed(m.joints()[std::get<GuideResistance>(e.site).joint], ws, point);
 }
 
 double element_acceleration(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e) {
-  switch (e.kind) {
-    case CoulombElement::pair_friction: return planar::bearing_acceleration(m, ws, m.bearings()[e.bearing]);
-    case CoulombElement::body_resistance: return ws.body[e.body].alpha;
-    case CoulombElement::guide_resistance: return planar::sliding_acceleration(m.joints()[e.joint], ws);
-  }
-  return 0.0;
+  if (const auto* f = std::get_if<PairFriction>(&e.site))
+    return planar::bearing_acceleration(m, ws, m.bearings()[f->bearing]);
+  if (const auto* r = std::get_if<BodyResistance>(&e.site)) return ws.body[r->body].alpha;
+  return planar::sliding_acceleration(m.joints()[std::get<GuideResistance>(e.site).joint], ws);
 }
 
 double element_load(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e) {
-  return e.kind == CoulombElement::pair_friction ? planar::bearing_load(m, ws, m.bearings()[e.bearing]) : 1.0;
+  const auto* friction = std::get_if<PairFriction>(&e.site);
+  return friction ? planar::bearing_load(m, ws, m.bearings()[friction->bearing]) : 1.0;
 }
 
 double held_normal_load(int count, const double normals[2], const std::array<double, 2>& held) {
@@ -57,8 +53,9 @@ double held_normal_load(int count, const double normals[2], const std::array<dou
 double element_load(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e,
                     const std::array<double, 2>& held, std::array<double, 2>& normals) {
   normals = {0.0, 0.0};
-  if (e.kind != CoulombElement::pair_friction) return 1.0;
-  const planar::Bearing& b = m.bearings()[e.bearing];
+  const auto* friction = std::get_if<PairFriction>(&e.site);
+  if (!friction) return 1.0;
+  const planar::Bearing& b = m.bearings()[friction->bearing];
   if (!b.is<planar::Bearing::Prismatic>()) return planar::bearing_load(m, ws, b);
   double n[2] = {0.0, 0.0};
   const int count = planar::bearing_normals(m, ws, b, n);
@@ -68,18 +65,15 @@ double element_load(const planar::Mechanism& m, const planar::Workspace& ws, con
 
 void add_element_effort(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e, double effort,
                         std::vector<planar::Wrench>& loads) {
-  switch (e.kind) {
-    case CoulombElement::pair_friction:
-      planar::add_bearing_effort(m, ws, m.bearings()[e.bearing], effort, loads);
-      break;
-    case CoulombElement::body_resistance: loads[e.body](2) += effort; break;
-    case CoulombElement::guide_resistance: {
-      const planar::Joint& j = m.joints()[e.joint];
-      Vec2 point;
-      planar::sliding_speed(j, ws, point);
-      planar::add_guide_force(j, ws, point, effort, loads);
-      break;
-    }
+  if (const auto* f = std::get_if<PairFriction>(&e.site)) {
+    planar::add_bearing_effort(m, ws, m.bearings()[f->bearing], effort, loads);
+  } else if (const auto* r = std::get_if<BodyResistance>(&e.site)) {
+    loads[r->body](2) += effort;
+  } else {
+    const planar::Joint& j = m.joints()[std::get<GuideResistance>(e.site).joint];
+    Vec2 point;
+    planar::sliding_speed(j, ws, point);
+    planar::add_guide_force(j, ws, point, effort, loads);
   }
 }
 
@@ -109,8 +103,7 @@ DynamicSystem::DynamicSystem(const planar::Mechanism& m, MachineSpec machine_spe
   for (size_t k = 0; k < mm.bearings().size(); ++k) {
     const planar::Bearing& b = mm.bearings()[k];
     CoulombElement e;
-    e.kind = CoulombElement::pair_friction;
-    e.bearing = static_cast<int>(k);
+    e.site = PairFriction{static_cast<int>(k)};
     e.kinetic = b.coefficient;
     e.static_limit = std::max(b.static_coefficient, b.coefficient);
     e.name = b.label;
@@ -121,9 +114,10 @@ DynamicSystem::DynamicSystem(const planar::Mechanism& m, MachineSpec machine_spe
     if (!a.is<Resistance>() || !(a.as<Resistance>().T0 > 0.0)) continue;
     const Resistance& r = a.as<Resistance>();
     CoulombElement e;
-    e.kind = r.joint >= 0 ? CoulombElement::guide_resistance : CoulombElement::body_resistance;
-    e.actuator = static_cast<int>(k);
-    e.body = a.body, e.joint = r.joint;
+    if (r.joint >= 0)
+      e.site = GuideResistance{static_cast<int>(k), r.joint};
+    else
+      e.site = BodyResistance{static_cast<int>(k), a.body};
     e.kinetic = r.T0;
     e.static_limit = std::max(r.T0_static, r.T0);
     e.name = a.name;

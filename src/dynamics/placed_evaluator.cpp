@@ -13,22 +13,12 @@ namespace linkdyn::dynamics {
 
 using planar::Workspace;
 
-namespace {
-double sign(double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); }
-}  // namespace
-
 PlacedEvaluator::PlacedEvaluator(const DynamicSystem& s, const SimulationOptions& o, const double* y0,
                                  int elastic_columns)
     : Evaluator(s, o), coupling_(s, elastic_columns, friction_tolerance_), ws_(m_), limits_(m_) {
   const size_t na = sys_.machine.actuators.size(), ne = sys_.coulomb.size(), nm = sys_.motors.size(),
                nl = m_.spec().loads.size();
-  sample_.qdd.assign(n_, 0.0);
-  sample_.actuator.assign(na, 0.0), sample_.actuator_speed.assign(na, 0.0);
-  sample_.coulomb.assign(ne, 0.0), sample_.coulomb_speed.assign(ne, 0.0);
-  sample_.current_rate.assign(nm, 0.0), sample_.load_power.assign(nl, 0.0);
-  sample_.normal.assign(ne, {0.0, 0.0});
-  sample_.margin.assign(ne, 0.0);
-  sample_.elastic_acceleration.assign(elastic_, 0.0);
+  sample_.size_for(sys_, elastic_);
   // Kinds for the limits: accelerations, efforts, speeds, current rates, powers, normal loads.
   auto add = [&](size_t count, int kind) { kinds_.insert(kinds_.end(), count, kind); };
   add(n_, 0), add(na, 1), add(na, 2), add(ne, 1), add(ne, 2), add(nm, 3), add(nl, 4), add(2 * ne, 5), add(ne, 1),
@@ -80,7 +70,7 @@ void PlacedEvaluator::apply_loads(Workspace& ws, double t, const double* y, cons
   for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
     const CoulombElement& el = sys_.coulomb[k];
     e.coulomb_speed[k] = element_speed(m_, ws, el);
-    if (el.kind != CoulombElement::pair_friction) add_element_effort(m_, ws, el, e.coulomb[k], ws.applied);
+    if (!el.pair_friction()) add_element_effort(m_, ws, el, e.coulomb[k], ws.applied);
   }
   ws.applied[0].setZero();
 }
@@ -90,8 +80,8 @@ void PlacedEvaluator::friction_loads(Workspace& ws, const Branches& b, int unit)
   for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
     const CoulombElement& el = sys_.coulomb[k];
     const double effort = b.holds(k) ? held_effort_[k] + (static_cast<int>(k) == unit ? 1.0 : 0.0)
-                          : el.kind == CoulombElement::pair_friction && o_.friction ? bearing_effort_[k]
-                                                                                    : 0.0;
+                          : el.pair_friction() && o_.friction ? bearing_effort_[k]
+                                                              : 0.0;
     if (effort != 0.0) add_element_effort(m_, ws, el, effort, ws.friction_load);
   }
   ws.friction_load[0].setZero();
@@ -99,7 +89,7 @@ void PlacedEvaluator::friction_loads(Workspace& ws, const Branches& b, int unit)
 
 double PlacedEvaluator::static_capacity(const Workspace& ws, size_t k, Evaluation& e) const {
   const CoulombElement& el = sys_.coulomb[k];
-  if (el.kind != CoulombElement::pair_friction) return scale_[el.actuator] * el.static_limit;
+  if (!el.pair_friction()) return static_limit(el);
   return o_.friction ? el.static_limit * element_load(m_, ws, el, {0.0, 0.0}, e.normal[k]) : 0.0;
 }
 
@@ -169,7 +159,7 @@ void PlacedEvaluator::evaluate_at(Workspace& ws, double t, const double* y, cons
       }
       for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
         const CoulombElement& el = sys_.coulomb[k];
-        if (el.kind != CoulombElement::pair_friction || !friction || b.holds(k)) continue;
+        if (!el.pair_friction() || !friction || b.holds(k)) continue;
         const double effort = -b.coulomb[k] * el.kinetic * element_load(m_, ws, el, b.normal[k], e.normal[k]);
         change = std::max(change, std::abs(effort - bearing_effort_[k]));
         size = std::max(size, std::abs(effort));
@@ -180,7 +170,7 @@ void PlacedEvaluator::evaluate_at(Workspace& ws, double t, const double* y, cons
     for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
       const CoulombElement& el = sys_.coulomb[k];
       if (b.holds(k)) continue;
-      if (el.kind == CoulombElement::pair_friction) e.coulomb[k] = friction ? bearing_effort_[k] : 0.0;
+      if (el.pair_friction()) e.coulomb[k] = friction ? bearing_effort_[k] : 0.0;
     }
   }
   // A held element: the effort that holds it, and what is left of its static capacity.
@@ -188,7 +178,7 @@ void PlacedEvaluator::evaluate_at(Workspace& ws, double t, const double* y, cons
   for (size_t k : held_) {
     const CoulombElement& el = sys_.coulomb[k];
     e.coulomb[k] = held_effort_[k];
-    if (el.kind != CoulombElement::pair_friction) e.actuator[el.actuator] += held_effort_[k];
+    if (!el.pair_friction()) e.actuator[el.actuator()] += held_effort_[k];
     e.margin[k] = static_capacity(ws, k, e) - std::abs(held_effort_[k]);
   }
   for (size_t i = 0; i < n_; ++i) e.qdd[i] = ws.qdd[i];
@@ -310,8 +300,7 @@ void PlacedEvaluator::holding(double t, const double* y, const Branches& b, doub
   for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
     const CoulombElement& el = sys_.coulomb[k];
     loads_[k] = 1.0;
-    if (el.kind != CoulombElement::pair_friction)
-      effort[k] = -d * sign(coefficients[k]) * scale_[el.actuator] * el.static_limit;
+    if (!el.pair_friction()) effort[k] = -d * sign(coefficients[k]) * static_limit(el);
   }
   if (o_.friction && !m_.bearings().empty()) {
     FrictionIteration iteration(friction_tolerance_);
@@ -325,7 +314,7 @@ void PlacedEvaluator::holding(double t, const double* y, const Branches& b, doub
       double change = 0.0, size = 0.0;
       for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
         const CoulombElement& el = sys_.coulomb[k];
-        if (el.kind != CoulombElement::pair_friction) continue;
+        if (!el.pair_friction()) continue;
         loads_[k] = element_load(m_, ws, el);
         const double next = -d * sign(coefficients[k]) * el.static_limit * loads_[k];
         change = std::max(change, std::abs(next - effort[k]));
@@ -336,13 +325,12 @@ void PlacedEvaluator::holding(double t, const double* y, const Branches& b, doub
     }
   } else {
     for (size_t k = 0; k < sys_.coulomb.size(); ++k)
-      if (sys_.coulomb[k].kind == CoulombElement::pair_friction) loads_[k] = 0.0;
+      if (sys_.coulomb[k].pair_friction()) loads_[k] = 0.0;
   }
   capacity = 0.0;
   for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
     const CoulombElement& el = sys_.coulomb[k];
-    const double limit =
-        el.kind == CoulombElement::pair_friction ? el.static_limit : scale_[el.actuator] * el.static_limit;
+    const double limit = static_limit(el);
     capacity += limit * loads_[k] * std::abs(coefficients[k]);
   }
 }

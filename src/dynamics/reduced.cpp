@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
+#include <variant>
 
 namespace linkdyn::dynamics {
 
@@ -55,17 +57,22 @@ ReducedInertia reduced_inertia_from_energy(const Mechanism& m, Workspace& ws) {
 
 double constraint_action(const Mechanism&, const Workspace& ws, const ConstraintAction& a) {
   const planar::JointReaction& r = ws.reaction[a.joint];
-  switch (a.kind) {
-    case ConstraintAction::along_points: {
-      const planar::BodyState& b = ws.body[a.through[0].body];
-      const Vec2 d = b.arm(a.through[1].local - a.through[0].local);
-      return r.force.dot(d) / d.norm();
-    }
-    case ConstraintAction::global_direction: return r.force.dot(a.direction);
-    case ConstraintAction::normal_force: return r.normal;
-    case ConstraintAction::pair_moment: return r.moment;
-  }
-  return 0.0;
+  return std::visit(
+      [&](const auto& component) {
+        using Component = std::decay_t<decltype(component)>;
+        if constexpr (std::is_same_v<Component, AlongPoints>) {
+          const planar::BodyState& b = ws.body[component.through[0].body];
+          const Vec2 d = b.arm(component.through[1].local - component.through[0].local);
+          return r.force.dot(d) / d.norm();
+        } else if constexpr (std::is_same_v<Component, AlongDirection>) {
+          return r.force.dot(component.direction);
+        } else if constexpr (std::is_same_v<Component, NormalForce>) {
+          return r.normal;
+        } else {
+          return r.moment;
+        }
+      },
+      a.component);
 }
 
 KinetostaticReduction reduced_parameters_by_kinetostatics(const Mechanism& m, Workspace& ws,

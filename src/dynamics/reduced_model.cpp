@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "linkdyn/dynamics/reduced.hpp"
+#include "linkdyn/planar/friction.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
 #include "linkdyn/planar/singular.hpp"
 
@@ -146,8 +147,8 @@ class NodeEvaluator {
     int rows = 0;
     for (const CoulombElement& e : sys_.coulomb) {
       int n = 0;
-      if (friction && e.kind == CoulombElement::pair_friction) {
-        const planar::Bearing& b = m_.bearings()[e.bearing];
+      if (friction && e.pair_friction()) {
+        const planar::Bearing& b = m_.bearings()[std::get<PairFriction>(e.site).bearing];
         const auto* slide = std::get_if<planar::Bearing::Prismatic>(&b.kind);
         n = !slide ? 2 : (m_.joints()[slide->joint].as<planar::PrismaticPair>().slider_length > 0.0 ? 2 : 1);
       }
@@ -263,12 +264,12 @@ class NodeEvaluator {
     for (size_t e = 0; e < sys_.coulomb.size(); ++e) {
       const CoulombElement& el = sys_.coulomb[e];
       double speed = element_speed(m_, ws, el), rate = 0.0;
-      if (el.kind == CoulombElement::pair_friction) {
-        rate = planar::bearing_acceleration(m_, ws, m_.bearings()[el.bearing]);
-      } else if (el.kind == CoulombElement::body_resistance) {
-        rate = ws.body[el.body].alpha;
+      if (const auto* friction = std::get_if<PairFriction>(&el.site)) {
+        rate = planar::bearing_acceleration(m_, ws, m_.bearings()[friction->bearing]);
+      } else if (const auto* resistance = std::get_if<BodyResistance>(&el.site)) {
+        rate = ws.body[resistance->body].alpha;
       } else {
-        rate = planar::sliding_acceleration(m_.joints()[el.joint], ws);
+        rate = planar::sliding_acceleration(m_.joints()[std::get<GuideResistance>(el.site).joint], ws);
       }
       put(model_.element_curve[e], speed, rate);
     }
@@ -284,7 +285,7 @@ class NodeEvaluator {
       for (size_t e = 0; e < sys_.coulomb.size(); ++e) {
         const int row0 = model_.reaction_row0[e];
         if (row0 < 0) continue;
-        const planar::Bearing& b = m_.bearings()[sys_.coulomb[e].bearing];
+        const planar::Bearing& b = m_.bearings()[std::get<PairFriction>(sys_.coulomb[e].site).bearing];
         Eigen::Vector2d r = Eigen::Vector2d::Zero();
         std::visit(
             overloaded{[&](const planar::Bearing::Revolute& p) { r = ws.reaction[p.joint].force; },

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "linkdyn/dynamics/direct.hpp"
+#include "linkdyn/dynamics/simulate.hpp"
 
 namespace linkdyn::dynamics {
 

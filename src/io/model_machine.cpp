@@ -134,24 +134,27 @@ void ModelParser::constraint_actions(const YAML::Node& node) {
             const YAML::Node along = field(value, "along");
             if (!along.IsSequence() || along.size() != 2)
               in_.fail(along, entity, "'along' names two points of one body", "write along: [leg.K, leg.A]");
-            a.kind = dynamics::ConstraintAction::along_points;
-            a.through = {body_point(along[0], entity), body_point(along[1], entity)};
-            if (a.through[0].body != a.through[1].body || (a.through[1].local - a.through[0].local).norm() < 1e-12)
+            const dynamics::AlongPoints points{{body_point(along[0], entity), body_point(along[1], entity)}};
+            if (points.through[0].body != points.through[1].body ||
+                (points.through[1].local - points.through[0].local).norm() < 1e-12)
               in_.fail(along, entity, "'along' needs two distinct points of the same body",
                        "write along: [leg.K, leg.A]");
+            a.component = points;
           } else {
-            a.kind = dynamics::ConstraintAction::global_direction;
             const double angle =
                 in_.number(in_.required(value, "direction", entity, "give along: [body.P, body.Q] or direction: angle"),
                            entity + ".direction", Quantity::angle);
-            a.direction = Vec2(std::cos(angle), std::sin(angle));
+            a.component = dynamics::AlongDirection{Vec2(std::cos(angle), std::sin(angle))};
           }
         } else if (j.is<PrismaticPair>()) {
           const std::string c =
               field(value, "component") ? in_.text(field(value, "component"), entity + ".component") : "normal";
           if (c != "normal" && c != "moment")
             in_.fail(field(value, "component"), entity, "unknown component '" + c + "'", "use normal or moment");
-          a.kind = c == "normal" ? dynamics::ConstraintAction::normal_force : dynamics::ConstraintAction::pair_moment;
+          if (c == "moment")
+            a.component = dynamics::PairMoment{};
+          else
+            a.component = dynamics::NormalForce{};
         } else {
           in_.fail(jn, entity, "a gear pair has no constraint action here", "name a revolute or prismatic joint");
         }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <variant>
+
 namespace linkdyn::io {
 
 using planar::Mechanism;
@@ -175,10 +177,10 @@ Table simulation_table(const dynamics::DynamicSystem& system, const dynamics::Si
   for (const dynamics::Actuator& a : machine.actuators)
     t.add_column(a.name + (a.joint() >= 0 ? ".force" : ".torque"), a.joint() >= 0 ? "N" : "N m");
   for (const auto& a : machine.constraint_actions)
-    t.add_column(a.name, a.kind == dynamics::ConstraintAction::pair_moment ? "N m" : "N");
+    t.add_column(a.name, std::holds_alternative<dynamics::PairMoment>(a.component) ? "N m" : "N");
   std::vector<Eigen::Index> pair_elements;  // the Coulomb elements of the pairs' friction
   for (size_t k = 0; k < system.coulomb.size(); ++k)
-    if (system.coulomb[k].kind == dynamics::CoulombElement::pair_friction) {
+    if (system.coulomb[k].pair_friction()) {
       t.add_column(system.coulomb[k].name + ".friction_power", "W");
       pair_elements.push_back(static_cast<Eigen::Index>(k));
     }

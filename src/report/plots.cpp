@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "linkdyn/core/error.hpp"
-#include "linkdyn/dynamics/direct.hpp"
+#include "linkdyn/dynamics/simulate.hpp"
 #include "linkdyn/planar/groups/group.hpp"
 #include "linkdyn/planar/motion_law.hpp"
 #include "report/axes.hpp"

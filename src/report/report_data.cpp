@@ -7,7 +7,7 @@
 #include <optional>
 
 #include "linkdyn/core/interrupt.hpp"
-#include "linkdyn/dynamics/direct.hpp"
+#include "linkdyn/dynamics/simulate.hpp"
 #include "linkdyn/planar/motion_law.hpp"
 #include "report/axes.hpp"
 
@@ -110,7 +110,7 @@ std::string steady_summary(const dynamics::DynamicSystem& system, const dynamics
     text += fmt::format("  energy per cycle: {} {:.6g} J\n", system.machine.actuators[k].name, s.actuator_work[k]);
   double friction = 0.0;  // the pairs' (the resistances have their own lines)
   for (size_t k = 0; k < cycle.friction_loss.size(); ++k)
-    if (system.coulomb[k].kind == dynamics::CoulombElement::pair_friction) friction += cycle.friction_loss[k];
+    if (system.coulomb[k].pair_friction()) friction += cycle.friction_loss[k];
   if (cycle.friction) text += fmt::format("  energy per cycle: friction in the pairs {:.6g} J\n", friction);
   // Means over the cycle's uniform rows (the first and last rows are the same state).
   const Eigen::Index n = cycle.rows() - 1;

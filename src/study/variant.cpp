@@ -6,8 +6,8 @@
 #include <map>
 
 #include "linkdyn/core/interrupt.hpp"
-#include "linkdyn/dynamics/direct.hpp"
 #include "linkdyn/dynamics/reduced.hpp"
+#include "linkdyn/dynamics/simulate.hpp"
 #include "linkdyn/flex/link.hpp"
 #include "linkdyn/io/result_tables.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"

@@ -751,6 +751,19 @@ TEST(Cli, ASimulationBeyondItsIntegratorBudgetIsRefusedOrStopsWithItsRows) {
   EXPECT_GT(std::count(rows.begin(), rows.end(), '\n'), 100);
 }
 
+TEST(Cli, ARunThatIntegratesNothingSaysSoInsteadOfASpeed) {
+  // The incline block pushed by a force tabulated against its coordinate s over [0, 6]: a start
+  // at s = -5 is outside the table, so the run stops at t = 0 (exit 2) with nothing integrated.
+  const std::string data = std::string(LINKDYN_TEST_DATA_DIR) + "/";
+  std::string text = linkdyn::test::read_text(data + "incline-block.yaml");
+  text.replace(text.find("file: incline-force.csv, against: t"), 35, "file: " + data + "incline-force.csv, against: s");
+  const CliRun r = run("simulate " + write_temp("incline-against-s.yaml", text) + " --q0 -5 --qd0 0 --t-end 1");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("the simulation stops at t = 0 s"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("s of computing (nothing integrated)"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("real time"), std::string::npos) << r.output;
+}
+
 TEST(Cli, HugeRealOptionsAreRefusedLikeTheModelsNumbers) {
   // |x| < 1e12 in SI, as in the model files: a speed of 1e13 rad/s has no meaning in doubles.
   const std::string motor = linkdyn::test::example("seed001-fourbar-motor");

@@ -1,2 +1,2 @@
 // Must not build: planar sits below dynamics in the module graph (tests/CMakeLists.txt).
-#include "linkdyn/dynamics/direct.hpp"
+#include "linkdyn/dynamics/simulate.hpp"

@@ -6,7 +6,7 @@
 #include <cstdlib>
 
 #include "allocation_counter.hpp"
-#include "linkdyn/dynamics/direct.hpp"
+#include "linkdyn/dynamics/simulate.hpp"
 #include "linkdyn/io/model_file.hpp"
 #include "test_support.hpp"
 

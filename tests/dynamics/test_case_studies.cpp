@@ -5,7 +5,8 @@
 
 #include <cmath>
 
-#include "linkdyn/dynamics/direct.hpp"
+#include "linkdyn/dynamics/simulate.hpp"
+#include "linkdyn/planar/sweep.hpp"
 #include "test_support.hpp"
 
 using namespace linkdyn;

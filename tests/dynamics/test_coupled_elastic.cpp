@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "linkdyn/dynamics/direct.hpp"
+#include "linkdyn/dynamics/simulate.hpp"
 #include "linkdyn/flex/link.hpp"
 #include "linkdyn/io/model_file.hpp"
 #include "test_support.hpp"

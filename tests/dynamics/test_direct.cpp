@@ -7,8 +7,10 @@
 #include <functional>
 #include <unsupported/Eigen/MatrixFunctions>
 
-#include "linkdyn/dynamics/direct.hpp"
+#include "linkdyn/dynamics/reduced.hpp"
 #include "linkdyn/dynamics/reduced_model.hpp"
+#include "linkdyn/dynamics/simulate.hpp"
+#include "linkdyn/planar/kinetostatics.hpp"
 #include "test_support.hpp"
 
 using namespace linkdyn;
@@ -102,12 +104,11 @@ TEST(DirectDynamics, ConstraintActionsAgreeWithKinetostaticsAtTheSameMotion) {
   // At a simulated state, a kinetostatic analysis with the actuators' torques as loads needs no
   // driver effort, and its reactions are the constraint actions of both methods.
   io::Model model = data_model("fourbar-motor");
-  model.machine.constraint_actions.push_back({"D_along",
-                                              model.mechanism.find_joint("D"),
-                                              ConstraintAction::along_points,
-                                              {planar::BodyPoint{3, Vec2(0, 0)}, planar::BodyPoint{3, Vec2(3, 0)}},
-                                              Vec2::UnitX(),
-                                              {}});
+  model.machine.constraint_actions.push_back(
+      {"D_along",
+       model.mechanism.find_joint("D"),
+       AlongPoints{{planar::BodyPoint{3, Vec2(0, 0)}, planar::BodyPoint{3, Vec2(3, 0)}}},
+       {}});
   const planar::Mechanism m = planar::compile(model.mechanism);
   const DynamicSystem system(m, model.machine);
   SimulationOptions o;

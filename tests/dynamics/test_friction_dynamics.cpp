@@ -14,7 +14,7 @@
 #include <cmath>
 #include <fstream>
 
-#include "linkdyn/dynamics/direct.hpp"
+#include "linkdyn/dynamics/simulate.hpp"
 #include "linkdyn/planar/sweep.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
 #include "test_support.hpp"

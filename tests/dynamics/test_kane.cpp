@@ -5,8 +5,9 @@
 
 #include <cmath>
 
-#include "linkdyn/dynamics/direct.hpp"
 #include "linkdyn/dynamics/kane.hpp"
+#include "linkdyn/dynamics/reduced.hpp"
+#include "linkdyn/dynamics/simulate.hpp"
 #include "test_support.hpp"
 
 using namespace linkdyn;

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "linkdyn/dynamics/direct.hpp"
+#include "linkdyn/dynamics/simulate.hpp"
 #include "linkdyn/io/result_tables.hpp"
 #include "linkdyn/planar/groups/group.hpp"
 #include "test_support.hpp"
@@ -98,7 +98,7 @@ TEST(SimulationTable, EveryColumnIsItsTypedArrayUnderItsName) {
     for (size_t k = 0; k < system.machine.constraint_actions.size(); ++k)
       expect_column(system.machine.constraint_actions[k].name, r.constraint_action.col(static_cast<Eigen::Index>(k)));
     for (size_t k = 0; k < system.coulomb.size(); ++k)
-      if (system.coulomb[k].kind == CoulombElement::pair_friction)
+      if (system.coulomb[k].pair_friction())
         expect_column(system.coulomb[k].name + ".friction_power", r.coulomb_power.col(static_cast<Eigen::Index>(k)));
     for (size_t l = 0; l < m.spec().loads.size(); ++l)
       expect_column("work." + m.spec().loads[l].name, r.energy.load_work.col(static_cast<Eigen::Index>(l)));

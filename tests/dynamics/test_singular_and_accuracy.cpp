@@ -11,7 +11,7 @@
 #include <boost/numeric/odeint.hpp>
 #include <cmath>
 
-#include "linkdyn/dynamics/direct.hpp"
+#include "linkdyn/dynamics/simulate.hpp"
 #include "test_support.hpp"
 
 using namespace linkdyn;

@@ -9,27 +9,42 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "linkdyn/dynamics/machine_spec.hpp"
 #include "linkdyn/flex/coupled.hpp"
-#include "linkdyn/planar/friction.hpp"
 #include "linkdyn/planar/mechanism.hpp"
 #include "linkdyn/planar/workspace.hpp"
 
 namespace linkdyn::dynamics {
 
+/// Where a Coulomb element acts: in a pair's bearing, or as a resistance actuator's Coulomb part
+/// on the body it turns or along the prismatic pair it acts in.
+struct PairFriction {
+  int bearing = -1;  ///< Mechanism::bearings() index
+};
+struct BodyResistance {
+  int actuator = -1, body = -1;
+};
+struct GuideResistance {
+  int actuator = -1, joint = -1;
+};
+
 struct CoulombElement {
-  enum Kind { pair_friction, body_resistance, guide_resistance };
-  Kind kind = pair_friction;
-  int bearing = -1;   ///< Mechanism::bearings() index
-  int actuator = -1;  ///< resistances: the actuator ...
-  int body = -1;      ///< ... and the body it turns (body_resistance)
-  int joint = -1;     ///< ... or the prismatic pair it acts in (guide_resistance)
+  std::variant<PairFriction, BodyResistance, GuideResistance> site;
   /// The effort is -sgn(speed) kinetic x load while sliding, and holds up to static x load at
   /// rest; load = the bearing's r |F| or N_p, 1 for a resistance.
   double kinetic = 0.0, static_limit = 0.0;
   std::string name;  ///< the bearing's label or the actuator's name
+
+  bool pair_friction() const { return std::holds_alternative<PairFriction>(site); }
+  /// A resistance's actuator, or -1 (pair friction).
+  int actuator() const {
+    if (const auto* r = std::get_if<BodyResistance>(&site)) return r->actuator;
+    if (const auto* r = std::get_if<GuideResistance>(&site)) return r->actuator;
+    return -1;
+  }
 };
 
 /// The element's relative speed (bearing speed; the body's angular velocity; the sliding speed).

@@ -14,17 +14,24 @@
 
 namespace linkdyn::dynamics {
 
-/// A constraint action to follow [003 Fig. 1]: the force of a revolute pair along a direction
-/// (the line from one named point to another, moving with their body, or a fixed global
-/// direction), or a prismatic pair's normal force or moment. Sign convention as for reactions:
-/// what the joint's first body exerts on its second.
+/// What a constraint action follows of its pair's reaction (what the joint's first body exerts
+/// on its second, as for reactions). A revolute pair: its force along the line from one point to
+/// another of one body (moving with it), or along a fixed global direction.
+struct AlongPoints {
+  std::array<planar::BodyPoint, 2> through{};  ///< from through[0] to through[1]
+};
+struct AlongDirection {
+  Vec2 direction = Vec2::UnitX();  ///< unit, global
+};
+/// A prismatic pair: its normal force, or its moment.
+struct NormalForce {};
+struct PairMoment {};
+
+/// A constraint action to follow [003 Fig. 1]: a component of a pair's reaction.
 struct ConstraintAction {
-  enum Kind { along_points, global_direction, normal_force, pair_moment };
   std::string name;
   int joint = -1;
-  Kind kind = normal_force;
-  std::array<planar::BodyPoint, 2> through{};  ///< along_points: from through[0] to through[1]
-  Vec2 direction = Vec2::UnitX();              ///< global_direction
+  std::variant<AlongPoints, AlongDirection, NormalForce, PairMoment> component = NormalForce{};
   SourceLocation where;
 };
 

@@ -17,7 +17,7 @@
 #include <array>
 
 #include "linkdyn/flex/beam.hpp"
-#include "linkdyn/flex/link.hpp"
+#include "linkdyn/flex/elastic_link.hpp"
 #include "linkdyn/planar/workspace.hpp"
 
 namespace linkdyn::flex {

@@ -1,89 +1,22 @@
 #pragma once
-// An elastic link of a planar mechanism: a beam whose frame follows its rigid body's motion
-// from the kinematics, with the forces at its ends from the kinetostatics [004 Sect. 5].
+// The analyses of an elastic link of a planar mechanism (elastic_link.hpp) along the drivers'
+// motion: a beam whose frame follows its rigid body's motion from the kinematics, with the
+// forces at its ends from the kinetostatics [004 Sect. 5]; its modes along the cycle and its
+// response (results in link_results.hpp).
 #include <array>
 #include <functional>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include <Eigen/Core>
 
 #include "linkdyn/flex/beam.hpp"
+#include "linkdyn/flex/elastic_link.hpp"
+#include "linkdyn/flex/link_results.hpp"
 #include "linkdyn/flex/response.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
 
 namespace linkdyn::flex {
-
-/// An elastic link as the model describes it: a uniform beam along a body from its point
-/// `from` to its point `to`, E (Pa), rho (kg/m^3), A (m^2), I (m^4), in `elements` finite
-/// elements (the body and its points are the mechanism's).
-/// A mass and rotary inertia attached to an elastic link `at` a distance from its first end.
-struct AttachedMass {
-  double at = 0.0, mass = 0.0, inertia = 0.0;  ///< m, kg, kg m^2
-  SourceLocation where;
-};
-
-/// A segment of a stepped link, from the first end on: its length, elements and section.
-struct LinkSegment {
-  BeamSegment beam;
-  SourceLocation where;
-};
-
-struct ElasticLinkSpec {
-  std::string name;
-  int body = 0;
-  std::array<std::string, 2> point_name;
-  std::array<Vec2, 2> point{Vec2::Zero(), Vec2::Zero()};
-  double E = 0.0, rho = 0.0, A = 0.0, I = 0.0;
-  int elements = 10;
-  std::array<BeamSupport, 2> supports{BeamSupport::pinned, BeamSupport::sliding};
-  bool geometric_stiffness = true;
-  /// Damping: Rayleigh alpha (1/s) and beta (s), or a ratio for the first two modes at rest
-  /// (ratio > 0 sets alpha and beta by flex::rayleigh_damping).
-  double damping_alpha = 0.0, damping_beta = 0.0, damping_ratio = 0.0;
-  /// Section modulus W = I / c for the extreme-fibre stresses (m^3; 0: not given, no stresses).
-  double section_modulus = 0.0;
-  std::vector<AttachedMass> masses;  ///< each at a node of the elements
-  /// Piecewise sections (their lengths add up to the link's); empty: uniform (E, rho, A, I,
-  /// section_modulus, elements above).
-  std::vector<LinkSegment> segments;
-  SourceLocation where;
-};
-
-/// The rigid-body inertia of a body that bends: of its links' beams (per uniform piece, the whole
-/// link or each segment: mass rho A L at mid-chord, m L^2 / 12 about it) and of their attached
-/// masses, combined by the parallel-axis theorem.
-struct BeamBodyInertia {
-  double mass = 0.0, inertia = 0.0;       ///< kg; kg m^2 about com
-  Vec2 com = Vec2::Zero();                ///< in the body frame
-  double length = 0.0;                    ///< the longest chord (m)
-  const ElasticLinkSpec* link = nullptr;  ///< the first link on the body
-  bool attached_masses = false;           ///< the links carry attached masses
-};
-/// Empty when no link bends `body` or their mass is not positive.
-std::optional<BeamBodyInertia> beam_body_inertia(const std::vector<ElasticLinkSpec>& links, int body);
-
-/// The beam along body `body` from its point `point[0]` (the frame's origin) to `point[1]`
-/// (the frame's x axis), and the pairs that hold its two ends.
-struct ElasticLink {
-  std::string name;
-  int body = 0;
-  std::array<Vec2, 2> point{Vec2::Zero(), Vec2::Zero()};
-  Vec2 axis = Vec2::UnitX();  ///< unit, in the body frame
-  BeamModel beam;
-  /// Per end: (joint, sign) with sign +1 when the body is the joint's second body (the reaction
-  /// acts on it), -1 when it is the first.
-  std::array<std::vector<std::pair<int, double>>, 2> end_joints;
-  std::vector<int> ignored_loads;  ///< loads on the body that the beam does not carry
-  SourceLocation where;
-};
-
-/// The elastic links of the model on its mechanism. Throws InputError naming the file, line and
-/// link on bad data.
-std::vector<ElasticLink> make_elastic_links(const planar::Mechanism& m, const std::vector<ElasticLinkSpec>& specs);
-/// The same for an analysis of elastic links: InputError when the model has none.
-std::vector<ElasticLink> require_elastic_links(const planar::Mechanism& m, const std::vector<ElasticLinkSpec>& specs);
 
 /// The frame motion of the link from a solved kinematics and kinetostatics in ws.
 void frame_motion(const planar::Mechanism& m, const planar::Workspace& ws, const ElasticLink& link, FrameMotion& out);
@@ -116,23 +49,7 @@ struct CycleOptions {
   int gyroscopic_basis_per_mode = -1;
 };
 
-/// One link's eigen-analysis along the grid: per row its frame's omega (rad/s) and epsilon
-/// (rad/s^2) and the axial force at mid-span (N); per row and mode k the eigenvalue lambda
-/// (omega^2 of the undamped problem, 1/s^2), its frequency (Hz, negative when lambda < 0), and
-/// of the gyroscopic problem the frequency (Hz) and real part sigma (1/s; empty without it).
-struct LinkModes {
-  Eigen::VectorXd omega, epsilon, axial_force_mid;
-  int basis_positions = 0;  ///< positions whose gyroscopic problem was solved on modes at rest
-  Eigen::MatrixXd lambda, frequency, gyroscopic_frequency, gyroscopic_sigma;  ///< rows x modes
-};
-/// The eigen-analysis of every elastic link along the grid [004 Fig. 6], one row per grid time.
-struct EigenCycleResult {
-  Eigen::VectorXd t;
-  Eigen::MatrixXd q;             ///< per driver
-  std::vector<LinkModes> links;  ///< per elastic link
-  int modes = 0;
-  bool gyroscopic = true;
-};
+/// The eigen-analysis of every elastic link along the grid [004 Fig. 6] (EigenCycleResult).
 EigenCycleResult eigen_cycle(const planar::Mechanism& m, const std::vector<ElasticLink>& links,
                              const planar::TimeGrid& grid, const CycleOptions& options);
 
@@ -159,20 +76,7 @@ struct ResponseOptions {
 /// whole turns, and their speeds), else which driver does not repeat and how.
 std::string periodicity_problem(const planar::Mechanism& m, const planar::TimeGrid& grid);
 
-/// The response of one link along the grid, one row per grid time: the deflection in the beam
-/// frame (transverse w, axial u, m) at mid-span, w at the second end, the axial force at
-/// mid-span (N), and w, u at every node 0..elements from the first end.
-struct LinkResponse {
-  Eigen::VectorXd t;
-  Eigen::MatrixXd q;  ///< per driver
-  Eigen::VectorXd mid_w, mid_u, end_w, axial_force_mid;
-  Eigen::MatrixXd node_w, node_u;  ///< rows x nodes
-  /// Internal forces (flex::internal_forces) at the stations s (nodes and element middles):
-  /// rows x stations, N (tension +), V = dM/ds (N) and M (N m).
-  Eigen::VectorXd station;
-  Eigen::MatrixXd normal, shear, moment;
-  double periodicity_error = 0.0;  ///< as in Response
-};
+/// The response of one link along the grid (LinkResponse).
 LinkResponse link_response(const planar::Mechanism& m, const ElasticLink& link, const planar::TimeGrid& grid,
                            const ResponseOptions& options);
 /// The same streamed: the rows handed to `on_chunk` in chunks of `chunk_rows` as the final pass

@@ -7,7 +7,7 @@
 
 #include "linkdyn/dynamics/machine.hpp"
 #include "linkdyn/dynamics/machine_spec.hpp"
-#include "linkdyn/flex/link.hpp"
+#include "linkdyn/flex/elastic_link.hpp"
 #include "linkdyn/planar/mechanism.hpp"
 
 namespace linkdyn::io {

@@ -1,16 +1,20 @@
 #pragma once
 // The analyses' typed results as tables of named columns with units: the one place where they
 // become rows for CSV, JSON and the command line's summaries (column names from the planar
-// naming functions: driver_column, KinematicsColumns, add_reaction_columns).
+// naming functions: driver_column, KinematicsColumns, add_reaction_columns). It sees the
+// results and the models they belong to, never the analyses that make them.
 #include <string>
 #include <vector>
 
 #include "linkdyn/core/table.hpp"
-#include "linkdyn/dynamics/direct.hpp"
-#include "linkdyn/flex/link.hpp"
-#include "linkdyn/planar/kinetostatics.hpp"
-#include "linkdyn/planar/sweep.hpp"
-#include "linkdyn/spatial/simulate.hpp"
+#include "linkdyn/dynamics/machine.hpp"
+#include "linkdyn/dynamics/simulation_result.hpp"
+#include "linkdyn/flex/elastic_link.hpp"
+#include "linkdyn/flex/link_results.hpp"
+#include "linkdyn/planar/kinematics_result.hpp"
+#include "linkdyn/planar/kinetostatics_result.hpp"
+#include "linkdyn/spatial/chain.hpp"
+#include "linkdyn/spatial/chain_simulation_result.hpp"
 
 namespace linkdyn::io {
 

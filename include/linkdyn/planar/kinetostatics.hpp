@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "linkdyn/core/table.hpp"
+#include "linkdyn/planar/kinetostatics_result.hpp"
 #include "linkdyn/planar/loads.hpp"
 #include "linkdyn/planar/sweep.hpp"
 
@@ -69,89 +69,12 @@ KinetostaticsStatus solve_kinetostatics(const Mechanism& m, Workspace& ws, doubl
 bool solve_kinetostatics_as_limits(const Mechanism& m, Workspace& ws, double t, const KinetostaticsOptions& options,
                                    SingularLimit& limits, KinetostaticsStatus& status);
 
-struct KinetostaticsSummary {
-  SweepSummary sweep;
-  double duration = 0.0;
-  double mean_driver_power = 0.0;
-  double driver_work = 0.0, useful_work = 0.0, friction_work = 0.0;  ///< over the sweep (J)
-  bool has_useful_loads = false;
-  std::vector<double> friction_energy;      ///< per pair of m.joints() (J)
-  std::vector<double> load_activity;        ///< per load: integral of |power| (J); 0 if it does no work
-  std::vector<double> max_reaction;         ///< per pair of m.joints(): largest |F| (N) ...
-  std::vector<double> max_reaction_t;       ///< ... and when
-  std::vector<double> pin_friction_energy;  ///< per compound pin (J)
-  std::vector<double> pin_max_force;        ///< per compound pin: largest |F| on a member (N) ...
-  std::vector<double> pin_max_force_t;      ///< ... and when
-  int rows = 0;                             ///< rows solved (converged)
-  int limit_rows = 0;                       ///< of which at a removable singular position (values as limits)
-  std::vector<double> unbounded_t;          ///< singular positions where the reactions have no limit
-  int flagged = 0;                          ///< rows near self-locking (not converged): friction-dependent cells empty
-  int max_iterations = 0;
-  double mean_iterations = 0.0;
-  std::vector<double> flagged_t;  ///< times of rows flagged near self-locking
-};
-
-/// A pair's reaction columns (the names io::kinetostatics_table and the simulation's rows use):
-/// gear `<joint>.torque`; else `.Fx`, `.Fy`, `.F`, and for a prismatic pair `.N`, `.M` (what
-/// the first body exerts on the second).
-void add_reaction_columns(const Joint& j, Table& table);
-/// The values of those columns, in the same order, through put(value).
-template <class Put>
-void put_reaction(const Joint& j, const JointReaction& r, Put&& put) {
-  if (j.is<GearPair>()) {
-    put(r.moment);
-    return;
-  }
-  put(r.force.x());
-  put(r.force.y());
-  put(r.force.norm());
-  if (j.is<PrismaticPair>()) {
-    put(r.normal);
-    put(r.moment);
-  }
-}
-
-/// A compound pin's reaction columns: per member, in the listed order, `<pin>.<body>.Fx`,
-/// `.Fy`, `.F` (the force the pin exerts on that body).
-void add_pin_reaction_columns(const Mechanism& m, const CompoundPin& pin, Table& table);
-
-/// The reactions in the pairs as arrays, one row per position, one column per pair of
-/// Mechanism::joints() (the model's pairs, then the compound pins' member pairs): what the pair's
-/// first body exerts on its second (JointReaction); per compound pin, per member in the listed
-/// order, the force the pin exerts on that member.
-struct PairReactions {
-  Eigen::MatrixXd force_x, force_y;  ///< per pair: the force (revolute: pin; prismatic: normal) (N)
-  Eigen::MatrixXd moment, normal;    ///< per pair: JointReaction::moment, ::normal
-  std::vector<Eigen::MatrixXd> pin_force_x, pin_force_y;  ///< per compound pin: per member (N)
-  JointReaction reaction(Eigen::Index row, size_t pair) const;
-  Vec2 pin_force(Eigen::Index row, size_t pin, Eigen::Index member) const;
-};
 /// Room for `rows` rows of m's reactions.
 void allocate_rows(const Mechanism& m, Eigen::Index rows, PairReactions& r);
 /// Row `row` from the workspace's reactions (solve_reactions); NaN everywhere unless `valid`.
 void record_row(const Mechanism& m, const Workspace& ws, Eigen::Index row, bool valid, PairReactions& r);
 /// Keeps the first `rows` rows.
 void keep_rows(Eigen::Index rows, PairReactions& r);
-
-/// Kinetostatics over a sweep as arrays: one row per position where the mechanism is assembled
-/// and not at a dead point (the values at a removable singular position are limits, flagged),
-/// one column per driver, pair of Mechanism::joints() (as in PairReactions) or compound pin. On
-/// a row near self-locking the values that depend on friction are
-/// NaN (the friction iterations did not converge).
-struct KinetostaticsResult {
-  Eigen::VectorXd t;
-  Eigen::MatrixXd q;                            ///< per driver
-  Eigen::MatrixXd effort, effort_frictionless;  ///< per driver: torque (N m) or force (N)
-  PairReactions reactions;
-  Eigen::MatrixXd friction_power;                      ///< per pair: power lost to friction (W, >= 0; 0 in a gear)
-  Eigen::MatrixXd pin_friction_power;                  ///< per compound pin (W)
-  Eigen::VectorXd total_friction_power, driver_power;  ///< W
-  Eigen::VectorXd efficiency;  ///< 1 - friction / driver power while the drivers deliver power, else NaN
-  Eigen::VectorXi iterations;  ///< friction iterations
-  std::vector<bool> self_locking, limit;
-  KinetostaticsSummary summary;
-  Eigen::Index rows() const { return t.size(); }
-};
 
 /// Kinetostatics at every position of the grid (sweep_kinematics, then solve_kinetostatics), with
 /// the cycle's integrals in the summary.

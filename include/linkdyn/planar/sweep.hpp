@@ -1,37 +1,16 @@
 #pragma once
 // Kinematics over the drivers' motion: a sweep of the time grid, with the intervals where the
 // mechanism exists, its assembly limits and dead points, and the results as arrays
-// (KinematicsResult; io::kinematics_table makes the table).
+// (KinematicsResult, kinematics_result.hpp).
 #include <functional>
 #include <string>
 #include <vector>
 
-#include "linkdyn/core/table.hpp"
 #include "linkdyn/planar/kinematics.hpp"
+#include "linkdyn/planar/kinematics_result.hpp"
 #include "linkdyn/planar/singular.hpp"
 
 namespace linkdyn::planar {
-
-/// ok: regular; limit: a removable singular position, the rates in the workspace are their
-/// limits there; singular: a dead point, no rates; absent: the mechanism does not assemble.
-enum class StepStatus { ok, limit, singular, absent };
-
-/// Something that happened along a sweep, at time t with the drivers at q.
-struct SweepEvent {
-  enum Kind { assembly_limit, singular } kind = assembly_limit;
-  double t = 0.0;
-  std::vector<double> q;
-  std::string message;
-};
-
-struct SweepSummary {
-  int steps = 0, absent = 0, singular = 0;
-  int limits = 0;  ///< removable singular positions (rates as limits)
-  /// Time intervals [t_begin, t_end] (on the grid) where the mechanism exists.
-  std::vector<std::pair<double, double>> intervals;
-  std::vector<SweepEvent> events;
-  bool starts_assembled = true;
-};
 
 /// Sets the drivers' state in ws from their motion laws at time t.
 void set_drivers(const Mechanism& m, Workspace& ws, double t);
@@ -55,35 +34,10 @@ SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid&
 SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid& grid,
                               const std::function<void(int, double, StepStatus)>& on_step);
 
-/// A point whose motion the kinematics record: each moving body's named points
-/// (Mechanism::output_points, labelled "<body>.<point>"), then each moving body's centre of
-/// mass ("<body>.com").
-struct TrackedPoint {
-  std::string label;
-  int body = 0;
-  Vec2 local = Vec2::Zero();
-};
+/// The points whose motion the kinematics record (TrackedPoint), in order.
 std::vector<TrackedPoint> tracked_points(const Mechanism& m);
 /// The groups with a transmission angle (dyads RRR, RRP, RPR), in structural order.
 std::vector<int> transmission_groups(const Mechanism& m);
-
-/// The kinematics of a sweep as arrays: one row per position where the mechanism exists (the
-/// grid's times in order), one column per driver, moving body (column b - 1 for body b),
-/// tracked point or transmission group. Rates at a dead point are NaN (status singular); at a
-/// removable singular position they are the limits along the branch (status limit).
-struct KinematicsResult {
-  Eigen::VectorXd t;
-  Eigen::MatrixXd q;                    ///< per driver: angle (rad) or position (m)
-  Eigen::MatrixXd x0, y0;               ///< per moving body: its frame's origin (m)
-  Eigen::MatrixXd angle, omega, alpha;  ///< per moving body (rad, rad/s, rad/s^2)
-  std::vector<TrackedPoint> points;
-  Eigen::MatrixXd x, y, vx, vy, ax, ay;  ///< per tracked point (m, m/s, m/s^2)
-  std::vector<int> transmission_groups;
-  Eigen::MatrixXd transmission_angle;  ///< per transmission group (rad)
-  std::vector<StepStatus> status;      ///< ok, limit or singular
-  SweepSummary summary;
-  Eigen::Index rows() const { return t.size(); }
-};
 
 /// The kinematics over the grid (sweep_kinematics), every row kept.
 KinematicsResult kinematics(const Mechanism& m, const TimeGrid& grid,
@@ -103,24 +57,5 @@ void record_row(const Mechanism& m, const Workspace& ws, double t, StepStatus st
                 KinematicsResult& r);
 /// Keeps the first `rows` rows of r.
 void keep_rows(Eigen::Index rows, KinematicsResult& r);
-
-/// The names of the kinematics quantities as table columns (io::kinematics_table and the
-/// simulation's table): per moving body `<body>.angle`, `.omega`, `.alpha`; per tracked point
-/// `<label>.x`, `.y`, `.vx`, `.vy`, `.ax`, `.ay`; per transmission group
-/// `<joint>.transmission_angle`.
-class KinematicsColumns {
- public:
-  explicit KinematicsColumns(const Mechanism& m);
-  void add_motion_columns(const Mechanism& m, Table& table) const;
-  void add_transmission_columns(const Mechanism& m, Table& table) const;
-
- private:
-  std::vector<TrackedPoint> points_;
-  std::vector<int> transmission_groups_;
-};
-
-/// Column name of a driver's coordinate (order 0: "<driver>.angle" | ".position"), rate (1:
-/// ".omega" | ".velocity") or acceleration (2: ".alpha" | ".acceleration").
-std::string driver_column(const Driver& d, int order = 0);
 
 }  // namespace linkdyn::planar

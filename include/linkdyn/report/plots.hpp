@@ -3,8 +3,8 @@
 // and the command line's (--plot).
 #include <vector>
 
-#include "linkdyn/dynamics/direct.hpp"
 #include "linkdyn/dynamics/reduced.hpp"
+#include "linkdyn/dynamics/simulate.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
 #include "linkdyn/planar/mechanism.hpp"
 #include "linkdyn/planar/sweep.hpp"

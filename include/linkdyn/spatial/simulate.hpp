@@ -6,11 +6,10 @@
 #include <functional>
 
 #include "linkdyn/core/integrator.hpp"
+#include "linkdyn/spatial/chain_simulation_result.hpp"
 #include "linkdyn/spatial/dynamics.hpp"
 
 namespace linkdyn::spatial {
-
-struct ChainSimulationResult;
 
 struct ChainSimulationOptions {
   double t_end = 1.0;
@@ -31,18 +30,6 @@ struct ChainSimulationOptions {
 /// The driving forces at time t in state (q, qd), written into tau (length dof): the controller
 /// hook. Called at every right-hand side, so it must not allocate to keep the loop allocation-free.
 using TorqueLaw = std::function<void(double t, VectorIn q, VectorIn qd, Eigen::Ref<Eigen::VectorXd> tau)>;
-
-/// One row per output time (t = 0 and `steps` more, uniform to t_end); io::chain_simulation_table
-/// makes the table.
-struct ChainSimulationResult {
-  Eigen::VectorXd t;
-  Eigen::MatrixXd q;                                 ///< per configuration coordinate (Chain::q_names)
-  Eigen::MatrixXd qd, qdd;                           ///< per velocity coordinate (Chain::v_names)
-  Eigen::MatrixXd tau;                               ///< per velocity coordinate: the driving force applied (N m or N)
-  Eigen::VectorXd kinetic_energy, potential_energy;  ///< J (potential 0 without gravity)
-  long rhs_evaluations = 0;
-  Eigen::Index rows() const { return t.size(); }
-};
 
 /// Integrates M qdd + h + Q_fd = tau from (q0, qd0), q' from qd (configuration_rate). The dry
 /// friction's sign change is stepped over by the error control (no event location; sgn(0) = 0).

@@ -1,0 +1,71 @@
+#pragma once
+// The switches of a simulation: the functions whose signs the locked branches hold over a step
+// (Coulomb speeds, conditions, motor powers, tables' segments, prismatic pairs' normal loads, a
+// one-DOF machine's speed or break-away margin), and what happens when one changes sign: a
+// friction reverses, a machine stops and sticks or turns back, a stuck machine breaks away, an
+// element of a machine of several DOF is held at rest or slips.
+#include <vector>
+
+#include "dynamics/state_layout.hpp"
+
+namespace linkdyn::dynamics {
+
+/// The switching functions of the locked branches and what to do when one changes sign.
+class Switches {
+ public:
+  Switches(const DynamicSystem& system, const SimulationOptions& options, Evaluator& eval, const StateLayout& layout);
+  Branches branches;
+
+  /// The functions' values at (t, y): Coulomb speeds, condition speeds, motor powers, then
+  /// (one DOF with Coulomb elements) the machine's speed, or while stuck its break-away margin.
+  /// With one DOF and Coulomb elements the speeds are taken per unit speed in the machine's
+  /// direction: their zeros as the machine stops belong to the machine's own function.
+  void values(double t, const State& y, std::vector<double>& g);
+  size_t count() const;
+  /// The locked sign of function k (0: none yet).
+  double locked(size_t k) const;
+  /// Locks every function (or only those without a sign yet) to its sign at (t, y); a function
+  /// at zero keeps its branch. After the event of function `event`, a table whose coordinate
+  /// left its segment takes the neighbouring segment on that side (at the node itself, the
+  /// segment that holds x may be the one just left).
+  void lock(double t, const State& y, bool only_unlocked = false, int event = -1);
+  /// A one-DOF machine at rest at (t, y): it sticks if static friction holds it, else it starts
+  /// in the drive's direction. Sets y's speed to 0. True if it sticks.
+  bool stop_or_start(double t, State& y);
+  /// Leaves the stuck mode in the drive's direction.
+  void break_away(double t, State& y);
+  /// One DOF with Coulomb elements: the machine sticks as a whole (its own function, the last).
+  bool one_dof_stick() const { return one_dof_stick_; }
+  size_t machine_function() const { return count() - 1; }
+  /// Several DOF at the start: each element at rest is held if static friction can hold it.
+  void hold_at_start(double t, State& y);
+  /// Several DOF: element k's function changed sign at (t, y). A held element slips, opposite
+  /// to the effort that held it; a sliding one that stops is held if its static capacity holds
+  /// it (its speed set to 0 exactly, the coordinates' rates projected), else it reverses.
+  /// False when element k is not such an element (the other branches are locked as usual).
+  bool element_event(double t, State& y, size_t k);
+
+ private:
+  void start(double drive);
+  double margin(double t, const State& y);
+  size_t nl() const { return m_.spec().loads.size(); }
+  size_t motor_index(size_t actuator) const;
+
+  const DynamicSystem& sys_;
+  const planar::Mechanism& m_;
+  Evaluator& eval_;
+  const StateLayout& L_;
+  Speeds speeds_;
+  std::vector<double> scratch_, coefficients_;
+  State unit_;
+  std::vector<bool> active_;
+  std::vector<int> normals_;  ///< per Coulomb element: how many normal loads switch (0, 1, 2)
+  bool any_normals_ = false;
+  Evaluation probe_;
+  double machine_sign_ = 0.0;
+  bool one_dof_stick_ = false;
+  bool element_stick_ = false;
+  State held_state_;
+};
+
+}  // namespace linkdyn::dynamics
