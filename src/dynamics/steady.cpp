@@ -156,8 +156,10 @@ double flywheel_for_fluctuation(const Mechanism& m, const MachineSpec& machine, 
         m.spec().where, entity,
         fmt::format("a speed fluctuation of {:g} is below what the integration resolves ({:g})", fluctuation, resolved),
         "ask for a larger fluctuation or tighten the integration's tolerances (--rtol, --atol)");
-  double guess = qd_guess;                   // each steady regime starts from the mean speed of the previous one
-  const DynamicSystem compiled(m, machine);  // once: a trial changes the flywheel's inertia only
+  // Each steady regime starts from the mean speed of the previous one; the machine is compiled
+  // once, each trial changes the flywheel's inertia only.
+  double guess = qd_guess;
+  const DynamicSystem compiled(m, machine);
   auto fluct = [&](double added) {
     const DynamicSystem system = with_body_inertia(compiled, body, m.bodies()[body].inertia + added);
     const SteadyRegime s = steady_regime(system, o, guess);
