@@ -13,6 +13,7 @@
 #include "linkdyn/planar/constraints.hpp"
 #include "linkdyn/planar/groups/group.hpp"
 #include "linkdyn/planar/kinematics.hpp"
+#include "linkdyn/planar/sweep.hpp"
 #include "test_support.hpp"
 
 using namespace linkdyn;
