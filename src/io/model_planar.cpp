@@ -84,79 +84,79 @@ BodyPoint ModelParser::body_point(const YAML::Node& node, const std::string& ent
 }
 
 void ModelParser::joints(const YAML::Node& node) {
-  each_named(
-      node, "joints", spec_.joints, "joint",
-      [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
-        const YAML::Node& j = value;
-        in_.require_map(j, entity);
-        if (spec_.find_pin(name) >= 0) in_.fail(key, entity, "is defined twice", "give each joint its own name");
-        Joint joint;
-        joint.name = name;
-        joint.where = in_.where(key);
-        const YAML::Node type = in_.required(j, "type", entity, "give type: revolute, prismatic or gear");
-        const std::string t = in_.text(type, entity + ".type");
-        const YAML::Node bodies = in_.required(j, "bodies", entity, "give bodies: [first, second]");
-        if ((t == "revolute" || t == "R") && bodies.IsSequence() && bodies.size() != 2) {
-          compound_pin(name, entity, key, j, bodies);
-          return;
-        }
-        if (!bodies.IsSequence() || bodies.size() != 2)
-          in_.fail(bodies, entity, "'bodies' must list two bodies", "write bodies: [ground, crank]");
-        joint.body = {body_ref(bodies[0], entity), body_ref(bodies[1], entity)};
-        if (joint.body[0] == joint.body[1])
-          in_.fail(bodies, entity, "joins a body to itself", "name two different bodies");
-        if (t == "revolute" || t == "R") {
-          in_.allow_only(j, entity, {"type", "bodies", "at", "points", "friction"});
-          PairFriction f = revolute_friction_;
-          if (field(j, "friction")) pair_friction(field(j, "friction"), entity, true, f);
-          joint.friction = f.coefficient, joint.static_friction = f.static_coefficient;
-          joint.kind = RevolutePair{f.size};
-          joint.point_name = {name, name};
-          if (field(j, "at")) joint.point_name[0] = joint.point_name[1] = in_.text(field(j, "at"), entity + ".at");
-          if (const YAML::Node pts = field(j, "points")) {
-            if (!pts.IsSequence() || pts.size() != 2)
-              in_.fail(pts, entity, "'points' must name one point in each body", "write points: [B, B]");
-            joint.point_name = {in_.text(pts[0], entity), in_.text(pts[1], entity)};
-          }
-          const YAML::Node at = field(j, "points") ? field(j, "points") : (field(j, "at") ? field(j, "at") : key);
-          for (int k = 0; k < 2; ++k) joint.point[k] = point_ref(joint.body[k], joint.point_name[k], at, entity);
-        } else if (t == "prismatic" || t == "P") {
-          PrismaticPair& slide = joint.kind.emplace<PrismaticPair>();
-          in_.allow_only(j, entity, {"type", "bodies", "guide", "slider_point", "angle", "friction"});
-          PairFriction f = prismatic_friction_;
-          if (field(j, "friction")) pair_friction(field(j, "friction"), entity, false, f);
-          joint.friction = f.coefficient, joint.static_friction = f.static_coefficient;
-          slide.slider_length = f.size;
-          guide(j, joint, entity);
-          joint.point_name[1] =
-              field(j, "slider_point") ? in_.text(field(j, "slider_point"), entity + ".slider_point") : "origin";
-          joint.point[1] = point_ref(joint.body[1], joint.point_name[1],
-                                     field(j, "slider_point") ? field(j, "slider_point") : key, entity);
-          slide.angle_offset = in_.optional_number(j, "angle", entity, Quantity::angle).value_or(0.0);
-        } else if (t == "gear") {
-          GearPair& gear = joint.kind.emplace<GearPair>();
-          in_.allow_only(j, entity, {"type", "bodies", "ratio", "phase"});
-          gear.ratio =
-              in_.number(in_.required(j, "ratio", entity, "give ratio: theta_second / theta_first"), entity + ".ratio");
-          if (!(std::abs(gear.ratio) >= 1e-6 && std::abs(gear.ratio) <= 1e6))
-            in_.fail(field(j, "ratio"), entity, "gear ratio must be between 1e-6 and 1e6 in magnitude",
-                     "give theta_second / theta_first (a ratio beyond that is no gear)");
-          gear.phase = in_.optional_number(j, "phase", entity, Quantity::angle).value_or(0.0);
-        } else {
-          in_.fail(type, entity, "unknown joint type '" + t + "'", "use revolute, prismatic or gear");
-        }
-        spec_.joints.push_back(std::move(joint));
-      });
+  each_named(node, "joints", spec_.joints, "joint",
+             [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
+               const YAML::Node& j = value;
+               in_.require_map(j, entity);
+               if (spec_.find_pin(name) >= 0) in_.fail(key, entity, "is defined twice", "give each joint its own name");
+               Joint joint;
+               joint.name = name;
+               joint.where = in_.where(key);
+               const YAML::Node type = in_.required(j, "type", entity, "give type: revolute, prismatic or gear");
+               const std::string t = in_.text(type, entity + ".type");
+               const YAML::Node bodies = in_.required(j, "bodies", entity, "give bodies: [first, second]");
+               if ((t == "revolute" || t == "R") && bodies.IsSequence() && bodies.size() != 2) {
+                 compound_pin(name, entity, key, j, bodies);
+                 return;
+               }
+               if (!bodies.IsSequence() || bodies.size() != 2)
+                 in_.fail(bodies, entity, "'bodies' must list two bodies", "write bodies: [ground, crank]");
+               joint.body = {body_ref(bodies[0], entity), body_ref(bodies[1], entity)};
+               if (joint.body[0] == joint.body[1])
+                 in_.fail(bodies, entity, "joins a body to itself", "name two different bodies");
+               if (t == "revolute" || t == "R") {
+                 in_.allow_only(j, entity, {"type", "bodies", "at", "points", "friction"});
+                 PairFriction f = revolute_friction_;
+                 if (field(j, "friction")) pair_friction(field(j, "friction"), entity, true, f);
+                 joint.friction = f.coefficient, joint.static_friction = f.static_coefficient;
+                 joint.kind = RevolutePair{f.size};
+                 joint.point_name = {name, name};
+                 if (field(j, "at"))
+                   joint.point_name[0] = joint.point_name[1] = in_.text(field(j, "at"), entity + ".at");
+                 if (const YAML::Node pts = field(j, "points")) {
+                   if (!pts.IsSequence() || pts.size() != 2)
+                     in_.fail(pts, entity, "'points' must name one point in each body", "write points: [B, B]");
+                   joint.point_name = {in_.text(pts[0], entity), in_.text(pts[1], entity)};
+                 }
+                 const YAML::Node at =
+                     field(j, "points") ? field(j, "points") : (field(j, "at") ? field(j, "at") : key);
+                 for (int k = 0; k < 2; ++k) joint.point[k] = point_ref(joint.body[k], joint.point_name[k], at, entity);
+               } else if (t == "prismatic" || t == "P") {
+                 PrismaticPair& slide = joint.kind.emplace<PrismaticPair>();
+                 in_.allow_only(j, entity, {"type", "bodies", "guide", "slider_point", "angle", "friction"});
+                 PairFriction f = prismatic_friction_;
+                 if (field(j, "friction")) pair_friction(field(j, "friction"), entity, false, f);
+                 joint.friction = f.coefficient, joint.static_friction = f.static_coefficient;
+                 slide.slider_length = f.size;
+                 guide(j, joint, entity);
+                 joint.point_name[1] =
+                     field(j, "slider_point") ? in_.text(field(j, "slider_point"), entity + ".slider_point") : "origin";
+                 joint.point[1] = point_ref(joint.body[1], joint.point_name[1],
+                                            field(j, "slider_point") ? field(j, "slider_point") : key, entity);
+                 slide.angle_offset = in_.optional_number(j, "angle", entity, Quantity::angle).value_or(0.0);
+               } else if (t == "gear") {
+                 GearPair& gear = joint.kind.emplace<GearPair>();
+                 in_.allow_only(j, entity, {"type", "bodies", "ratio", "phase"});
+                 gear.ratio = in_.number(in_.required(j, "ratio", entity, "give ratio: theta_second / theta_first"),
+                                         entity + ".ratio");
+                 if (!(std::abs(gear.ratio) >= 1e-6 && std::abs(gear.ratio) <= 1e6))
+                   in_.fail(field(j, "ratio"), entity, "gear ratio must be between 1e-6 and 1e6 in magnitude",
+                            "give theta_second / theta_first (a ratio beyond that is no gear)");
+                 gear.phase = in_.optional_number(j, "phase", entity, Quantity::angle).value_or(0.0);
+               } else {
+                 in_.fail(type, entity, "unknown joint type '" + t + "'", "use revolute, prismatic or gear");
+               }
+               spec_.joints.push_back(std::move(joint));
+             });
   // A geared wheel must turn on a ground pivot (a two-body joint or a compound ground pin).
   for (const Joint& g : spec_.joints) {
     if (!g.is<GearPair>()) continue;
     const int wheel = g.body[1];
-    const bool pivoted = std::any_of(spec_.joints.begin(), spec_.joints.end(),
-                                     [&](const Joint& o) {
-                                       return o.is<RevolutePair>() && o.connects(wheel) && o.other(wheel) == 0;
-                                     }) ||
-                         std::any_of(spec_.pins.begin(), spec_.pins.end(),
-                                     [&](const CompoundPin& p) { return p.member(wheel) >= 0 && p.member(0) >= 0; });
+    const bool pivoted =
+        std::any_of(spec_.joints.begin(), spec_.joints.end(),
+                    [&](const Joint& o) { return o.is<RevolutePair>() && o.connects(wheel) && o.other(wheel) == 0; }) ||
+        std::any_of(spec_.pins.begin(), spec_.pins.end(),
+                    [&](const CompoundPin& p) { return p.member(wheel) >= 0 && p.member(0) >= 0; });
     if (!pivoted)
       throw InputError(g.where, "joint '" + g.name + "'",
                        "the geared wheel '" + spec_.bodies[wheel].name + "' has no revolute joint to the ground",
