@@ -1,2 +1,4 @@
-// Must not build: planar sits below dynamics in the module graph (tests/CMakeLists.txt).
-#include "linkdyn/dynamics/direct.hpp"
+// Must not build, on its last include: planar sits below dynamics in the module graph
+// (tests/CMakeLists.txt builds this file without that include too, which must build).
+#include "linkdyn/planar/kinematics.hpp"
+#include "linkdyn/dynamics/reduced.hpp"
