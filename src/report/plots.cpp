@@ -90,7 +90,8 @@ void add_velocity_ratios(const Mechanism& m, const planar::KinematicsResult& r, 
                  {},
                  false};
   for (const io::PlotSeries& v : slider_velocities.series) {
-    std::vector<double> ratio = per_rate(v.y), gain(ratio.size(), Table::missing);
+    std::vector<double> ratio = per_rate(v.y);
+    std::vector<double> gain(ratio.size(), Table::missing);
     double peak = 0.0;
     for (double q : ratio)
       if (std::isfinite(q)) peak = std::max(peak, std::abs(q));
