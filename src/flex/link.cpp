@@ -142,7 +142,11 @@ void RigidMotion::solve(double t) {
   if (!status.ok())
     throw AnalysisError(fmt::format("{}: t = {:.6g} s: {}; the elastic link needs the whole motion",
                                     m_.spec().where.file, t, planar::describe(m_, ws_, status)));
-  planar::solve_kinetostatics(m_, ws_, t, options_);
+  if (planar::solve_kinetostatics(m_, ws_, t, options_).self_locking)
+    throw AnalysisError(
+        fmt::format("{}: t = {:.6g} s: the joint friction self-locks (no reactions); the elastic link "
+                    "needs the whole motion",
+                    m_.spec().where.file, t));
 }
 
 EigenCycleResult eigen_cycle(const planar::Mechanism& m, const std::vector<ElasticLink>& links,

@@ -16,9 +16,9 @@ struct XAxis {
 
 /// The first driver's coordinate q.col(0) when it is monotonic over the rows (in deg for a
 /// rotational driver), else time t.
-XAxis x_axis(const planar::Mechanism& m, const Eigen::VectorXd& t, const Eigen::MatrixXd& q);
+[[nodiscard]] XAxis x_axis(const planar::Mechanism& m, const Eigen::VectorXd& t, const Eigen::MatrixXd& q);
 
 /// The first driver's coordinate at the values q (in deg for a rotational driver).
-XAxis driver_axis(const planar::Mechanism& m, const std::vector<double>& q);
+[[nodiscard]] XAxis driver_axis(const planar::Mechanism& m, const std::vector<double>& q);
 
 }  // namespace linkdyn::report

@@ -67,9 +67,11 @@ struct ElasticLink {
 
 /// The elastic links of the model on its mechanism. Throws InputError naming the file, line and
 /// link on bad data.
-std::vector<ElasticLink> make_elastic_links(const planar::Mechanism& m, const std::vector<ElasticLinkSpec>& specs);
+[[nodiscard]] std::vector<ElasticLink> make_elastic_links(const planar::Mechanism& m,
+                                                          const std::vector<ElasticLinkSpec>& specs);
 /// The same for an analysis of elastic links: InputError when the model has none.
-std::vector<ElasticLink> require_elastic_links(const planar::Mechanism& m, const std::vector<ElasticLinkSpec>& specs);
+[[nodiscard]] std::vector<ElasticLink> require_elastic_links(const planar::Mechanism& m,
+                                                             const std::vector<ElasticLinkSpec>& specs);
 
 /// The frame motion of the link from a solved kinematics and kinetostatics in ws.
 void frame_motion(const planar::Mechanism& m, const planar::Workspace& ws, const ElasticLink& link, FrameMotion& out);
@@ -80,9 +82,9 @@ class RigidMotion {
  public:
   RigidMotion(const planar::Mechanism& m, const planar::KinetostaticsOptions& options);
   /// Solves at t; throws AnalysisError (with the driver values) where the mechanism does not
-  /// assemble or is at a dead point.
+  /// assemble or is at a dead point, or where its joint friction self-locks.
   void solve(double t);
-  const planar::Workspace& workspace() const { return ws_; }
+  [[nodiscard]] const planar::Workspace& workspace() const { return ws_; }
 
  private:
   const planar::Mechanism& m_;
@@ -119,21 +121,21 @@ struct EigenCycleResult {
   int modes = 0;
   bool gyroscopic = true;
 };
-EigenCycleResult eigen_cycle(const planar::Mechanism& m, const std::vector<ElasticLink>& links,
-                             const planar::TimeGrid& grid, const CycleOptions& options);
+[[nodiscard]] EigenCycleResult eigen_cycle(const planar::Mechanism& m, const std::vector<ElasticLink>& links,
+                                           const planar::TimeGrid& grid, const CycleOptions& options);
 
 /// The automatic choice of the gyroscopic problem's basis: at a position where |omega| is at most
 /// 0.2 of the first circular frequency at rest and the first undamped eigenvalue within 25 % of
 /// the one at rest, modes at rest span the moving link's modes (the fast slider-crank's rod at
 /// 0.12: 6e-8 in frequency) and the projection is used.
-bool slow_spin(double omega, double lambda1, double lambda1_at_rest);
+[[nodiscard]] bool slow_spin(double omega, double lambda1, double lambda1_at_rest);
 
 /// The first instability along the cycle, as a sentence naming the link, t and the driver
 /// values, or empty: a negative first eigenvalue (the axial force buckles the link) or, of the
 /// gyroscopic problem, a mode whose real part sigma exceeds 1e-6 of its circular frequency (it
 /// grows: flutter). Rounding leaves |sigma| near 1e-9 of it in a stable link.
-std::string first_instability(const planar::Mechanism& m, const std::vector<ElasticLink>& links,
-                              const EigenCycleResult& cycle);
+[[nodiscard]] std::string first_instability(const planar::Mechanism& m, const std::vector<ElasticLink>& links,
+                                            const EigenCycleResult& cycle);
 
 struct ResponseOptions {
   int substeps = 20;     ///< Newmark steps per grid step
@@ -143,7 +145,7 @@ struct ResponseOptions {
 
 /// Empty when the grid spans one period of the drivers' motion (rotational coordinates modulo
 /// whole turns, and their speeds), else which driver does not repeat and how.
-std::string periodicity_problem(const planar::Mechanism& m, const planar::TimeGrid& grid);
+[[nodiscard]] std::string periodicity_problem(const planar::Mechanism& m, const planar::TimeGrid& grid);
 
 /// The response of one link along the grid, one row per grid time: the deflection in the beam
 /// frame (transverse w, axial u, m) at mid-span, w at the second end, the axial force at
@@ -159,8 +161,8 @@ struct LinkResponse {
   Eigen::MatrixXd normal, shear, moment;
   double periodicity_error = 0.0;  ///< as in Response
 };
-LinkResponse link_response(const planar::Mechanism& m, const ElasticLink& link, const planar::TimeGrid& grid,
-                           const ResponseOptions& options);
+[[nodiscard]] LinkResponse link_response(const planar::Mechanism& m, const ElasticLink& link,
+                                         const planar::TimeGrid& grid, const ResponseOptions& options);
 /// The same streamed: the rows handed to `on_chunk` in chunks of `chunk_rows` as the final pass
 /// computes them (the last chunk possibly shorter), nothing kept; returns the periodicity error.
 double link_response(const planar::Mechanism& m, const ElasticLink& link, const planar::TimeGrid& grid,
@@ -181,7 +183,7 @@ struct StressEnvelope {
   StressEnvelope(const ElasticLink& link, const Eigen::VectorXd& stations);
   void add(const LinkResponse& rows);
   /// The range's peak along the link (after the last add).
-  Peak range_peak() const;
+  [[nodiscard]] Peak range_peak() const;
   bool stresses = false;  ///< every segment has a section modulus
   Eigen::VectorXd station;
   /// Per station its section's area and modulus (at a step between segments, the smaller: the

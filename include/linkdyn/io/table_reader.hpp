@@ -15,6 +15,6 @@ struct CsvTable {
 
 /// Columns named by the header, every cell a number (SI). Blank lines and lines starting with
 /// '#' are skipped. Throws InputError naming the file, line and column.
-CsvTable read_csv_table(const std::string& path);
+[[nodiscard]] CsvTable read_csv_table(const std::string& path);
 
 }  // namespace linkdyn::io

@@ -43,29 +43,30 @@ void solve_reactions(const Mechanism& m, Workspace& ws);
 /// friction is zero.
 void update_friction(const Mechanism& m, Workspace& ws);
 /// Friction power lost in a pair (W, >= 0), of the friction applied in the last walk.
-double friction_power(const Mechanism& m, const Workspace& ws, int joint);
+[[nodiscard]] double friction_power(const Mechanism& m, const Workspace& ws, int joint);
 /// The force that compound pin `pin` exerts on its member `member` (index in the listed
 /// order): the sum of the reactions of the pin's pairs on that body. They sum to zero over the
 /// members (the pin is massless).
-Vec2 pin_force(const Mechanism& m, const Workspace& ws, int pin, int member);
+[[nodiscard]] Vec2 pin_force(const Mechanism& m, const Workspace& ws, int pin, int member);
 /// Friction power lost in a compound pin (W, >= 0): sum over the members b after the first of
 /// -M_b (omega_b - omega_first), of the friction applied in the last walk.
-double pin_friction_power(const Mechanism& m, const Workspace& ws, int pin);
+[[nodiscard]] double pin_friction_power(const Mechanism& m, const Workspace& ws, int pin);
 /// Friction power lost in every pair and compound pin (W).
-double total_friction_power(const Mechanism& m, const Workspace& ws);
+[[nodiscard]] double total_friction_power(const Mechanism& m, const Workspace& ws);
 /// Sum of the drivers' powers (W).
-double driver_power(const Mechanism& m, const Workspace& ws);
+[[nodiscard]] double driver_power(const Mechanism& m, const Workspace& ws);
 
 /// Loads, frictionless walk, then successive approximations with friction [001 Eqs. 12-13].
-KinetostaticsStatus solve_kinetostatics(const Mechanism& m, Workspace& ws, double t,
-                                        const KinetostaticsOptions& options = {});
+[[nodiscard]] KinetostaticsStatus solve_kinetostatics(const Mechanism& m, Workspace& ws, double t,
+                                                      const KinetostaticsOptions& options = {});
 
 /// Kinetostatics at a removable singular position (the rates in ws are limits): the reactions,
 /// efforts and friction as their limits from regular states on both sides (SingularLimit).
 /// False where they have none: the reactions grow without bound there (the loads cannot be
 /// carried at that position).
-bool solve_kinetostatics_as_limits(const Mechanism& m, Workspace& ws, double t, const KinetostaticsOptions& options,
-                                   SingularLimit& limits, KinetostaticsStatus& status);
+[[nodiscard]] bool solve_kinetostatics_as_limits(const Mechanism& m, Workspace& ws, double t,
+                                                 const KinetostaticsOptions& options, SingularLimit& limits,
+                                                 KinetostaticsStatus& status);
 
 struct KinetostaticsSummary {
   SweepSummary sweep;
@@ -121,8 +122,8 @@ struct PairReactions {
   Eigen::MatrixXd force_x, force_y;  ///< per pair: the force (revolute: pin; prismatic: normal) (N)
   Eigen::MatrixXd moment, normal;    ///< per pair: JointReaction::moment, ::normal
   std::vector<Eigen::MatrixXd> pin_force_x, pin_force_y;  ///< per compound pin: per member (N)
-  JointReaction reaction(Eigen::Index row, size_t pair) const;
-  Vec2 pin_force(Eigen::Index row, size_t pin, Eigen::Index member) const;
+  [[nodiscard]] JointReaction reaction(Eigen::Index row, size_t pair) const;
+  [[nodiscard]] Vec2 pin_force(Eigen::Index row, size_t pin, Eigen::Index member) const;
 };
 /// Room for `rows` rows of m's reactions.
 void allocate_rows(const Mechanism& m, Eigen::Index rows, PairReactions& r);
@@ -148,12 +149,13 @@ struct KinetostaticsResult {
   Eigen::VectorXi iterations;  ///< friction iterations
   std::vector<bool> self_locking, limit;
   KinetostaticsSummary summary;
-  Eigen::Index rows() const { return t.size(); }
+  [[nodiscard]] Eigen::Index rows() const { return t.size(); }
 };
 
 /// Kinetostatics at every position of the grid (sweep_kinematics, then solve_kinetostatics), with
 /// the cycle's integrals in the summary.
-KinetostaticsResult kinetostatics(const Mechanism& m, const TimeGrid& grid, const KinetostaticsOptions& options);
+[[nodiscard]] KinetostaticsResult kinetostatics(const Mechanism& m, const TimeGrid& grid,
+                                                const KinetostaticsOptions& options);
 /// A sweep with something to show, else: AnalysisError when the friction iterations converged
 /// at no position (self-locking over the whole sweep), InputError when a load marked useful
 /// does no work over it.
@@ -163,7 +165,8 @@ void check_kinetostatics(const Mechanism& m, const KinetostaticsSummary& summary
 /// (memory independent of the grid's length): `on_chunk` gets each chunk in order, the last one
 /// possibly shorter or empty, and may take it over (move from it). Returns the summary of the
 /// whole sweep.
-KinetostaticsSummary kinetostatics(const Mechanism& m, const TimeGrid& grid, const KinetostaticsOptions& options,
-                                   Eigen::Index chunk_rows, const std::function<void(KinetostaticsResult&)>& on_chunk);
+[[nodiscard]] KinetostaticsSummary kinetostatics(const Mechanism& m, const TimeGrid& grid,
+                                                 const KinetostaticsOptions& options, Eigen::Index chunk_rows,
+                                                 const std::function<void(KinetostaticsResult&)>& on_chunk);
 
 }  // namespace linkdyn::planar

@@ -33,7 +33,7 @@ struct Body {
   std::vector<NamedPoint> points;
   SourceLocation where;
   /// Index of the named point, or -1.
-  int find_point(const std::string& point_name) const;
+  [[nodiscard]] int find_point(const std::string& point_name) const;
 };
 
 enum class JointType { revolute, prismatic, gear };
@@ -64,9 +64,9 @@ struct Joint {
   /// A pair materialised from a compound pin (a revolute pair named like the pin, without
   /// friction of its own): the pin's index in MechanismSpec::pins; -1 for a model's joint.
   int pin = -1;
-  int constraint_count() const { return type == JointType::gear ? 1 : 2; }
-  bool connects(int b) const { return body[0] == b || body[1] == b; }
-  int other(int b) const { return body[0] == b ? body[1] : body[0]; }
+  [[nodiscard]] int constraint_count() const { return type == JointType::gear ? 1 : 2; }
+  [[nodiscard]] bool connects(int b) const { return body[0] == b || body[1] == b; }
+  [[nodiscard]] int other(int b) const { return body[0] == b ? body[1] : body[0]; }
 };
 
 /// A revolute joint of k >= 3 bodies at one pin (a compound hinge). It counts as k - 1
@@ -83,7 +83,7 @@ struct CompoundPin {
   double pin_radius = 0.0;               ///< r
   SourceLocation where;
   /// Index of `body` among the members, or -1.
-  int member(int body) const;
+  [[nodiscard]] int member(int body) const;
 };
 
 enum class DriverType { rotational, linear };
@@ -212,11 +212,11 @@ struct Load {
   std::vector<LoadPart> parts;
 
   template <class Element>
-  bool is() const {
+  [[nodiscard]] bool is() const {
     return std::holds_alternative<Element>(element);
   }
   template <class Element>
-  const Element& as() const {
+  [[nodiscard]] const Element& as() const {
     return std::get<Element>(element);
   }
 };
@@ -237,9 +237,9 @@ struct MechanismSpec {
   /// Optional analysis grid from the model; otherwise the first driver's natural grid.
   std::optional<TimeGrid> grid;
 
-  int find_body(const std::string& body_name) const;
-  int find_joint(const std::string& joint_name) const;
-  int find_pin(const std::string& pin_name) const;
+  [[nodiscard]] int find_body(const std::string& body_name) const;
+  [[nodiscard]] int find_joint(const std::string& joint_name) const;
+  [[nodiscard]] int find_pin(const std::string& pin_name) const;
 };
 
 /// Where an output point lives: a named point of a moving body and its column label.
@@ -274,27 +274,27 @@ struct Bearing {
 /// groups in structural order (drivers first) [001 Fig. 3].
 class Mechanism {
  public:
-  const MechanismSpec& spec() const { return spec_; }
-  const std::vector<Body>& bodies() const { return spec_.bodies; }
+  [[nodiscard]] const MechanismSpec& spec() const { return spec_; }
+  [[nodiscard]] const std::vector<Body>& bodies() const { return spec_.bodies; }
   /// Every binary pair: the model's joints first, in order (their indices are the spec's), then
   /// the pairs materialised for the compound pins (Joint::pin >= 0).
-  const std::vector<Joint>& joints() const { return joints_; }
-  const std::vector<CompoundPin>& pins() const { return spec_.pins; }
+  [[nodiscard]] const std::vector<Joint>& joints() const { return joints_; }
+  [[nodiscard]] const std::vector<CompoundPin>& pins() const { return spec_.pins; }
   /// The binary pairs materialised for compound pin `pin` (indices into joints(), ascending).
-  const std::vector<int>& pin_pairs(int pin) const { return pin_pairs_[static_cast<size_t>(pin)]; }
+  [[nodiscard]] const std::vector<int>& pin_pairs(int pin) const { return pin_pairs_[static_cast<size_t>(pin)]; }
   /// The bearings with friction (friction.hpp).
-  const std::vector<Bearing>& bearings() const { return bearings_; }
+  [[nodiscard]] const std::vector<Bearing>& bearings() const { return bearings_; }
   /// The bearings of compound pin `pin`'s members (indices into bearings(), ascending).
-  const std::vector<int>& pin_bearings(int pin) const { return pin_bearings_[static_cast<size_t>(pin)]; }
-  const std::vector<Driver>& drivers() const { return spec_.drivers; }
-  int dof() const { return dof_; }
-  const std::vector<std::unique_ptr<Group>>& groups() const { return groups_; }
+  [[nodiscard]] const std::vector<int>& pin_bearings(int pin) const { return pin_bearings_[static_cast<size_t>(pin)]; }
+  [[nodiscard]] const std::vector<Driver>& drivers() const { return spec_.drivers; }
+  [[nodiscard]] int dof() const { return dof_; }
+  [[nodiscard]] const std::vector<std::unique_ptr<Group>>& groups() const { return groups_; }
   /// Named points of moving bodies, with unique column labels.
-  const std::vector<OutputPoint>& output_points() const { return output_points_; }
+  [[nodiscard]] const std::vector<OutputPoint>& output_points() const { return output_points_; }
   /// Grid of the analysis: the model's, else the first driver's natural one.
-  TimeGrid default_grid() const;
+  [[nodiscard]] TimeGrid default_grid() const;
   /// The structural sequence, e.g. "R_I(0,1) -> RRR_II(2,3)" [001 Eq. 17].
-  std::string structure_string() const;
+  [[nodiscard]] std::string structure_string() const;
 
   Mechanism(Mechanism&&) noexcept;
   Mechanism& operator=(Mechanism&&) noexcept;
@@ -315,9 +315,9 @@ class Mechanism {
 
 /// Checks the description, counts the DOF (Gruebler-Kutzbach), finds the structural sequence
 /// and returns the immutable mechanism. Throws InputError on a bad description.
-Mechanism compile(MechanismSpec spec, const CompileOptions& options = {});
+[[nodiscard]] Mechanism compile(MechanismSpec spec, const CompileOptions& options = {});
 
 /// The drivers' values for messages: "crank = 30 deg, slider = 0.1 m".
-std::string driver_values(const Mechanism& m, std::span<const double> q);
+[[nodiscard]] std::string driver_values(const Mechanism& m, std::span<const double> q);
 
 }  // namespace linkdyn::planar

@@ -41,15 +41,15 @@ struct ChainSimulationResult {
   Eigen::MatrixXd tau;                               ///< per velocity coordinate: the driving force applied (N m or N)
   Eigen::VectorXd kinetic_energy, potential_energy;  ///< J (potential 0 without gravity)
   long rhs_evaluations = 0;
-  Eigen::Index rows() const { return t.size(); }
+  [[nodiscard]] Eigen::Index rows() const { return t.size(); }
 };
 
 /// Integrates M qdd + h + Q_fd = tau from (q0, qd0), q' from qd (configuration_rate). The dry
 /// friction's sign change is stepped over by the error control (no event location; sgn(0) = 0).
-ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, VectorIn q0, VectorIn qd0, VectorIn tau,
-                                     const ChainSimulationOptions& options);
+[[nodiscard]] ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, VectorIn q0, VectorIn qd0,
+                                                   VectorIn tau, const ChainSimulationOptions& options);
 /// The same with tau from a law of time and state.
-ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, VectorIn q0, VectorIn qd0,
-                                     const TorqueLaw& torque, const ChainSimulationOptions& options);
+[[nodiscard]] ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, VectorIn q0, VectorIn qd0,
+                                                   const TorqueLaw& torque, const ChainSimulationOptions& options);
 
 }  // namespace linkdyn::spatial
