@@ -25,7 +25,7 @@ void kinetostatics_per_position(benchmark::State& state, const std::string& exam
   for (auto _ : state) {
     const double t = grid.time(static_cast<int>(k++ % grid.steps));
     planar::set_drivers(m, ws, t);
-    planar::solve_kinematics(m, ws);
+    if (!planar::solve_kinematics(m, ws).ok()) state.SkipWithError("no position at a grid time");
     const planar::KinetostaticsStatus status = planar::solve_kinetostatics(m, ws, t, options);
     iterations += status.iterations;
     benchmark::DoNotOptimize(ws.effort[0]);

@@ -30,10 +30,8 @@ void run_check(const CheckOptions& o) {
   fmt::print("structural sequence: {}\n", m.structure_string());
 
   const planar::TimeGrid grid = m.default_grid();
-  require_start_assembly(m, grid);
   planar::Workspace ws(m);
-  planar::set_drivers(m, ws, grid.t0);
-  planar::solve_positions(m, ws);
+  require_start_assembly(m, grid, ws);
   planar::check_compound_pins(m, ws);
   fmt::print("assembly at t = {:g} s ({}):\n", grid.t0, driver_values(m, ws.q));
   for (size_t b = 1; b < m.bodies().size(); ++b)

@@ -19,7 +19,7 @@ struct ReduceOptions {
 void run_reduce(const ReduceOptions& o) {
   const io::Model model = io::read_model(o.model);
   const planar::Mechanism m = planar::compile(model.mechanism);
-  planar::analysis_grid(m, 0);  // assembles at the start
+  planar::require_start_assembly(m, m.default_grid());
   require_within_max_steps(o.points, {}, "--table-points", "table points");
   const dynamics::ReducedTable t = dynamics::tabulate_reduced_parameters(m, o.points, model.machine.constraint_actions);
   double worst_m = 0.0, worst_dm = 0.0, m_lo = INFINITY, m_hi = -INFINITY, dm_scale = 0.0;

@@ -226,7 +226,7 @@ void print_summary(const planar::Mechanism& m, const dynamics::DynamicSystem& sy
 void run_simulate(SimulateOptions o) {
   io::Model model = io::read_model(o.model);
   const planar::Mechanism m = planar::compile(model.mechanism);
-  planar::analysis_grid(m, 0);  // assembles at the start
+  planar::require_start_assembly(m, m.default_grid());
   require_within_max_steps(o.sim.steps, {}, "--steps");
   require_within_max_steps(o.sim.table_points, {}, "--table-points", "table points");
   o.sim.method = o.method == "full"   ? dynamics::Method::full

@@ -94,7 +94,7 @@ py::tuple kinetostatics(const PlanarModel& model, int steps, bool friction, doub
 py::tuple reduce(const PlanarModel& model, int points) {
   const planar::Mechanism& m = *model.mechanism;
   if (points < 4) throw py::value_error("points: at least 4 intervals");
-  planar::analysis_grid(m, 0);  // assembles at the start
+  planar::require_start_assembly(m, m.default_grid());
   dynamics::ReducedTable t;
   {
     const py::gil_scoped_release release;
@@ -150,7 +150,7 @@ dynamics::SimulationOptions simulation_options(const SimulateArgs& a) {
 
 py::tuple simulate(const PlanarModel& model, const SimulateArgs& args) {
   const dynamics::SimulationOptions o = simulation_options(args);
-  planar::analysis_grid(*model.mechanism, 0);  // assembles at the start
+  planar::require_start_assembly(*model.mechanism, model.mechanism->default_grid());
   std::shared_ptr<const dynamics::DynamicSystem> system = model.system();
   // As the command line: Kane's and the full method couple the elastic links unless asked rigid.
   if (o.method != dynamics::Method::reduced && !args.rigid_links && !model.model.elastic_links.empty()) {
@@ -178,7 +178,7 @@ py::tuple simulate(const PlanarModel& model, const SimulateArgs& args) {
 py::dict steady_regime(const PlanarModel& model, const SimulateArgs& args, std::optional<double> qd_guess) {
   const dynamics::SimulationOptions o = simulation_options(args);
   const planar::Mechanism& m = *model.mechanism;
-  planar::analysis_grid(m, 0);
+  planar::require_start_assembly(m, m.default_grid());
   const double guess = qd_guess ? *qd_guess : planar::evaluate(m.drivers()[0].law, o.t0).qd;
   const std::shared_ptr<const dynamics::DynamicSystem> system = model.system();
   dynamics::SteadyRegime s;

@@ -19,18 +19,18 @@ class ElasticCoupling {
   /// `columns`: the rigid accelerations each link's frame depends on; `tolerance`: relative,
   /// of the axial forces' successive approximations.
   ElasticCoupling(const DynamicSystem& system, int columns, double tolerance);
-  bool empty() const { return links_.empty(); }
-  size_t size() const { return links_.size(); }
-  const flex::ModalLink& link(size_t l) const { return links_[l]; }
+  [[nodiscard]] bool empty() const { return links_.empty(); }
+  [[nodiscard]] size_t size() const { return links_.size(); }
+  [[nodiscard]] const flex::ModalLink& link(size_t l) const { return links_[l]; }
   /// Whether any link has a geometric stiffness (its axial forces need the reactions).
-  bool geometric() const { return geometric_; }
+  [[nodiscard]] bool geometric() const { return geometric_; }
 
   /// The state: eta of every link at `eta`, their rates at `eta + coordinates`.
   void set_state(const double* eta, size_t coordinates) { eta_ = eta, coordinates_ = coordinates; }
-  flex::FrameAffine& frame(size_t l) { return frames_[l]; }
+  [[nodiscard]] flex::FrameAffine& frame(size_t l) { return frames_[l]; }
   /// Every link's terms at its frame, the state and the current axial forces.
   void couple();
-  const flex::CouplingTerms& terms(size_t l) const { return terms_[l]; }
+  [[nodiscard]] const flex::CouplingTerms& terms(size_t l) const { return terms_[l]; }
   /// eta'' of link l from the rigid accelerations its frame depends on.
   void accelerate(size_t l, const Eigen::Ref<const Eigen::VectorXd>& x);
   /// Held at rest (qd = qdd = 0, positions in ws): eta'' from the weight, stiffness and damping.
@@ -38,14 +38,15 @@ class ElasticCoupling {
   /// The axial forces from the reactions and accelerations in ws; true when they change the
   /// elastic forces by at most the tolerance of their size. Throws AnalysisError after 50
   /// passes of one evaluation (`pass`).
-  bool settle_axial_forces(const planar::Mechanism& m, const planar::Workspace& ws, int pass);
+  [[nodiscard]] bool settle_axial_forces(const planar::Mechanism& m, const planar::Workspace& ws, int pass);
   /// The load the deformation of link l adds to its body (for the kinetostatic walk).
-  planar::Wrench deformation_load(const planar::Mechanism& m, const planar::Workspace& ws, size_t l) const;
+  [[nodiscard]] planar::Wrench deformation_load(const planar::Mechanism& m, const planar::Workspace& ws,
+                                                size_t l) const;
   /// eta'' of every link and the powers of their damping and geometric stiffness, into e.
   void rates(Evaluation& e) const;
 
  private:
-  Eigen::Map<const Eigen::VectorXd> eta(size_t l, bool rate) const {
+  [[nodiscard]] Eigen::Map<const Eigen::VectorXd> eta(size_t l, bool rate) const {
     return {eta_ + offset_[l] + (rate ? coordinates_ : 0), links_[l].modes};
   }
   const std::vector<flex::ModalLink>& links_;

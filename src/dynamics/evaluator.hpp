@@ -29,7 +29,7 @@ struct Branches {
   /// Several DOF, per Coulomb element: held at rest by static friction while the others move
   /// (its speed is a constraint, its effort the force that holds it).
   std::vector<char> held;
-  bool holds(size_t element) const { return !held.empty() && held[element]; }
+  [[nodiscard]] bool holds(size_t element) const { return !held.empty() && held[element]; }
 };
 
 /// One evaluation's results.
@@ -69,7 +69,7 @@ struct Speeds {
 class FrictionIteration {
  public:
   explicit FrictionIteration(double tolerance) : tolerance_(tolerance) {}
-  bool done(double change, double size) {
+  [[nodiscard]] bool done(double change, double size) {
     ++iterations;
     const bool settled = iterations > 4 && change >= 0.5 * last_ && change <= 1e-11 * size;
     last_ = change;
@@ -109,12 +109,12 @@ class Evaluator {
   /// What the method adds to a result (the reduced method: its table's size and error).
   virtual void report(SimulationResult&) const {}
 
-  size_t dof() const { return n_; }
+  [[nodiscard]] size_t dof() const { return n_; }
   /// The coupled elastic links' modal coordinates (all links), and where eta starts in y (eta'
   /// follows it).
-  size_t elastic_coordinates() const { return elastic_; }
-  size_t elastic_offset() const { return 2 * n_ + sys_.motors.size(); }
-  size_t motors() const { return sys_.motors.size(); }
+  [[nodiscard]] size_t elastic_coordinates() const { return elastic_; }
+  [[nodiscard]] size_t elastic_offset() const { return 2 * n_ + sys_.motors.size(); }
+  [[nodiscard]] size_t motors() const { return sys_.motors.size(); }
   long evaluations = 0;
 
  protected:
@@ -142,10 +142,11 @@ class Evaluator {
   size_t elastic_ = 0;
 };
 
-std::unique_ptr<Evaluator> make_reduced_evaluator(const DynamicSystem& system, const SimulationOptions& options);
-std::unique_ptr<Evaluator> make_full_evaluator(const DynamicSystem& system, const SimulationOptions& options,
-                                               const double* y0);
-std::unique_ptr<Evaluator> make_kane_evaluator(const DynamicSystem& system, const SimulationOptions& options,
-                                               const double* y0);
+[[nodiscard]] std::unique_ptr<Evaluator> make_reduced_evaluator(const DynamicSystem& system,
+                                                                const SimulationOptions& options);
+[[nodiscard]] std::unique_ptr<Evaluator> make_full_evaluator(const DynamicSystem& system,
+                                                             const SimulationOptions& options, const double* y0);
+[[nodiscard]] std::unique_ptr<Evaluator> make_kane_evaluator(const DynamicSystem& system,
+                                                             const SimulationOptions& options, const double* y0);
 
 }  // namespace linkdyn::dynamics

@@ -28,8 +28,7 @@ planar::MechanismSpec with_rotors(planar::MechanismSpec spec, const MachineSpec&
 double element_speed(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e) {
   if (const auto* f = std::get_if<PairFriction>(&e.site)) return planar::bearing_speed(m, ws, m.bearings()[f->bearing]);
   if (const auto* r = std::get_if<BodyResistance>(&e.site)) return ws.body[r->body].omega;
-  Vec2 point;
-  return planar::sliding_speed(m.joints()[std::get<GuideResistance>(e.site).joint], ws, point);
+  return planar::sliding_speed(m.joints()[std::get<GuideResistance>(e.site).joint], ws);
 }
 
 double element_acceleration(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e) {
@@ -71,15 +70,12 @@ void add_element_effort(const planar::Mechanism& m, const planar::Workspace& ws,
     loads[r->body](2) += effort;
   } else {
     const planar::Joint& j = m.joints()[std::get<GuideResistance>(e.site).joint];
-    Vec2 point;
-    planar::sliding_speed(j, ws, point);
-    planar::add_guide_force(j, ws, point, effort, loads);
+    planar::add_guide_force(j, ws, effort, loads);
   }
 }
 
 double actuator_speed(const planar::Mechanism& m, const planar::Workspace& ws, const Actuator& a) {
-  Vec2 point;
-  return a.joint() >= 0 ? planar::sliding_speed(m.joints()[a.joint()], ws, point) : ws.body[a.body].omega;
+  return a.joint() >= 0 ? planar::sliding_speed(m.joints()[a.joint()], ws) : ws.body[a.body].omega;
 }
 
 void add_actuator_effort(const planar::Mechanism& m, const planar::Workspace& ws, const Actuator& a, double effort,
@@ -89,9 +85,7 @@ void add_actuator_effort(const planar::Mechanism& m, const planar::Workspace& ws
     return;
   }
   const planar::Joint& j = m.joints()[a.joint()];
-  Vec2 point;
-  planar::sliding_speed(j, ws, point);
-  planar::add_guide_force(j, ws, point, effort, loads);
+  planar::add_guide_force(j, ws, effort, loads);
 }
 
 DynamicSystem::DynamicSystem(const planar::Mechanism& m, MachineSpec machine_spec)

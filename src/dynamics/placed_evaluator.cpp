@@ -242,9 +242,10 @@ void PlacedEvaluator::evaluate(double t, const double* y, const Branches& b, Eva
   for (double& x : e.margin) x = v(c++);
   for (double& x : e.elastic_acceleration) x = v(c++);
   e.elastic_damping_power = v(c++), e.geometric_power = v(c++);
-  // The rates at this state too (their limits), for the next evaluation's prediction.
+  // The rates at this state too (their limits, where they have them), for the next evaluation's
+  // prediction.
   for (size_t i = 0; i < n_; ++i) ws_.qdd[i] = e.qdd[i];
-  planar::solve_rates_as_limits(m_, ws_, limits_);
+  (void)planar::solve_rates_as_limits(m_, ws_, limits_);
 }
 
 void PlacedEvaluator::speeds(double t, const double* y, Speeds& s) {
@@ -285,14 +286,14 @@ void PlacedEvaluator::holding(double t, const double* y, const Branches& b, doub
   std::vector<planar::Wrench>& applied = rest_applied_;
   applied = ws.applied;
   ws.qd[0] = 1.0;
-  planar::solve_velocities(m_, ws);
+  (void)planar::solve_velocities(m_, ws);  // at the positions checked above
   drive = 0.0;
   for (size_t k = 1; k < m_.bodies().size(); ++k)
     drive += applied[k].dot(planar::Wrench(ws.body[k].v.x(), ws.body[k].v.y(), ws.body[k].omega));
   coefficients.resize(sys_.coulomb.size());
   for (size_t k = 0; k < sys_.coulomb.size(); ++k) coefficients[k] = element_speed(m_, ws, sys_.coulomb[k]);
   ws.qd[0] = 0.0;
-  planar::solve_velocities(m_, ws);
+  (void)planar::solve_velocities(m_, ws);
   planar::solve_accelerations(m_, ws);
   const double d = drive >= 0.0 ? 1.0 : -1.0;
   std::vector<double>& effort = rest_effort_;

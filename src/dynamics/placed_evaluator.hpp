@@ -36,7 +36,7 @@ class PlacedEvaluator : public Evaluator {
   /// Positions and velocities at y into ws_; false where the state is at or near a singular
   /// position (then only the positions are solved). Throws AnalysisError where the mechanism
   /// does not assemble.
-  bool place(const double* y);
+  [[nodiscard]] bool place(const double* y);
   /// The evaluation at the placed (regular) state in ws.
   void evaluate_at(planar::Workspace& ws, double t, const double* y, const Branches& b, Evaluation& e);
   /// ws.friction_load from the sliding pairs' friction and the held elements' efforts (plus a
@@ -46,10 +46,10 @@ class PlacedEvaluator : public Evaluator {
   /// solution with them, reactions included.
   void hold(planar::Workspace& ws, const Branches& b);
   /// A held element's static capacity: f_s times its load at the solved reactions, or T0_static.
-  double static_capacity(const planar::Workspace& ws, size_t k, Evaluation& e) const;
+  [[nodiscard]] double static_capacity(const planar::Workspace& ws, size_t k, Evaluation& e) const;
   /// Loads, actuators and the resistances' Coulomb efforts into ws.applied; speeds and powers.
   void apply_loads(planar::Workspace& ws, double t, const double* y, const Branches& b, Evaluation& e);
-  std::string coordinates(const double* y) const;
+  [[nodiscard]] std::string coordinates(const double* y) const;
 
   planar::Workspace ws_;
   planar::SingularLimit limits_;
@@ -69,9 +69,9 @@ class PlacedEvaluator : public Evaluator {
   std::vector<planar::Wrench> rest_applied_;
 };
 
-std::unique_ptr<Evaluator> make_kane_evaluator(const DynamicSystem& system, const SimulationOptions& options,
-                                               const double* y0);
-std::unique_ptr<Evaluator> make_full_evaluator(const DynamicSystem& system, const SimulationOptions& options,
-                                               const double* y0);
+[[nodiscard]] std::unique_ptr<Evaluator> make_kane_evaluator(const DynamicSystem& system,
+                                                             const SimulationOptions& options, const double* y0);
+[[nodiscard]] std::unique_ptr<Evaluator> make_full_evaluator(const DynamicSystem& system,
+                                                             const SimulationOptions& options, const double* y0);
 
 }  // namespace linkdyn::dynamics

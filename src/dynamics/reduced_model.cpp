@@ -167,7 +167,7 @@ class NodeEvaluator {
     ws_.q[0] = q, ws_.qd[0] = 1.0, ws_.qdd[0] = 0.0;
     if (!planar::solve_positions(m_, ws_).ok()) return;  // reported when a node is evaluated there
     if (planar::near_singular(m_, ws_)) {
-      planar::solve_rates_as_limits(m_, ws_, limits_);
+      (void)planar::solve_rates_as_limits(m_, ws_, limits_);  // where they have limits
       return;
     }
     if (!planar::solve_velocities(m_, ws_).ok()) return;
@@ -194,7 +194,7 @@ class NodeEvaluator {
       if (ok) {
         out = limit;
         ws_.qd[0] = 1.0, ws_.qdd[0] = 0.0;
-        planar::solve_rates_as_limits(m_, ws_, limits_);  // for the next node's prediction
+        (void)planar::solve_rates_as_limits(m_, ws_, limits_);  // for the next node's prediction
         return;
       }
       if (!planar::solve_velocities(m_, ws_).ok())
@@ -205,7 +205,7 @@ class NodeEvaluator {
     }
     at_position(ws_, out);
     ws_.qd[0] = 1.0, ws_.qdd[0] = 0.0;
-    planar::solve_velocities(m_, ws_);
+    (void)planar::solve_velocities(m_, ws_);  // regular here, or checked above
     planar::solve_accelerations(m_, ws_);
     limits_.anchor.save(ws_);
   }
@@ -250,8 +250,7 @@ class NodeEvaluator {
       const Actuator& act = sys_.machine.actuators[a];
       if (act.joint() >= 0) {
         const planar::Joint& slide = m_.joints()[act.joint()];
-        Vec2 point;
-        put(model_.actuator_curve[a], planar::sliding_speed(slide, ws, point), planar::sliding_acceleration(slide, ws));
+        put(model_.actuator_curve[a], planar::sliding_speed(slide, ws), planar::sliding_acceleration(slide, ws));
       } else {
         put(model_.actuator_curve[a], ws.body[act.body].omega, ws.body[act.body].alpha);
       }
@@ -300,20 +299,21 @@ class NodeEvaluator {
     auto zero_applied = [&] {
       for (auto& w : ws.applied) w.setZero();
     };
-    // Inertia: qdd = 1 at rest, then qd = 1 without qdd.
+    // Inertia: qdd = 1 at rest, then qd = 1 without qdd. The velocities solve at these positions
+    // (regular, or a singular limit's sample: the callers check).
     ws.qd[0] = 0.0, ws.qdd[0] = 1.0;
-    planar::solve_velocities(m_, ws);
+    (void)planar::solve_velocities(m_, ws);
     planar::solve_accelerations(m_, ws);
     zero_applied();
     walk(0);
     ws.qd[0] = 1.0, ws.qdd[0] = 0.0;
-    planar::solve_velocities(m_, ws);
+    (void)planar::solve_velocities(m_, ws);
     planar::solve_accelerations(m_, ws);
     zero_applied();
     walk(1);
     // The rest at rest: no inertia, one unit source at a time.
     ws.qd[0] = 0.0, ws.qdd[0] = 0.0;
-    planar::solve_velocities(m_, ws);
+    (void)planar::solve_velocities(m_, ws);
     planar::solve_accelerations(m_, ws);
     const auto& loads = m_.spec().loads;
     zero_applied();

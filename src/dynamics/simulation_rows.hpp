@@ -11,7 +11,7 @@
 namespace linkdyn::dynamics {
 
 /// The kinetic energy of the mechanism's bodies at the workspace's velocities (J).
-double kinetic_energy(const planar::Mechanism& m, const planar::Workspace& ws);
+[[nodiscard]] double kinetic_energy(const planar::Mechanism& m, const planar::Workspace& ws);
 
 /// The rows of results: the arrays sized once, each row from the state and its evaluation.
 class RowWriter {
@@ -31,16 +31,16 @@ class RowWriter {
   /// Room for `rows` rows in the result.
   void allocate(Eigen::Index rows);
   /// The values a row holds, over all arrays (as allocated).
-  Eigen::Index values_per_row() const;
+  [[nodiscard]] Eigen::Index values_per_row() const;
   /// A load's work: its variable parts' integrated power and its constant parts' change of
   /// potential.
-  double load_work(const State& y, size_t l) const;
+  [[nodiscard]] double load_work(const State& y, size_t l) const;
   /// The coupled links' deflections at y into deflection_, and the energy they add.
-  flex::ElasticEnergy elastic_rows(const State& y);
+  [[nodiscard]] flex::ElasticEnergy elastic_rows(const State& y);
   /// The mechanism at the row's state: positions tracked from the last row, rates (limits at a
   /// singular position: true), accelerations from the evaluation, and the reactions of the
   /// loads, actuators and friction of the evaluation when asked.
-  bool place(double t, const State& y, const Evaluation& e);
+  [[nodiscard]] bool place(double t, const State& y, const Evaluation& e);
 
   const DynamicSystem& sys_;
   const planar::Mechanism& m_;

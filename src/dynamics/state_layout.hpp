@@ -30,10 +30,10 @@ struct StateLayout {
   size_t elastic_energy() const { return loss() + elements; }
   size_t size() const { return elastic_energy() + (elastic > 0 ? 2 : 0); }
   /// Coupled link l's eta (or eta') in a state, or its eta'' in an evaluation.
-  Eigen::Map<const Eigen::VectorXd> eta_of(const State& y, size_t l, bool rate) const {
+  [[nodiscard]] Eigen::Map<const Eigen::VectorXd> eta_of(const State& y, size_t l, bool rate) const {
     return {y.data() + (rate ? eta_rate() : eta()) + link_offset[l], modes[l]};
   }
-  Eigen::Map<const Eigen::VectorXd> eta_acceleration_of(const Evaluation& e, size_t l) const {
+  [[nodiscard]] Eigen::Map<const Eigen::VectorXd> eta_acceleration_of(const Evaluation& e, size_t l) const {
     return {e.elastic_acceleration.data() + link_offset[l], modes[l]};
   }
   /// The state's rates dx at x from the evaluation there: q' = qd (0 while the machine is

@@ -21,9 +21,9 @@ class Switches {
   /// With one DOF and Coulomb elements the speeds are taken per unit speed in the machine's
   /// direction: their zeros as the machine stops belong to the machine's own function.
   void values(double t, const State& y, std::vector<double>& g);
-  size_t count() const;
+  [[nodiscard]] size_t count() const;
   /// The locked sign of function k (0: none yet).
-  double locked(size_t k) const;
+  [[nodiscard]] double locked(size_t k) const;
   /// Locks every function (or only those without a sign yet) to its sign at (t, y); a function
   /// at zero keeps its branch. After the event of function `event`, a table whose coordinate
   /// left its segment takes the neighbouring segment on that side (at the node itself, the
@@ -47,9 +47,9 @@ class Switches {
 
  private:
   void start(double drive);
-  double margin(double t, const State& y);
+  [[nodiscard]] double margin(double t, const State& y);
   size_t nl() const { return m_.spec().loads.size(); }
-  size_t motor_index(size_t actuator) const;
+  [[nodiscard]] size_t motor_index(size_t actuator) const;
 
   const DynamicSystem& sys_;
   const planar::Mechanism& m_;

@@ -192,7 +192,11 @@ void RigidMotion::solve(double t) {
   if (!status.ok())
     throw AnalysisError(fmt::format("{}: t = {:.6g} s: {}; the elastic link needs the whole motion",
                                     m_.spec().where.file, t, planar::describe(m_, ws_, status)));
-  planar::solve_kinetostatics(m_, ws_, t, options_);
+  if (planar::solve_kinetostatics(m_, ws_, t, options_).self_locking)
+    throw AnalysisError(
+        fmt::format("{}: t = {:.6g} s: the joint friction self-locks (no reactions); the elastic link "
+                    "needs the whole motion",
+                    m_.spec().where.file, t));
 }
 
 EigenCycleResult eigen_cycle(const planar::Mechanism& m, const std::vector<ElasticLink>& links,
@@ -392,7 +396,8 @@ double link_response(const planar::Mechanism& m, const ElasticLink& link, const 
 LinkResponse link_response(const planar::Mechanism& m, const ElasticLink& link, const planar::TimeGrid& grid,
                            const ResponseOptions& options) {
   LinkResponse whole;
-  link_response(m, link, grid, options, grid.steps + 1, [&](const LinkResponse& rows) { whole = rows; });
+  whole.periodicity_error =
+      link_response(m, link, grid, options, grid.steps + 1, [&](const LinkResponse& rows) { whole = rows; });
   return whole;
 }
 

@@ -17,7 +17,7 @@ class ModelParser {
  public:
   explicit ModelParser(const std::string& path) : in_(path), path_(path) {}
 
-  Model parse(const YAML::Node& root);
+  [[nodiscard]] Model parse(const YAML::Node& root);
 
  private:
   template <class Item>
@@ -44,9 +44,9 @@ class ModelParser {
   // The planar mechanism (model_planar.cpp).
   void ground(const YAML::Node& root);
   void bodies(const YAML::Node& node);
-  int body_ref(const YAML::Node& node, const std::string& entity);
-  Vec2 point_ref(int body, const std::string& name, const YAML::Node& at, const std::string& entity);
-  planar::BodyPoint body_point(const YAML::Node& node, const std::string& entity);
+  [[nodiscard]] int body_ref(const YAML::Node& node, const std::string& entity);
+  [[nodiscard]] Vec2 point_ref(int body, const std::string& name, const YAML::Node& at, const std::string& entity);
+  [[nodiscard]] planar::BodyPoint body_point(const YAML::Node& node, const std::string& entity);
   void joints(const YAML::Node& node);
   void compound_pin(const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& j,
                     const YAML::Node& bodies);
@@ -60,28 +60,28 @@ class ModelParser {
   void drivers(const YAML::Node& node);
   void pin_driver(const YAML::Node& d, const YAML::Node& jn, const std::string& entity, planar::Driver& drv);
   void two_body_driver(const YAML::Node& jn, const std::string& entity, const planar::Driver& drv);
-  planar::MotionLaw law(const YAML::Node& l, const std::string& entity, planar::DriverType kind);
-  planar::TableLaw table(const YAML::Node& f, const std::string& entity);
+  [[nodiscard]] planar::MotionLaw law(const YAML::Node& l, const std::string& entity, planar::DriverType kind);
+  [[nodiscard]] planar::TableLaw table(const YAML::Node& f, const std::string& entity);
   void assembly(const YAML::Node& node);
   void structure(const YAML::Node& node);
   void analysis(const YAML::Node& node);
 
   // Loads and their tables (model_loads.cpp).
   void loads(const YAML::Node& node);
-  planar::Coordinate coordinate(const YAML::Node& node, const std::string& entity, bool& rate);
-  planar::LoadTable load_table(const YAML::Node& node, const std::string& entity, bool force);
-  std::vector<std::vector<double>> csv(const YAML::Node& f, const std::string& entity,
-                                       const std::string& header_expected, std::string& file);
+  [[nodiscard]] planar::Coordinate coordinate(const YAML::Node& node, const std::string& entity, bool& rate);
+  [[nodiscard]] planar::LoadTable load_table(const YAML::Node& node, const std::string& entity, bool force);
+  [[nodiscard]] std::vector<std::vector<double>> csv(const YAML::Node& f, const std::string& entity,
+                                                     const std::string& header_expected, std::string& file);
 
   // The machine of direct dynamics (model_machine.cpp).
   void actuators(const YAML::Node& node);
-  double static_resistance(const YAML::Node& n, const char* key, double kinetic, const std::string& entity,
-                           Quantity kind);
+  [[nodiscard]] double static_resistance(const YAML::Node& n, const char* key, double kinetic,
+                                         const std::string& entity, Quantity kind);
   void constraint_actions(const YAML::Node& node);
 
   // Elastic links (model_elastic.cpp).
-  flex::SectionProperties section_shape(const YAML::Node& link, const std::string& link_entity);
-  flex::BeamSection beam_section(const YAML::Node& n, const std::string& entity, double E, double rho);
+  [[nodiscard]] flex::SectionProperties section_shape(const YAML::Node& link, const std::string& link_entity);
+  [[nodiscard]] flex::BeamSection beam_section(const YAML::Node& n, const std::string& entity, double E, double rho);
   void elastic_links(const YAML::Node& node);
   void beam_inertia(int b);
 

@@ -114,7 +114,7 @@ std::optional<std::pair<double, Quantity>> parse_any_quantity(const std::string&
 }
 
 ModelTemplate::ModelTemplate(std::string path) : path_(std::move(path)), text_(read_text(path_)) {
-  parse_model(text_, path_);  // a template is a valid model
+  (void)parse_model(text_, path_);  // throws unless the template is a valid model
 }
 
 ModelTemplate::~ModelTemplate() = default;

@@ -16,7 +16,7 @@ namespace linkdyn::io {
 /// map[key], without yaml-cpp's cost of a missing key (it formats the key through a
 /// std::stringstream for an error message nobody reads): the variants of a study are parsed
 /// thousands of times a second.
-YAML::Node field(const YAML::Node& map, const char* key);
+[[nodiscard]] YAML::Node field(const YAML::Node& map, const char* key);
 
 class YamlReader {
  public:
@@ -26,10 +26,10 @@ class YamlReader {
   /// YAML text (read from the file itself when `text` is empty), parsed: InputError for text
   /// that is not YAML, or for a map that repeats a key (both lines named: YAML forbids it, and
   /// a parser would keep one silently).
-  YAML::Node load(const std::string& text) const;
-  YAML::Node load_file() const;
+  [[nodiscard]] YAML::Node load(const std::string& text) const;
+  [[nodiscard]] YAML::Node load_file() const;
 
-  SourceLocation where(const YAML::Node& node) const;
+  [[nodiscard]] SourceLocation where(const YAML::Node& node) const;
   [[noreturn]] void fail(const YAML::Node& node, const std::string& entity, const std::string& problem,
                          const std::string& fix) const;
 
@@ -37,20 +37,22 @@ class YamlReader {
   void allow_only(const YAML::Node& map, const std::string& entity, std::initializer_list<const char*> allowed) const;
   void require_map(const YAML::Node& node, const std::string& entity) const;
   /// The child `key`, failing when missing.
-  YAML::Node required(const YAML::Node& map, const char* key, const std::string& entity, const std::string& hint) const;
+  [[nodiscard]] YAML::Node required(const YAML::Node& map, const char* key, const std::string& entity,
+                                    const std::string& hint) const;
 
-  std::string text(const YAML::Node& node, const std::string& entity) const;
-  double number(const YAML::Node& node, const std::string& entity, Quantity kind = Quantity::plain) const;
-  int integer(const YAML::Node& node, const std::string& entity, int min_value) const;
+  [[nodiscard]] std::string text(const YAML::Node& node, const std::string& entity) const;
+  [[nodiscard]] double number(const YAML::Node& node, const std::string& entity, Quantity kind = Quantity::plain) const;
+  [[nodiscard]] int integer(const YAML::Node& node, const std::string& entity, int min_value) const;
   /// [x, y] or {r: length, angle: angle}.
-  Vec2 point(const YAML::Node& node, const std::string& entity) const;
-  std::optional<double> optional_number(const YAML::Node& map, const char* key, const std::string& entity,
-                                        Quantity kind = Quantity::plain) const;
+  [[nodiscard]] Vec2 point(const YAML::Node& node, const std::string& entity) const;
+  [[nodiscard]] std::optional<double> optional_number(const YAML::Node& map, const char* key, const std::string& entity,
+                                                      Quantity kind = Quantity::plain) const;
   /// [x, y], each a `kind` (`fix`: the hint when it is not two components).
-  Vec2 vector(const YAML::Node& node, const std::string& entity, Quantity kind, const std::string& fix) const;
+  [[nodiscard]] Vec2 vector(const YAML::Node& node, const std::string& entity, Quantity kind,
+                            const std::string& fix) const;
   /// The number `key` of `map`, >= 0; 0 when it is missing and not `required`.
-  double non_negative(const YAML::Node& map, const char* key, const std::string& entity, Quantity kind,
-                      bool required) const;
+  [[nodiscard]] double non_negative(const YAML::Node& map, const char* key, const std::string& entity, Quantity kind,
+                                    bool required) const;
 
  private:
   std::string file_;
@@ -58,6 +60,6 @@ class YamlReader {
 
 struct Model;
 /// parse_model from a parsed tree (model_file.cpp): the variants of a design study.
-Model parse_model_tree(const YAML::Node& root, const std::string& path);
+[[nodiscard]] Model parse_model_tree(const YAML::Node& root, const std::string& path);
 
 }  // namespace linkdyn::io

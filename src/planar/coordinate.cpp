@@ -43,8 +43,7 @@ CoordinateValue coordinate_value(const Mechanism& m, const Workspace& ws, double
                           const Vec2 u = g.arm(j.as<PrismaticPair>().guide_dir);
                           CoordinateValue out;
                           out.value = u.dot(s.position(j.point[1]) - g.position(j.point[0]));
-                          Vec2 point;
-                          out.rate = sliding_speed(j, ws, point);
+                          out.rate = sliding_speed(j, ws);
                           if (accelerations) out.acceleration = sliding_acceleration(j, ws);
                           return out;
                         },

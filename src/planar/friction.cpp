@@ -46,8 +46,7 @@ std::vector<Bearing> find_bearings(const Mechanism& m) {
 
 double bearing_speed(const Mechanism& m, const Workspace& ws, const Bearing& b) {
   if (const auto* slide = std::get_if<Bearing::Prismatic>(&b.kind)) {
-    Vec2 point;
-    return sliding_speed(m.joints()[slide->joint], ws, point);
+    return sliding_speed(m.joints()[slide->joint], ws);
   }
   return ws.body[b.body[1]].omega - ws.body[b.body[0]].omega;
 }
@@ -101,9 +100,7 @@ void add_bearing_effort(const Mechanism& m, const Workspace& ws, const Bearing& 
                         std::vector<Wrench>& loads) {
   if (const auto* slide = std::get_if<Bearing::Prismatic>(&b.kind)) {
     const Joint& j = m.joints()[slide->joint];
-    Vec2 point;
-    sliding_speed(j, ws, point);
-    add_guide_force(j, ws, point, effort, loads);
+    add_guide_force(j, ws, effort, loads);
     return;
   }
   loads[b.body[1]](2) += effort;

@@ -36,9 +36,9 @@ double reaction_change(const Workspace& ws) {
 
 }  // namespace
 
-double sliding_speed(const Joint& j, const Workspace& ws, Vec2& point) {
+double sliding_speed(const Joint& j, const Workspace& ws) {
   const BodyState &g = ws.body[j.body[0]], &s = ws.body[j.body[1]];
-  point = s.position(j.point[1]);
+  const Vec2 point = s.position(j.point[1]);
   const Vec2 v_guide = g.v + g.omega * perp(point - g.r);
   return g.arm(j.as<PrismaticPair>().guide_dir).dot(s.velocity(j.point[1]) - v_guide);
 }
@@ -55,7 +55,8 @@ double sliding_acceleration(const Joint& j, const Workspace& ws) {
   return (g.omega * perp(u)).dot(v_rel) + u.dot(a_rel);
 }
 
-void add_guide_force(const Joint& j, const Workspace& ws, const Vec2& point, double force, std::vector<Wrench>& loads) {
+void add_guide_force(const Joint& j, const Workspace& ws, double force, std::vector<Wrench>& loads) {
+  const Vec2 point = ws.body[j.body[1]].position(j.point[1]);
   const Vec2 F = force * ws.body[j.body[0]].arm(j.as<PrismaticPair>().guide_dir);
   for (int side = 0; side < 2; ++side) {
     const BodyState& b = ws.body[j.body[side]];

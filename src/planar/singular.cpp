@@ -76,7 +76,7 @@ bool SingularLimit::sample(const Mechanism& m, double s, int count, const LimitV
   if (!out.head(count).allFinite()) return false;
   // Leave the tracking state on the path, for the next sample's prediction.
   for (size_t d = 0; d < q_star_.size(); ++d) ws.qd[d] = direction_[d], ws.qdd[d] = 0.0;
-  solve_velocities(m, ws);
+  if (!solve_velocities(m, ws).ok()) return false;
   solve_accelerations(m, ws);
   return true;
 }

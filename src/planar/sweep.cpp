@@ -122,6 +122,10 @@ SweepSummary sweep_kinematics(const Mechanism& m, Workspace& ws, const TimeGrid&
 
 void require_start_assembly(const Mechanism& m, const TimeGrid& grid) {
   Workspace ws(m);
+  require_start_assembly(m, grid, ws);
+}
+
+void require_start_assembly(const Mechanism& m, const TimeGrid& grid, Workspace& ws) {
   set_drivers(m, ws, grid.t0);
   const KinematicStatus status = solve_positions(m, ws);
   if (!status.ok())

@@ -169,8 +169,9 @@ void add_load_arrows(const Mechanism& m, const planar::TimeGrid& grid, const std
   planar::Workspace ws(m);
   size_t next = 0, row = 0;
   double largest = 0.0;
-  // The frames' rows count the assembled steps, as planar::kinematics records them.
-  planar::sweep_kinematics(m, ws, grid, [&](int, double t, planar::StepStatus status) {
+  // The frames' rows count the assembled steps, as planar::kinematics records them (its summary
+  // is the kinematics' own).
+  (void)planar::sweep_kinematics(m, ws, grid, [&](int, double t, planar::StepStatus status) {
     if (status == planar::StepStatus::absent) return;
     if (next >= rows.size() || row++ != rows[next]) return;
     ++next;

@@ -88,7 +88,8 @@ struct Animation {
 
 /// The animation at about max_frames rows of the kinematics (the decimated rows); the load
 /// arrows from a second sweep over `grid` (the loads at each frame's solved state).
-Animation animation(const planar::Mechanism& m, const dynamics::MachineSpec& machine, const planar::TimeGrid& grid,
-                    const planar::KinematicsResult& r, const XAxis& x, size_t max_frames);
+[[nodiscard]] Animation animation(const planar::Mechanism& m, const dynamics::MachineSpec& machine,
+                                  const planar::TimeGrid& grid, const planar::KinematicsResult& r, const XAxis& x,
+                                  size_t max_frames);
 
 }  // namespace linkdyn::report

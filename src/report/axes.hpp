@@ -16,24 +16,24 @@ struct XAxis {
 };
 
 /// The time t (s).
-Axis time_axis();
+[[nodiscard]] Axis time_axis();
 Axis angle_axis();    ///< deg
 Axis force_axis();    ///< N
 Axis torque_axis();   ///< N m
 Axis power_axis();    ///< W
 Axis current_axis();  ///< A
 /// Driver d's coordinate: its angle (deg) or position (m).
-Axis coordinate_axis(const planar::Mechanism& m, size_t d);
+[[nodiscard]] Axis coordinate_axis(const planar::Mechanism& m, size_t d);
 /// Driver d's rate (its column's name): rad/s or m/s.
-Axis rate_axis(const planar::Mechanism& m, size_t d);
+[[nodiscard]] Axis rate_axis(const planar::Mechanism& m, size_t d);
 /// What driver d exerts: a torque (N m) or a force (N).
-Axis effort_axis(const planar::Mechanism& m, size_t d);
+[[nodiscard]] Axis effort_axis(const planar::Mechanism& m, size_t d);
 
 /// The first driver's coordinate q.col(0) when it is monotonic over the rows (in deg for a
 /// rotational driver), else time t.
-XAxis x_axis(const planar::Mechanism& m, const Eigen::VectorXd& t, const Eigen::MatrixXd& q);
+[[nodiscard]] XAxis x_axis(const planar::Mechanism& m, const Eigen::VectorXd& t, const Eigen::MatrixXd& q);
 
 /// The first driver's coordinate at the values q (in deg for a rotational driver).
-XAxis driver_axis(const planar::Mechanism& m, const std::vector<double>& q);
+[[nodiscard]] XAxis driver_axis(const planar::Mechanism& m, const std::vector<double>& q);
 
 }  // namespace linkdyn::report

@@ -9,13 +9,13 @@ namespace linkdyn::report {
 
 /// The animation's data as compact JSON (numbers to 6 significant digits), safe inside a
 /// <script> element.
-std::string animation_json(const Animation& animation);
+[[nodiscard]] std::string animation_json(const Animation& animation);
 /// Text made safe inside HTML elements (&, <, > escaped).
-std::string escape_html(const std::string& text);
+[[nodiscard]] std::string escape_html(const std::string& text);
 /// JSON text made safe inside a <script> element.
-std::string script_safe(const std::string& json);
+[[nodiscard]] std::string script_safe(const std::string& json);
 
 /// The page, each series of a plot decimated to about max_plot_points points.
-std::string report_page(const ReportData& data, size_t max_plot_points);
+[[nodiscard]] std::string report_page(const ReportData& data, size_t max_plot_points);
 
 }  // namespace linkdyn::report

@@ -26,7 +26,7 @@ struct ReportData {
 /// Runs each analysis once (the kinematic sweep gives both the table and the frames; then the
 /// kinetostatics, the reduced parameters and a simulation where they apply) and assembles what
 /// the page shows.
-ReportData report_data(const planar::Mechanism& m, const dynamics::MachineSpec& machine, const planar::TimeGrid& grid,
-                       const ReportOptions& options);
+[[nodiscard]] ReportData report_data(const planar::Mechanism& m, const dynamics::MachineSpec& machine,
+                                     const planar::TimeGrid& grid, const ReportOptions& options);
 
 }  // namespace linkdyn::report

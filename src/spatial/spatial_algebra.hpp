@@ -12,36 +12,36 @@ namespace linkdyn::spatial::detail {
 struct V3 {
   double x, y, z;
 };
-inline V3 operator+(const V3& a, const V3& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
-inline V3 operator-(const V3& a, const V3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-inline V3 operator*(double s, const V3& a) { return {s * a.x, s * a.y, s * a.z}; }
+[[nodiscard]] inline V3 operator+(const V3& a, const V3& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+[[nodiscard]] inline V3 operator-(const V3& a, const V3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+[[nodiscard]] inline V3 operator*(double s, const V3& a) { return {s * a.x, s * a.y, s * a.z}; }
 inline V3& operator+=(V3& a, const V3& b) { return a = a + b; }
-inline V3 cross(const V3& a, const V3& b) {
+[[nodiscard]] inline V3 cross(const V3& a, const V3& b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
-inline double dot(const V3& a, const V3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-inline V3 load(const double* p) { return {p[0], p[1], p[2]}; }
+[[nodiscard]] inline double dot(const V3& a, const V3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+[[nodiscard]] inline V3 load(const double* p) { return {p[0], p[1], p[2]}; }
 inline void store(double* p, const V3& v) { p[0] = v.x, p[1] = v.y, p[2] = v.z; }
 /// R v and R^T v for a column-major 3x3 (Eigen's Mat3).
-inline V3 times(const Mat3& R, const V3& v) {
+[[nodiscard]] inline V3 times(const Mat3& R, const V3& v) {
   const double* r = R.data();
   return {r[0] * v.x + r[3] * v.y + r[6] * v.z, r[1] * v.x + r[4] * v.y + r[7] * v.z,
           r[2] * v.x + r[5] * v.y + r[8] * v.z};
 }
-inline V3 transpose_times(const Mat3& R, const V3& v) {
+[[nodiscard]] inline V3 transpose_times(const Mat3& R, const V3& v) {
   const double* r = R.data();
   return {r[0] * v.x + r[1] * v.y + r[2] * v.z, r[3] * v.x + r[4] * v.y + r[5] * v.z,
           r[6] * v.x + r[7] * v.y + r[8] * v.z};
 }
 
-inline Vec6 motion_to_child(const Pose& X, const Vec6& m) {
+[[nodiscard]] inline Vec6 motion_to_child(const Pose& X, const Vec6& m) {
   Vec6 r;
   r.head<3>() = X.R.transpose() * m.head<3>();
   r.tail<3>() = X.R.transpose() * (m.tail<3>() + m.head<3>().cross(X.p));
   return r;
 }
 
-inline Vec6 force_to_parent(const Pose& X, const Vec6& f) {
+[[nodiscard]] inline Vec6 force_to_parent(const Pose& X, const Vec6& f) {
   Vec6 r;
   r.tail<3>() = X.R * f.tail<3>();
   r.head<3>() = X.R * f.head<3>() + X.p.cross(r.tail<3>());
@@ -49,7 +49,7 @@ inline Vec6 force_to_parent(const Pose& X, const Vec6& f) {
 }
 
 /// v x m for motions.
-inline Vec6 cross_motion(const Vec6& v, const Vec6& m) {
+[[nodiscard]] inline Vec6 cross_motion(const Vec6& v, const Vec6& m) {
   Vec6 r;
   r.head<3>() = v.head<3>().cross(m.head<3>());
   r.tail<3>() = v.head<3>().cross(m.tail<3>()) + v.tail<3>().cross(m.head<3>());
@@ -57,7 +57,7 @@ inline Vec6 cross_motion(const Vec6& v, const Vec6& m) {
 }
 
 /// v x* f for forces.
-inline Vec6 cross_force(const Vec6& v, const Vec6& f) {
+[[nodiscard]] inline Vec6 cross_force(const Vec6& v, const Vec6& f) {
   Vec6 r;
   r.head<3>() = v.head<3>().cross(f.head<3>()) + v.tail<3>().cross(f.tail<3>());
   r.tail<3>() = v.head<3>().cross(f.tail<3>());
@@ -66,13 +66,13 @@ inline Vec6 cross_force(const Vec6& v, const Vec6& f) {
 
 /// A rigid-body spatial inertia (mass, first moment m c, inertia about the origin) times a
 /// motion: [I_O w + mc x v; m v - mc x w].
-inline Vec6 inertia_times(double mass, const Vec3& mc, const Mat3& inertia_origin, const Vec6& m) {
+[[nodiscard]] inline Vec6 inertia_times(double mass, const Vec3& mc, const Mat3& inertia_origin, const Vec6& m) {
   Vec6 r;
   r.head<3>() = inertia_origin * m.head<3>() + mc.cross(m.tail<3>());
   r.tail<3>() = mass * m.tail<3>() - mc.cross(m.head<3>());
   return r;
 }
-inline Vec6 inertia_times(const Chain& c, int i, const Vec6& m) {
+[[nodiscard]] inline Vec6 inertia_times(const Chain& c, int i, const Vec6& m) {
   const auto k = static_cast<size_t>(i);
   return inertia_times(c.mass[k], c.first_moment[k], c.inertia_origin[k], m);
 }

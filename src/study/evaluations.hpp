@@ -21,12 +21,12 @@ class Evaluations {
   Evaluations& operator=(const Evaluations&) = delete;
 
   /// The variant at x: from an earlier run's journal, else evaluated (and journaled, on the root).
-  Variant evaluate(VariantEvaluator& evaluator, std::span<const double> x);
+  [[nodiscard]] Variant evaluate(VariantEvaluator& evaluator, std::span<const double> x);
   /// Variants another rank evaluated: journaled and counted here.
   void record(const std::vector<Variant>& variants);
   /// The number of variants a progress display counts up to.
   void expect(size_t total) { total_ = total; }
-  size_t resumed() const { return cache_.size(); }
+  [[nodiscard]] size_t resumed() const { return cache_.size(); }
 
  private:
   void append(const Variant& v);

@@ -5,7 +5,7 @@
 
 namespace linkdyn::study {
 
-inline std::uint64_t fnv1a(std::string_view text, std::uint64_t hash = 0xcbf29ce484222325ULL) {
+[[nodiscard]] inline std::uint64_t fnv1a(std::string_view text, std::uint64_t hash = 0xcbf29ce484222325ULL) {
   for (unsigned char c : text) hash = (hash ^ c) * 0x100000001b3ULL;
   return hash;
 }

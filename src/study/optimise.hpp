@@ -22,13 +22,13 @@ using Evaluate = std::function<Variant(std::span<const double> parameters)>;
 /// Runs the optimisation on the calling thread; every evaluation is appended to `history`
 /// (run and phase set). Returns the index in `history` of the best feasible design (or of the
 /// least infeasible one), and whether it is feasible.
-std::pair<size_t, bool> optimise(const io::Study& study, const RunGoal& goal, const Evaluate& evaluate,
-                                 std::vector<Variant>& history);
+[[nodiscard]] std::pair<size_t, bool> optimise(const io::Study& study, const RunGoal& goal, const Evaluate& evaluate,
+                                               std::vector<Variant>& history);
 
 /// A variant's objective values, sense applied (minimised), or nothing when it failed.
-std::optional<std::vector<double>> objective_values(const io::Study& study, const Variant& v);
+[[nodiscard]] std::optional<std::vector<double>> objective_values(const io::Study& study, const Variant& v);
 /// Whether a variant meets every constraint of the study and of the run's goal.
-bool feasible(const io::Study& study, const RunGoal& goal, const Variant& v);
+[[nodiscard]] bool feasible(const io::Study& study, const RunGoal& goal, const Variant& v);
 
 /// Checks the optimiser's algorithm names (InputError naming the study file).
 void check_optimiser(const io::Study& study);

@@ -81,7 +81,8 @@ void run_optimisation(const io::Study& study, Executor& executor, Evaluations& e
   check_optimiser(study);
   const size_t objectives = study.objectives.size();
   const int points = objectives == 1 ? 1 : study.optimiser.pareto_points;
-  const auto budget = static_cast<size_t>(1 + study.optimiser.global_evaluations + study.optimiser.local_evaluations);
+  const size_t budget = 1 + static_cast<size_t>(study.optimiser.global_evaluations) +
+                        static_cast<size_t>(study.optimiser.local_evaluations);
   evaluations.expect(budget * static_cast<size_t>(points));
   auto run_goals = [&](const std::vector<RunGoal>& goals) {
     const size_t offset = result.variants.size();

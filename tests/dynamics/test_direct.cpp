@@ -178,7 +178,7 @@ TEST(DirectDynamics, SteadyRegimeOfAMachineWithoutResistanceIsRefused) {
   SimulationOptions o;
   o.friction = false;
   try {
-    steady_regime(system, o, 10.0);
+    (void)steady_regime(system, o, 10.0);
     ADD_FAILURE() << "a steady regime was reported";
   } catch (const AnalysisError& e) {
     EXPECT_NE(std::string(e.what()).find("no steady regime"), std::string::npos) << e.what();
@@ -219,13 +219,13 @@ TEST(DirectDynamics, FlywheelSearchRefusesWhatNoInertiaCanDo) {
   const io::Model fourbar = data_model("fourbar-motor");
   SimulationOptions o;
   o.rel_tol = 1e-10, o.abs_tol = 1e-12;
-  EXPECT_THROW(flywheel_for_fluctuation(planar::compile(fourbar.mechanism), fourbar.machine, o, 1, 1e-9, 10.0),
+  EXPECT_THROW((void)flywheel_for_fluctuation(planar::compile(fourbar.mechanism), fourbar.machine, o, 1, 1e-9, 10.0),
                InputError);
   const io::Model press = io::read_model(test::example("toggle-press"));
   const planar::Mechanism m = planar::compile(press.mechanism);
   o.friction = false;
   try {
-    flywheel_for_fluctuation(m, press.machine, o, press.mechanism.find_body("ram"), 1e-4, 10.0);
+    (void)flywheel_for_fluctuation(m, press.machine, o, press.mechanism.find_body("ram"), 1e-4, 10.0);
     ADD_FAILURE() << "a flywheel was reported";
   } catch (const AnalysisError& e) {
     EXPECT_NE(std::string(e.what()).find("does not fall as the body gains inertia"), std::string::npos) << e.what();
@@ -270,7 +270,7 @@ TEST(DirectDynamics, OptionsOutOfRangeAreInputErrorsNamingTheSimulation) {
     SimulationOptions o;
     change(o);
     try {
-      simulate(system, o);
+      (void)simulate(system, o);
       ADD_FAILURE() << "accepted";
     } catch (const InputError& e) {
       EXPECT_EQ(e.entity(), "simulation") << e.what();

@@ -172,10 +172,8 @@ TEST(Kane, LiaisonForcesAgreeWithKinetostaticsAtTheSameMotion) {
     ASSERT_TRUE(planar::solve_kinematics(mm, ws).ok());
     planar::evaluate_loads(mm, ws, r.t(row));
     ws.applied[1](2) += r.effort(row, rotor) + r.effort(row, slip);
-    Vec2 point;
     const planar::Joint& guide = mm.joints()[mm.spec().find_joint("guide")];
-    planar::sliding_speed(guide, ws, point);
-    planar::add_guide_force(guide, ws, point, r.effort(row, friction), ws.applied);
+    planar::add_guide_force(guide, ws, r.effort(row, friction), ws.applied);
     for (auto& w : ws.friction_load) w.setZero();
     planar::solve_reactions(mm, ws);
     double scale = 1.0;

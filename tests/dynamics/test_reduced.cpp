@@ -148,7 +148,7 @@ TEST(ReducedParameters, EquationOfMotionWithTheReducedForceMatchesKinetostatics)
       const double F = reduced_force(m, ws, t);
       planar::set_drivers(m, ws, t);
       ASSERT_TRUE(planar::solve_kinematics(m, ws).ok());
-      planar::solve_kinetostatics(m, ws, t, {.friction = false});
+      (void)planar::solve_kinetostatics(m, ws, t, {.friction = false});
       const double expected = ri.m * qdd + 0.5 * ri.dm * qd * qd - F;
       EXPECT_NEAR(ws.effort[0], expected, 1e-9 * (std::abs(ws.effort[0]) + std::abs(F) + ri.m * std::abs(qdd) + 1.0))
           << "q = " << q;

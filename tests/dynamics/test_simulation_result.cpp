@@ -196,7 +196,7 @@ TEST(SimulationResult, RowsHandedOverInChunksAreTheRowsOfTheWholeRun) {
       if (chunks++ == 0) joined.columns = table.columns;
       joined.values.insert(joined.values.end(), table.values.begin(), table.values.end());
     };
-    simulate(system, o);
+    (void)simulate(system, o);
     EXPECT_GE(chunks, 7);
     ASSERT_EQ(joined.columns, whole.columns);
     ASSERT_EQ(joined.values.size(), whole.values.size());

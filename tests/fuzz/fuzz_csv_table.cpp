@@ -4,5 +4,5 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   return linkdyn::fuzz::expect_clear_errors(
-      [&] { linkdyn::io::read_csv_table(linkdyn::fuzz::as_file(data, size, ".csv")); });
+      [&] { (void)linkdyn::io::read_csv_table(linkdyn::fuzz::as_file(data, size, ".csv")); });
 }

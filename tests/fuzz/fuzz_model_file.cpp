@@ -12,6 +12,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const linkdyn::planar::Mechanism m = linkdyn::planar::compile(model.mechanism);
     const linkdyn::dynamics::DynamicSystem system(m, model.machine);
     const linkdyn::planar::TimeGrid grid = linkdyn::planar::analysis_grid(m, 8);
-    linkdyn::planar::kinematics(m, grid);
+    (void)linkdyn::planar::kinematics(m, grid);
   });
 }

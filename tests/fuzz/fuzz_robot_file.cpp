@@ -6,6 +6,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   return linkdyn::fuzz::expect_clear_errors([&] {
     const bool urdf = size > 0 && data[0] == '<';
     const std::string path = linkdyn::fuzz::as_file(data, size, urdf ? ".urdf" : ".yaml");
-    linkdyn::spatial::build_chain(linkdyn::io::read_chain_file(path));
+    (void)linkdyn::spatial::build_chain(linkdyn::io::read_chain_file(path));
   });
 }

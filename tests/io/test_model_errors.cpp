@@ -51,7 +51,7 @@ std::string replace(std::string text, const std::string& from, const std::string
 void expect_error(const std::string& text, int line, std::initializer_list<const char*> fragments,
                   const std::string& path = "bad.yaml") {
   try {
-    planar::compile(io::parse_planar_model(text, path));
+    (void)planar::compile(io::parse_planar_model(text, path));
     FAIL() << "no error for this input";
   } catch (const InputError& e) {
     const std::string msg = e.what();
@@ -155,7 +155,7 @@ drivers:
 TEST(ModelErrors, TableFileWithBadRow) {
   const std::string dir = LINKDYN_TEST_DATA_DIR;
   try {
-    planar::compile(io::parse_planar_model(
+    (void)planar::compile(io::parse_planar_model(
         replace(base, "law: {type: constant_speed, speed: 1}", "law: {type: table, file: bad-table.csv}"),
         dir + "/model.yaml"));
     FAIL();
@@ -448,7 +448,7 @@ TEST(ModelErrors, DeepIndentedNestingIsRefused) {
   std::string deep = base + "analysis:\n";
   for (int k = 1; k <= 2000; ++k) deep += std::string(static_cast<size_t>(k), ' ') + "a:\n";
   try {
-    planar::compile(io::parse_planar_model(deep, "bad.yaml"));
+    (void)planar::compile(io::parse_planar_model(deep, "bad.yaml"));
     FAIL() << "no error";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("nest too deeply"), std::string::npos) << e.what();
@@ -459,7 +459,7 @@ namespace {
 /// Expects io::read_model(path) to fail with one line containing `fragment`.
 void expect_file_error(const std::string& path, const char* fragment) {
   try {
-    io::read_model(path);
+    (void)io::read_model(path);
     FAIL() << "no error for " << path;
   } catch (const InputError& e) {
     const std::string msg = e.what();

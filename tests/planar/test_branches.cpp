@@ -21,7 +21,7 @@ TEST(Branches, TrackedThroughAFullCrankRevolutionWithoutJumps) {
     Workspace ws(m);
     std::vector<BodyState> first, previous;
     double worst_jump = 0.0;
-    sweep_kinematics(m, ws, m.default_grid(), [&](int k, double, StepStatus s) {
+    (void)sweep_kinematics(m, ws, m.default_grid(), [&](int k, double, StepStatus s) {
       ASSERT_EQ(s, StepStatus::ok);
       if (k == 0)
         first = ws.body;

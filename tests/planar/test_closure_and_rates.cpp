@@ -80,7 +80,7 @@ TEST(Kinematics, LoopClosureBelow1e12AlongEverySweep) {
     Workspace ws(m);
     int checked = 0;
     double worst = 0.0;
-    sweep_kinematics(m, ws, m.default_grid(), [&](int, double, StepStatus s) {
+    (void)sweep_kinematics(m, ws, m.default_grid(), [&](int, double, StepStatus s) {
       if (s == StepStatus::absent) return;
       worst = std::max(worst, constraint_residual(m, ws));
       ++checked;
@@ -99,7 +99,7 @@ TEST(Kinematics, RatesMatchCentralDifferencesForEveryExample) {
     const double h = 1e-4 * (grid.t_end - grid.t0);
     Workspace ws(m);
     std::vector<std::pair<double, Workspace>> samples;
-    sweep_kinematics(m, ws, grid, [&](int k, double t, StepStatus s) {
+    (void)sweep_kinematics(m, ws, grid, [&](int k, double t, StepStatus s) {
       if (s == StepStatus::ok && k % 37 == 5) samples.emplace_back(t, ws);
     });
     ASSERT_GE(samples.size(), 4u);

@@ -451,7 +451,7 @@ TEST(CompoundPin, KinematicsReactionsAndFrictionAgreeWithTheBodyCoordinateModel)
       expect_relative(zdd, model.zdd(), 1e-9, "accelerations");
 
       // Frictionless, then with friction.
-      solve_kinetostatics(m, ws, t, {.friction = false});
+      (void)solve_kinetostatics(m, ws, t, {.friction = false});
       model.solve_reactions(false, ws.q[0]);
       torque_frictionless.push_back(ws.effort[0]);
       torque_frictionless_ref.push_back(model.driver_torque());
@@ -496,7 +496,7 @@ TEST(CompoundPin, TogglePressPowerBalanceWithFrictionOverTheCycle) {
   Workspace ws(m);
   int checked = 0;
   double worst = 0.0;
-  sweep_kinematics(m, ws, m.default_grid(), [&](int, double t, StepStatus s) {
+  (void)sweep_kinematics(m, ws, m.default_grid(), [&](int, double t, StepStatus s) {
     ASSERT_EQ(s, StepStatus::ok);
     const KinetostaticsStatus status = solve_kinetostatics(m, ws, t);
     EXPECT_TRUE(status.converged);
@@ -575,7 +575,7 @@ TEST(CompoundPin, GenericGroupsAgreeWithTheClosedFormDyadsThroughThePin) {
       for (auto [m, ws] : {std::pair{&closed, &a}, std::pair{&generic, &b}}) {
         set_drivers(*m, *ws, t);
         ASSERT_TRUE(solve_kinematics(*m, *ws).ok());
-        solve_kinetostatics(*m, *ws, t, {.tolerance = 1e-9});
+        (void)solve_kinetostatics(*m, *ws, t, {.tolerance = 1e-9});
       }
       gather(a, za, zda, zdda);
       gather(b, zb, zdb, zddb);

@@ -26,10 +26,11 @@ TEST(GenericGroup, ReproducesEveryClosedFormDyadTo1e12) {
       }
     Workspace wc(closed), wg(generic);
     std::vector<Workspace> closed_states;
-    sweep_kinematics(closed, wc, closed.default_grid(), [&](int, double, StepStatus) { closed_states.push_back(wc); });
+    (void)sweep_kinematics(closed, wc, closed.default_grid(),
+                           [&](int, double, StepStatus) { closed_states.push_back(wc); });
     size_t k = 0;
     double worst_pos = 0, worst_vel = 0, worst_acc = 0;
-    sweep_kinematics(generic, wg, generic.default_grid(), [&](int, double, StepStatus s) {
+    (void)sweep_kinematics(generic, wg, generic.default_grid(), [&](int, double, StepStatus s) {
       ASSERT_EQ(s, StepStatus::ok);
       const Workspace& ref = closed_states[k++];
       for (size_t b = 1; b < closed.bodies().size(); ++b) {

@@ -24,7 +24,7 @@ namespace {
 template <class Check>
 void for_each_position(const Mechanism& m, Check check, int stride = 7) {
   Workspace ws(m);
-  sweep_kinematics(m, ws, m.default_grid(), [&](int k, double t, StepStatus s) {
+  (void)sweep_kinematics(m, ws, m.default_grid(), [&](int k, double t, StepStatus s) {
     if (s == StepStatus::ok && k % stride == 0) check(ws, t);
   });
 }
@@ -88,7 +88,7 @@ TEST(Kinetostatics, FrictionlessDriverPowerEqualsKineticEnergyRateMinusLoadPower
     const Mechanism m = io::load_mechanism(test::example(c.name));
     int checked = 0;
     for_each_position(m, [&](Workspace& ws, double t) {
-      solve_kinetostatics(m, ws, t, frictionless);
+      (void)solve_kinetostatics(m, ws, t, frictionless);
       const double p_driver = driver_power(m, ws), dE = kinetic_energy_rate(m, ws);
       const double p_loads = load_power(m, ws, t, false);
       EXPECT_NEAR(p_driver, dE - p_loads, 1e-9 * (std::abs(dE) + std::abs(p_loads) + std::abs(p_driver)) + 1e-12)
@@ -150,7 +150,7 @@ TEST(Kinetostatics, NewtonEulerEquationsHoldForEveryBody) {
     SCOPED_TRACE(c.name);
     const Mechanism m = io::load_mechanism(test::example(c.name));
     for_each_position(m, [&](Workspace& ws, double t) {
-      solve_kinetostatics(m, ws, t);
+      (void)solve_kinetostatics(m, ws, t);
       for (size_t b = 1; b < m.bodies().size(); ++b) {
         const Wrench in = inertial(m, ws, static_cast<int>(b));
         const Wrench rw = reaction_wrench(m, ws, static_cast<int>(b));
@@ -220,7 +220,7 @@ TEST(Kinetostatics, FrictionSolutionIsARootOfTheFullEquilibriumByNewton) {
           ASSERT_TRUE(solve_kinetostatics(m, ws, t, tight).converged);
           const Eigen::VectorXd iterated = Equilibrium{m, ws}.get();
           // Newton from the frictionless solution, finite-difference Jacobian.
-          solve_kinetostatics(m, ws, t, frictionless);
+          (void)solve_kinetostatics(m, ws, t, frictionless);
           Equilibrium eq{m, ws};
           Eigen::VectorXd z = eq.get();
           ASSERT_EQ(z.size(), static_cast<Eigen::Index>(3 * (m.bodies().size() - 1)));
@@ -254,7 +254,7 @@ TEST(Kinetostatics, ZeroFrictionPathEqualsFrictionlessExactly) {
     for (CompoundPin& p : spec.pins) p.friction = 0.0;
     const Mechanism m = compile(spec);
     for_each_position(m, [&](Workspace& ws, double t) {
-      solve_kinetostatics(m, ws, t, frictionless);
+      (void)solve_kinetostatics(m, ws, t, frictionless);
       const std::vector<JointReaction> reference = ws.reaction;
       const std::vector<double> efforts = ws.effort;
       update_friction(m, ws);

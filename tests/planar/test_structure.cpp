@@ -52,7 +52,7 @@ TEST(Structure, ExplicitSequenceIsFollowedAndChecked) {
       planar::compile(io::parse_planar_model(seed + "structure: [[crank], [coupler, rocker]]\n", "explicit.yaml"));
   EXPECT_EQ(m.structure_string(), "R_I(0,1) -> RRR_II(2,3)");
   try {
-    planar::compile(io::parse_planar_model(seed + "structure: [[coupler]]\n", "explicit.yaml"));
+    (void)planar::compile(io::parse_planar_model(seed + "structure: [[coupler]]\n", "explicit.yaml"));
     FAIL() << "a single coupler cannot be a group";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("2 equations for 3 unknowns"), std::string::npos) << e.what();
@@ -107,11 +107,11 @@ TEST(Sweep, EveryRowIsReportedToTheThreadsProgressSinkWhileItsScopeLives) {
   long total = 0;
   {
     const ProgressScope scope([&](long d, long t) { done.push_back(d), total = t; });
-    planar::kinematics(m, grid);
+    (void)planar::kinematics(m, grid);
   }
   ASSERT_EQ(done.size(), 51u);
   EXPECT_EQ(total, 51);
   for (long k = 0; k <= 50; ++k) EXPECT_EQ(done[static_cast<size_t>(k)], k);
-  planar::kinematics(m, grid);  // the scope is gone: nothing more reported
+  (void)planar::kinematics(m, grid);  // the scope is gone: nothing more reported
   EXPECT_EQ(done.size(), 51u);
 }

@@ -293,7 +293,7 @@ TEST(ChainDynamics, RowsHandedOverInChunksAreTheRowsOfTheWholeSimulation) {
     joined.conservativeResize(before + rows.rows(), Eigen::NoChange);
     joined.bottomRows(rows.rows()) << rows.t, rows.q, rows.qdd, rows.kinetic_energy;
   };
-  simulate_chain(c, d, q0, qd0, Eigen::VectorXd::Zero(c.dof), o);
+  (void)simulate_chain(c, d, q0, qd0, Eigen::VectorXd::Zero(c.dof), o);
   EXPECT_EQ(chunks, (51 + 6) / 7);
   ASSERT_EQ(joined.rows(), whole.rows());
   Eigen::MatrixXd expected(whole.rows(), joined.cols());

@@ -44,7 +44,7 @@ Mat4 trans(double x, double y, double z) {
 void expect_error(const std::string& name, const std::string& text, int line, const std::string& words) {
   const std::string path = write_temp(name, text);
   try {
-    build_chain(io::read_chain_file(path));
+    (void)build_chain(io::read_chain_file(path));
     ADD_FAILURE() << "no error for " << name;
   } catch (const InputError& e) {
     EXPECT_EQ(e.where().line, line) << e.what();

@@ -429,7 +429,7 @@ TEST(ModelTemplate, AnEntryIsReadInSiAndWrittenBackInItsOwnUnitWithTheCommentsKe
 TEST(ModelTemplate, APathThatLeadsNowhereNamesTheEntriesThere) {
   const io::ModelTemplate model(example("seed001-fourbar"));
   try {
-    model.entry("bodies.rocker.points.E.x", {"study.yaml", 7}, "parameter 'r'");
+    (void)model.entry("bodies.rocker.points.E.x", {"study.yaml", 7}, "parameter 'r'");
     FAIL() << "no error";
   } catch (const InputError& e) {
     const std::string what = e.what();

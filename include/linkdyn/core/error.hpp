@@ -17,8 +17,8 @@ class InputError : public std::runtime_error {
  public:
   InputError(const SourceLocation& where, const std::string& entity, const std::string& problem,
              const std::string& fix);
-  const SourceLocation& where() const { return where_; }
-  const std::string& entity() const { return entity_; }
+  [[nodiscard]] const SourceLocation& where() const { return where_; }
+  [[nodiscard]] const std::string& entity() const { return entity_; }
   static constexpr int exit_code = 2;
 
  private:
@@ -35,6 +35,6 @@ class AnalysisError : public std::runtime_error {
 
 /// For "did you mean" hints: the name among `names` nearest to `name` within two edits
 /// (Levenshtein distance), or empty.
-std::string nearest_name(const std::string& name, const std::vector<std::string>& names);
+[[nodiscard]] std::string nearest_name(const std::string& name, const std::vector<std::string>& names);
 
 }  // namespace linkdyn

@@ -22,22 +22,23 @@ class Stepper {
   virtual ~Stepper() = default;
   /// `max_step` > 0 bounds the steps (a switching function that changes sign twice within one
   /// step is not seen).
-  static std::unique_ptr<Stepper> make(Integrator scheme, double abs_tol, double rel_tol, double max_step = 0.0);
+  [[nodiscard]] static std::unique_ptr<Stepper> make(Integrator scheme, double abs_tol, double rel_tol,
+                                                     double max_step = 0.0);
   /// Starts (or restarts, after an event) at (t, y) with a first step dt.
   virtual void initialize(const State& y, double t, double dt) = 0;
   /// One accepted step; its interval [t_a, t_b]. Throws AnalysisError when the step size falls
   /// below the time's rounding (a stiff or discontinuous right-hand side).
-  virtual std::pair<double, double> step(const System& f) = 0;
+  [[nodiscard]] virtual std::pair<double, double> step(const System& f) = 0;
   /// The state at t within the last step's interval.
   virtual void state_at(const System& f, double t, State& y) = 0;
   /// The state and time at the end of the last step; the step size proposed next.
-  virtual const State& state() const = 0;
-  virtual double time() const = 0;
-  virtual double step_size() const = 0;
+  [[nodiscard]] virtual const State& state() const = 0;
+  [[nodiscard]] virtual double time() const = 0;
+  [[nodiscard]] virtual double step_size() const = 0;
 };
 
 /// The instant in [a, b] where `g` changes sign, on the far side of the change (g(a) and g(b)
 /// of opposite signs; Boost.Math's TOMS 748 to the time's rounding).
-double locate_sign_change(double a, double b, const std::function<double(double)>& g);
+[[nodiscard]] double locate_sign_change(double a, double b, const std::function<double(double)>& g);
 
 }  // namespace linkdyn

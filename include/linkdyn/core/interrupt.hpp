@@ -20,7 +20,7 @@ class Interrupted : public std::runtime_error {
 void request_stop() noexcept;
 /// Withdraws the request (a new run in the same process).
 void clear_stop_request() noexcept;
-bool stop_requested() noexcept;
+[[nodiscard]] bool stop_requested() noexcept;
 /// Throws Interrupted when a stop was asked.
 inline void throw_if_stop_requested() {
   if (stop_requested()) throw Interrupted();

@@ -18,11 +18,11 @@ struct Table {
     columns.push_back(std::move(name));
     units.push_back(std::move(unit));
   }
-  size_t width() const { return columns.size(); }
-  size_t rows() const { return width() == 0 ? 0 : values.size() / width(); }
-  double at(size_t row, size_t col) const { return values[row * width() + col]; }
+  [[nodiscard]] size_t width() const { return columns.size(); }
+  [[nodiscard]] size_t rows() const { return width() == 0 ? 0 : values.size() / width(); }
+  [[nodiscard]] double at(size_t row, size_t col) const { return values[row * width() + col]; }
   /// Index of a column, or -1.
-  int column(const std::string& name) const {
+  [[nodiscard]] int column(const std::string& name) const {
     for (size_t k = 0; k < columns.size(); ++k)
       if (columns[k] == name) return static_cast<int>(k);
     return -1;

@@ -18,15 +18,15 @@ overloaded(Ts...) -> overloaded<Ts...>;
 template <class Self>
 struct OneOf {
   template <class T>
-  bool is() const {
+  [[nodiscard]] bool is() const {
     return std::holds_alternative<T>(static_cast<const Self&>(*this).*Self::alternatives);
   }
   template <class T>
-  const T& as() const {
+  [[nodiscard]] const T& as() const {
     return std::get<T>(static_cast<const Self&>(*this).*Self::alternatives);
   }
   template <class T>
-  T& as() {
+  [[nodiscard]] T& as() {
     return std::get<T>(static_cast<Self&>(*this).*Self::alternatives);
   }
 };

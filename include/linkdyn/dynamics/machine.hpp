@@ -48,25 +48,26 @@ struct CoulombElement {
 };
 
 /// The element's relative speed (bearing speed; the body's angular velocity; the sliding speed).
-double element_speed(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e);
+[[nodiscard]] double element_speed(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e);
 /// Its rate, at the workspace's accelerations.
-double element_acceleration(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e);
+[[nodiscard]] double element_acceleration(const planar::Mechanism& m, const planar::Workspace& ws,
+                                          const CoulombElement& e);
 /// The load the coefficients multiply, from the reactions in ws (1 for resistances).
-double element_load(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e);
+[[nodiscard]] double element_load(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e);
 /// The same with the signs of a prismatic pair's normal loads held: sum of held_k N_k (|N_k|
 /// where a sign is 0), so that the load is smooth within an integrator step and a normal
 /// load's change of sign is an event; `normals` receives the signed normal loads.
-double element_load(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e,
-                    const std::array<double, 2>& held, std::array<double, 2>& normals);
+[[nodiscard]] double element_load(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e,
+                                  const std::array<double, 2>& held, std::array<double, 2>& normals);
 /// The load from signed normal loads and held signs (a helper of both).
-double held_normal_load(int count, const double normals[2], const std::array<double, 2>& held);
+[[nodiscard]] double held_normal_load(int count, const double normals[2], const std::array<double, 2>& held);
 /// An effort along the element's speed (on its moving side, the opposite on its other side)
 /// added to `loads` as wrenches about the body frames' origins.
 void add_element_effort(const planar::Mechanism& m, const planar::Workspace& ws, const CoulombElement& e, double effort,
                         std::vector<planar::Wrench>& loads);
 
 /// An actuator's speed: its body's angular velocity, or its pair's sliding speed.
-double actuator_speed(const planar::Mechanism& m, const planar::Workspace& ws, const Actuator& a);
+[[nodiscard]] double actuator_speed(const planar::Mechanism& m, const planar::Workspace& ws, const Actuator& a);
 /// An actuator's effort (torque on its body, or force along its pair's guide on the slider and
 /// the opposite on the guide) added to `loads` as wrenches about the body frames' origins.
 void add_actuator_effort(const planar::Mechanism& m, const planar::Workspace& ws, const Actuator& a, double effort,

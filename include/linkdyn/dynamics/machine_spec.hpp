@@ -68,23 +68,23 @@ struct Actuator {
   SourceLocation where;
 
   template <class Law>
-  bool is() const {
+  [[nodiscard]] bool is() const {
     return std::holds_alternative<Law>(law);
   }
   template <class Law>
-  const Law& as() const {
+  [[nodiscard]] const Law& as() const {
     return std::get<Law>(law);
   }
   template <class Law>
-  Law& as() {
+  [[nodiscard]] Law& as() {
     return std::get<Law>(law);
   }
   /// The prismatic pair of a resistance acting as a force, or -1.
-  int joint() const { return is<Resistance>() ? as<Resistance>().joint : -1; }
+  [[nodiscard]] int joint() const { return is<Resistance>() ? as<Resistance>().joint : -1; }
   /// The body whose turning enables a conditional torque, or -1.
-  int condition_body() const { return is<Torque>() ? as<Torque>().when_body : -1; }
+  [[nodiscard]] int condition_body() const { return is<Torque>() ? as<Torque>().when_body : -1; }
   /// Moment of inertia the rotor adds to its body.
-  double added_inertia() const {
+  [[nodiscard]] double added_inertia() const {
     if (!is<DcMotor>()) return 0.0;
     const DcMotor& d = as<DcMotor>();
     return (d.rotor_inertia + d.reducer_inertia) / (d.ratio * d.ratio);
@@ -96,7 +96,7 @@ struct MachineSpec {
   std::vector<Actuator> actuators;
   std::vector<ConstraintAction> constraint_actions;
   /// Index of the actuator named `name`, or -1.
-  int find_actuator(const std::string& name) const {
+  [[nodiscard]] int find_actuator(const std::string& name) const {
     for (size_t k = 0; k < actuators.size(); ++k)
       if (actuators[k].name == name) return static_cast<int>(k);
     return -1;

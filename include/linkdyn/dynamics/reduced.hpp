@@ -23,7 +23,7 @@ struct ReducedInertia {
 
 /// m = sum m_i |dv_Gi/dqd|^2 + J_i (domega_i/dqd)^2 and dm/dq = 2 sum (m_i v_Gi . a_Gi +
 /// J_i omega_i alpha_i) at qd = 1, qdd = 0. ws.q holds the position; the rates are overwritten.
-ReducedInertia reduced_inertia_from_energy(const planar::Mechanism& m, planar::Workspace& ws);
+[[nodiscard]] ReducedInertia reduced_inertia_from_energy(const planar::Mechanism& m, planar::Workspace& ws);
 
 struct KinetostaticReduction {
   ReducedInertia inertia;
@@ -34,16 +34,17 @@ struct KinetostaticReduction {
 /// qdd = 0: driver effort = m'/2 and each constraint action = m_e1q; (ii) at qd = 0, qdd = 1:
 /// driver effort = m and each constraint action = m_e1. The constraint action is read from the
 /// pair's reaction, which is what a constraint actuator [003 Fig. 1] would carry.
-KinetostaticReduction reduced_parameters_by_kinetostatics(const planar::Mechanism& m, planar::Workspace& ws,
-                                                          const std::vector<ConstraintAction>& actions = {});
+[[nodiscard]] KinetostaticReduction reduced_parameters_by_kinetostatics(
+    const planar::Mechanism& m, planar::Workspace& ws, const std::vector<ConstraintAction>& actions = {});
 
 /// A constraint action's value from the reactions in ws (after a kinetostatic walk).
-double constraint_action(const planar::Mechanism& m, const planar::Workspace& ws, const ConstraintAction& a);
+[[nodiscard]] double constraint_action(const planar::Mechanism& m, const planar::Workspace& ws,
+                                       const ConstraintAction& a);
 
 /// Reduced force of every load and force element [003 Eqs. 7-9]: F = sum_b Q_b . (twist_b /
 /// qd), the loads taken at the state (ws.q, ws.qd) and time t, the velocity coefficients at
 /// qd = 1. The kinematics are overwritten.
-double reduced_force(const planar::Mechanism& m, planar::Workspace& ws, double t);
+[[nodiscard]] double reduced_force(const planar::Mechanism& m, planar::Workspace& ws, double t);
 
 /// The tabulated parameters over the driver's range: a full turn of a rotational driver
 /// (periodic) when its motion law covers one or stands still, else the law's range.
@@ -59,11 +60,11 @@ struct ReducedTable {
 /// Tabulates `points` intervals (points + 1 values, the last equal to the first when periodic).
 /// Throws InputError for a mechanism with more than one degree of freedom, AnalysisError where
 /// it does not assemble.
-ReducedTable tabulate_reduced_parameters(const planar::Mechanism& m, int points = 360,
-                                         const std::vector<ConstraintAction>& actions = {});
+[[nodiscard]] ReducedTable tabulate_reduced_parameters(const planar::Mechanism& m, int points = 360,
+                                                       const std::vector<ConstraintAction>& actions = {});
 
 /// The table as columns q, m, dm_dq, m_kinetostatic, dm_dq_kinetostatic, <action>.me1,
 /// <action>.me1q.
-Table reduced_table(const planar::Mechanism& m, const ReducedTable& t);
+[[nodiscard]] Table reduced_table(const planar::Mechanism& m, const ReducedTable& t);
 
 }  // namespace linkdyn::dynamics

@@ -44,14 +44,14 @@ class CurveBundle {
   /// Throws AnalysisError when q lies outside a non-periodic range, unless `extrapolate` (an
   /// integrator's trial stage: the end intervals' polynomials continued; the step control
   /// rejects what they give, and an accepted state outside the range stops the run).
-  Where locate(double q, bool extrapolate = false) const;
-  double value(const Where& w, int curve) const {
+  [[nodiscard]] Where locate(double q, bool extrapolate = false) const;
+  [[nodiscard]] double value(const Where& w, int curve) const {
     const double* c = coefficients(w, curve);
     const double u = w.u;
     return c[0] + u * (c[1] + u * (c[2] + u * (c[3] + u * (c[4] + u * (c[5] + u * (c[6] + u * c[7]))))));
   }
   /// d/dq
-  double slope(const Where& w, int curve) const {
+  [[nodiscard]] double slope(const Where& w, int curve) const {
     const double* c = coefficients(w, curve);
     const double u = w.u;
     return (c[1] + u * (2 * c[2] + u * (3 * c[3] + u * (4 * c[4] + u * (5 * c[5] + u * (6 * c[6] + u * 7 * c[7])))))) /
@@ -66,14 +66,14 @@ class CurveBundle {
         Eigen::Map<const Eigen::Matrix<double, 8, Eigen::Dynamic>>(coefficients(w, first), 8, count).transpose() *
         powers;
   }
-  int curves() const { return curves_; }
-  int intervals() const { return intervals_; }
-  bool periodic() const { return periodic_; }
-  double q0() const { return q0_; }
-  double span() const { return span_; }
+  [[nodiscard]] int curves() const { return curves_; }
+  [[nodiscard]] int intervals() const { return intervals_; }
+  [[nodiscard]] bool periodic() const { return periodic_; }
+  [[nodiscard]] double q0() const { return q0_; }
+  [[nodiscard]] double span() const { return span_; }
 
  private:
-  const double* coefficients(const Where& w, int curve) const {
+  [[nodiscard]] const double* coefficients(const Where& w, int curve) const {
     return coef_.data() + (static_cast<size_t>(w.interval) * curves_ + curve) * 8;
   }
   std::vector<double> coef_;

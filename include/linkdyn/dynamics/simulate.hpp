@@ -79,7 +79,7 @@ struct SimulationOptions {
 /// Integrates from t0 to t_end. A run that cannot go on (a dead point, the mechanism leaves its
 /// range, a load table is left) returns what it computed with `stopped` set; bad options
 /// throw InputError.
-SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& options);
+[[nodiscard]] SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& options);
 /// A run that stopped (`stopped`) as the error that stopped it: InputError when bad input caused
 /// it (the message names the model line, the entity and the fix), else AnalysisError.
 void throw_if_stopped(const SimulationResult& result);
@@ -96,7 +96,7 @@ struct SteadyRegime {
   std::vector<double> actuator_work;  ///< per actuator over one cycle (J)
   int iterations = 0;
 };
-SteadyRegime steady_regime(const DynamicSystem& system, SimulationOptions options, double qd_guess);
+[[nodiscard]] SteadyRegime steady_regime(const DynamicSystem& system, SimulationOptions options, double qd_guess);
 
 /// The common scale of some actuators' parameters (torque value, voltage or T0) that gives a
 /// mean speed in the steady regime (Newton's method on scale, speed and currents).
@@ -105,16 +105,19 @@ struct ActuatorSolution {
   double qd0 = 0.0;    ///< the periodic regime's speed at q0
   std::vector<double> current0;
 };
-ActuatorSolution solve_actuator_for_mean_speed(const DynamicSystem& system, SimulationOptions options,
-                                               const std::vector<int>& actuators, double mean_speed, double qd_guess);
+[[nodiscard]] ActuatorSolution solve_actuator_for_mean_speed(const DynamicSystem& system, SimulationOptions options,
+                                                             const std::vector<int>& actuators, double mean_speed,
+                                                             double qd_guess);
 
 /// The moment of inertia to add to `body` (a flywheel) so that the fluctuation is at most
 /// `fluctuation`; 0 when it already is.
-double flywheel_for_fluctuation(const planar::Mechanism& m, const MachineSpec& machine,
-                                const SimulationOptions& options, int body, double fluctuation, double qd_guess);
+[[nodiscard]] double flywheel_for_fluctuation(const planar::Mechanism& m, const MachineSpec& machine,
+                                              const SimulationOptions& options, int body, double fluctuation,
+                                              double qd_guess);
 
 /// Kinetic energy of the mechanism (with rotors) at q, qd (one DOF, or one value per driver).
-double kinetic_energy(const DynamicSystem& system, double q, double qd);
-double kinetic_energy(const DynamicSystem& system, const std::vector<double>& q, const std::vector<double>& qd);
+[[nodiscard]] double kinetic_energy(const DynamicSystem& system, double q, double qd);
+[[nodiscard]] double kinetic_energy(const DynamicSystem& system, const std::vector<double>& q,
+                                    const std::vector<double>& qd);
 
 }  // namespace linkdyn::dynamics

@@ -26,7 +26,7 @@ enum class BeamSupport { free, pinned, sliding, clamped };
 struct BeamSection {
   double E = 0.0, rho = 0.0, A = 0.0, I = 0.0;
   double W = 0.0;
-  double mass_per_length() const { return rho * A; }
+  [[nodiscard]] double mass_per_length() const { return rho * A; }
 };
 
 /// A cross-section's area (m^2), second moment of area about its neutral axis (m^4) and section
@@ -52,30 +52,30 @@ struct BeamSegment {
 };
 
 /// [N] at s in [0, h]: row 0 the axial displacement u, row 1 the transverse v [004 Eq. 1].
-ShapeMatrix shape_functions(double h, double s);
+[[nodiscard]] ShapeMatrix shape_functions(double h, double s);
 /// d/ds of the transverse row of [N] (the slope), at s in [0, h].
-Eigen::Matrix<double, 1, 6> slope_functions(double h, double s);
+[[nodiscard]] Eigen::Matrix<double, 1, 6> slope_functions(double h, double s);
 /// d^2/ds^2 of the transverse row (the curvature) and d/ds of the axial row (the strain).
-Eigen::Matrix<double, 1, 6> curvature_functions(double h, double s);
-Eigen::Matrix<double, 1, 6> strain_functions(double h, double s);
+[[nodiscard]] Eigen::Matrix<double, 1, 6> curvature_functions(double h, double s);
+[[nodiscard]] Eigen::Matrix<double, 1, 6> strain_functions(double h, double s);
 
 // Element matrices in closed form [004 Eq. 18]; tests check them against Gauss quadrature.
 /// [m] = int rho [N]^T [N] dV (consistent mass, no rotary inertia).
-Matrix6 element_mass(const BeamSection& section, double h);
+[[nodiscard]] Matrix6 element_mass(const BeamSection& section, double h);
 /// [k] = int EA u'^2 + EI v''^2 (the elastic stiffness of [004 Eq. 19]).
-Matrix6 element_stiffness(const BeamSection& section, double h);
+[[nodiscard]] Matrix6 element_stiffness(const BeamSection& section, double h);
 /// int rho [N]^T J [N] dV, skew-symmetric: [c(omega)] = 2 omega times it, [k(epsilon)] =
 /// epsilon times it [004 Eq. 18].
-Matrix6 element_rotation_coupling(const BeamSection& section, double h);
+[[nodiscard]] Matrix6 element_rotation_coupling(const BeamSection& section, double h);
 /// [m_O] = int rho [N]^T dV (6x2, columns x and y of the frame) [004 Eq. 18].
-Matrix62 element_translation_load(const BeamSection& section, double h);
+[[nodiscard]] Matrix62 element_translation_load(const BeamSection& section, double h);
 /// int rho [N]^T s dV, s from the element's first node (6x2): with [m_O] it gives the first
 /// moment int rho [N]^T {r}_L dV of Q(epsilon) and Q(omega) [004 Eq. 18].
-Matrix62 element_first_moment(const BeamSection& section, double h);
+[[nodiscard]] Matrix62 element_first_moment(const BeamSection& section, double h);
 /// Geometric stiffness of the axial force P (tension positive) varying quadratically along the
 /// element, P(0) = p0, P(h/2) = pm, P(h) = p1: int P v'^2 ds (not in 004: Kane, Ryan &
 /// Banerjee 1987).
-Matrix6 element_geometric_stiffness(double h, double p0, double pm, double p1);
+[[nodiscard]] Matrix6 element_geometric_stiffness(double h, double p0, double pm, double p1);
 
 /// The motion of a beam's frame at an instant, everything in the beam frame: angular velocity
 /// and acceleration, the origin's acceleration a_O, gravity, and the forces that the
@@ -89,7 +89,7 @@ struct FrameMotion {
 
 /// A global vector's components in a beam frame whose x axis is the unit vector `axis` (R^T v,
 /// [004 Eq. 2]).
-inline Vec2 in_beam_frame(const Vec2& v, const Vec2& axis) {
+[[nodiscard]] inline Vec2 in_beam_frame(const Vec2& v, const Vec2& axis) {
   return {axis.x() * v.x() + axis.y() * v.y(), -axis.y() * v.x() + axis.x() * v.y()};
 }
 
@@ -142,31 +142,32 @@ struct BeamModel {
   Eigen::VectorXd rotary;
   Eigen::LLT<Eigen::MatrixXd> mass_factor;
 
-  int size() const { return static_cast<int>(free_dofs.size()); }
-  double element_length(int e) const {
+  [[nodiscard]] int size() const { return static_cast<int>(free_dofs.size()); }
+  [[nodiscard]] double element_length(int e) const {
     const BeamSegment& segment = segments[static_cast<size_t>(element_segment[static_cast<size_t>(e)])];
     return segment.length / segment.elements;
   }
-  const BeamSection& element_section(int e) const {
+  [[nodiscard]] const BeamSection& element_section(int e) const {
     return segments[static_cast<size_t>(element_segment[static_cast<size_t>(e)])].section;
   }
   /// The element that holds s (the first at a node between two).
-  int element_at(double s) const;
+  [[nodiscard]] int element_at(double s) const;
   /// rho A L over the segments, without attached masses (kg).
-  double beam_mass() const;
+  [[nodiscard]] double beam_mass() const;
 };
 
 /// Assembles the beam. Throws InputError (entity "beam") on non-positive data or supports that
 /// leave a rigid-body motion (e.g. free-free, pinned-free).
-BeamModel make_beam(const std::vector<BeamSegment>& segments, std::array<BeamSupport, 2> supports,
-                    bool geometric_stiffness = true, const std::vector<NodeMass>& node_masses = {});
+[[nodiscard]] BeamModel make_beam(const std::vector<BeamSegment>& segments, std::array<BeamSupport, 2> supports,
+                                  bool geometric_stiffness = true, const std::vector<NodeMass>& node_masses = {});
 /// A uniform beam: one segment.
-BeamModel make_beam(const BeamSection& section, double length, int elements, std::array<BeamSupport, 2> supports,
-                    bool geometric_stiffness = true, const std::vector<NodeMass>& node_masses = {});
+[[nodiscard]] BeamModel make_beam(const BeamSection& section, double length, int elements,
+                                  std::array<BeamSupport, 2> supports, bool geometric_stiffness = true,
+                                  const std::vector<NodeMass>& node_masses = {});
 
 /// Rayleigh coefficients (alpha, beta) that give the damping ratio `zeta` to the first two
 /// modes of the beam at rest (and, between them, slightly less; above them, more).
-std::pair<double, double> rayleigh_damping(const BeamModel& beam, double zeta);
+[[nodiscard]] std::pair<double, double> rayleigh_damping(const BeamModel& beam, double zeta);
 
 /// The operators of [004 Eq. 20] at one instant: m d'' + c d' + k_total d = load, with
 /// c = [c(omega)] + alpha [m] + beta [k] (Rayleigh), k_total = [k] + [k(epsilon)] + [k(omega)] (+ the geometric
@@ -176,18 +177,18 @@ struct BeamOperators {
   Eigen::VectorXd load;
   AxialForce axial;
 };
-BeamOperators make_operators(const BeamModel& beam);
+[[nodiscard]] BeamOperators make_operators(const BeamModel& beam);
 
-AxialForce axial_force(const BeamModel& beam, const FrameMotion& motion);
+[[nodiscard]] AxialForce axial_force(const BeamModel& beam, const FrameMotion& motion);
 /// P(s) of the axial force.
-double axial_at(const BeamModel& beam, const AxialForce& axial, double s);
+[[nodiscard]] double axial_at(const BeamModel& beam, const AxialForce& axial, double s);
 /// Fills `out` for the frame motion [004 Eq. 20]; no allocation.
 void evaluate_operators(const BeamModel& beam, const FrameMotion& motion, BeamOperators& out);
 
 /// Displacement (u, v) at s along the beam from the free-dof vector.
-Vec2 displacement_at(const BeamModel& beam, const Eigen::VectorXd& free_dofs, double s);
+[[nodiscard]] Vec2 displacement_at(const BeamModel& beam, const Eigen::VectorXd& free_dofs, double s);
 
 /// The support kind's name, as in the model file ("pinned").
-const char* support_name(BeamSupport support);
+[[nodiscard]] const char* support_name(BeamSupport support);
 
 }  // namespace linkdyn::flex

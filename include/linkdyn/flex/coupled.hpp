@@ -50,7 +50,7 @@ struct ModalLink {
 
 /// The link on `modes` modes at rest (0: all the beam's free dofs). Throws InputError naming
 /// the link when an end that carries a pair is free.
-ModalLink make_modal_link(const ElasticLink& link, int modes);
+[[nodiscard]] ModalLink make_modal_link(const ElasticLink& link, int modes);
 
 /// The frame's motion as affine functions of the rigid accelerations qdd, in the beam frame:
 /// a_O = V qdd + a0, epsilon = W qdd + epsilon0; its angular velocity and gravity.
@@ -85,8 +85,8 @@ void coupling_terms(const ModalLink& link, const FrameAffine& frame, const Eigen
 struct ElasticPowers {
   double damping = 0.0, geometric = 0.0;
 };
-ElasticPowers elastic_powers(const ModalLink& link, const Eigen::Ref<const Eigen::VectorXd>& eta,
-                             const Eigen::Ref<const Eigen::VectorXd>& eta_rate, const AxialForce& axial);
+[[nodiscard]] ElasticPowers elastic_powers(const ModalLink& link, const Eigen::Ref<const Eigen::VectorXd>& eta,
+                                           const Eigen::Ref<const Eigen::VectorXd>& eta_rate, const AxialForce& axial);
 
 /// The link's frame at a solved workspace (positions, velocities, accelerations), in the beam
 /// frame: omega, epsilon, the origin's velocity and acceleration, gravity; the x axis (global).
@@ -94,11 +94,12 @@ struct FrameState {
   Vec2 axis = Vec2::UnitX(), origin_velocity = Vec2::Zero(), origin_acceleration = Vec2::Zero(), gravity = Vec2::Zero();
   double omega = 0.0, epsilon = 0.0;
 };
-FrameState frame_state(const planar::Mechanism& m, const planar::Workspace& ws, const ModalLink& link);
+[[nodiscard]] FrameState frame_state(const planar::Mechanism& m, const planar::Workspace& ws, const ModalLink& link);
 
 /// The axial force along the link (for its geometric stiffness) from the frame's motion and the
 /// pairs' reactions in ws [004 Eq. 20], as in the prescribed-motion analysis.
-AxialForce coupled_axial_force(const planar::Workspace& ws, const ModalLink& link, const FrameState& frame);
+[[nodiscard]] AxialForce coupled_axial_force(const planar::Workspace& ws, const ModalLink& link,
+                                             const FrameState& frame);
 
 /// The extra inertia of the deformed link, int rho a dV - (the rigid body's), less the extra
 /// moment of the weight: a force (beam frame) and a moment about the frame's origin.
@@ -106,32 +107,32 @@ struct DeformationInertia {
   Vec2 force = Vec2::Zero();
   double moment = 0.0;
 };
-DeformationInertia deformation_inertia(const ModalLink& link, const FrameState& frame,
-                                       const Eigen::Ref<const Eigen::VectorXd>& eta,
-                                       const Eigen::Ref<const Eigen::VectorXd>& eta_rate,
-                                       const Eigen::Ref<const Eigen::VectorXd>& eta_acceleration);
+[[nodiscard]] DeformationInertia deformation_inertia(const ModalLink& link, const FrameState& frame,
+                                                     const Eigen::Ref<const Eigen::VectorXd>& eta,
+                                                     const Eigen::Ref<const Eigen::VectorXd>& eta_rate,
+                                                     const Eigen::Ref<const Eigen::VectorXd>& eta_acceleration);
 
 /// The load the deformation adds to its body beyond the rigid body's inertia and weight: minus
 /// the extra inertia force int rho a dV - (rigid), plus the extra moment of the weight, as a
 /// wrench about the body frame's origin (global components), for the kinetostatic walk.
-planar::Wrench deformation_load(const ModalLink& link, const planar::Workspace& ws, const FrameState& frame,
-                                const Eigen::Ref<const Eigen::VectorXd>& eta,
-                                const Eigen::Ref<const Eigen::VectorXd>& eta_rate,
-                                const Eigen::Ref<const Eigen::VectorXd>& eta_acceleration);
+[[nodiscard]] planar::Wrench deformation_load(const ModalLink& link, const planar::Workspace& ws,
+                                              const FrameState& frame, const Eigen::Ref<const Eigen::VectorXd>& eta,
+                                              const Eigen::Ref<const Eigen::VectorXd>& eta_rate,
+                                              const Eigen::Ref<const Eigen::VectorXd>& eta_acceleration);
 
 /// The kinetic energy the deformation adds to the rigid body's (J), and the strain energy plus
 /// the change of the weight's potential (J).
 struct ElasticEnergy {
   double kinetic = 0.0, potential = 0.0;
 };
-ElasticEnergy elastic_energy(const ModalLink& link, const FrameState& frame,
-                             const Eigen::Ref<const Eigen::VectorXd>& eta,
-                             const Eigen::Ref<const Eigen::VectorXd>& eta_rate);
+[[nodiscard]] ElasticEnergy elastic_energy(const ModalLink& link, const FrameState& frame,
+                                           const Eigen::Ref<const Eigen::VectorXd>& eta,
+                                           const Eigen::Ref<const Eigen::VectorXd>& eta_rate);
 
 /// Empty while the link's deflection (bounded by its modes' peaks) is under 10 % of its length,
 /// else a sentence naming the link and the bound: the small-deformation model no longer holds
 /// (a resonance, buckling, a growing vibration).
-std::string deflection_problem(const ModalLink& link, const Eigen::Ref<const Eigen::VectorXd>& eta);
+[[nodiscard]] std::string deflection_problem(const ModalLink& link, const Eigen::Ref<const Eigen::VectorXd>& eta);
 
 /// The nodal deflections {d} = [Phi] eta (free dofs).
 void nodal_deflections(const ModalLink& link, const Eigen::Ref<const Eigen::VectorXd>& eta, Eigen::VectorXd& d);

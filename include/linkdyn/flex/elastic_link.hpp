@@ -60,7 +60,7 @@ struct BeamBodyInertia {
   bool attached_masses = false;           ///< the links carry attached masses
 };
 /// Empty when no link bends `body` or their mass is not positive.
-std::optional<BeamBodyInertia> beam_body_inertia(const std::vector<ElasticLinkSpec>& links, int body);
+[[nodiscard]] std::optional<BeamBodyInertia> beam_body_inertia(const std::vector<ElasticLinkSpec>& links, int body);
 
 /// The beam along body `body` from its point `point[0]` (the frame's origin) to `point[1]`
 /// (the frame's x axis), and the pairs that hold its two ends.
@@ -79,8 +79,10 @@ struct ElasticLink {
 
 /// The elastic links of the model on its mechanism. Throws InputError naming the file, line and
 /// link on bad data.
-std::vector<ElasticLink> make_elastic_links(const planar::Mechanism& m, const std::vector<ElasticLinkSpec>& specs);
+[[nodiscard]] std::vector<ElasticLink> make_elastic_links(const planar::Mechanism& m,
+                                                          const std::vector<ElasticLinkSpec>& specs);
 /// The same for an analysis of elastic links: InputError when the model has none.
-std::vector<ElasticLink> require_elastic_links(const planar::Mechanism& m, const std::vector<ElasticLinkSpec>& specs);
+[[nodiscard]] std::vector<ElasticLink> require_elastic_links(const planar::Mechanism& m,
+                                                             const std::vector<ElasticLinkSpec>& specs);
 
 }  // namespace linkdyn::flex

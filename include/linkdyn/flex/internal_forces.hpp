@@ -41,7 +41,8 @@ void internal_forces(const BeamModel& beam, const FrameMotion& motion,
 /// The extreme fibres' normal stresses N / A +- |M| / W of a section of area A and section
 /// modulus W = I / c (c the largest distance of a fibre from the neutral axis): {largest,
 /// smallest} (Pa).
-inline std::pair<double, double> fibre_stresses(double normal, double moment, double area, double modulus) {
+[[nodiscard]] inline std::pair<double, double> fibre_stresses(double normal, double moment, double area,
+                                                              double modulus) {
   const double axial = normal / area, bending = std::abs(moment) / modulus;
   return {axial + bending, axial - bending};
 }

@@ -50,21 +50,21 @@ struct CycleOptions {
 };
 
 /// The eigen-analysis of every elastic link along the grid [004 Fig. 6] (EigenCycleResult).
-EigenCycleResult eigen_cycle(const planar::Mechanism& m, const std::vector<ElasticLink>& links,
-                             const planar::TimeGrid& grid, const CycleOptions& options);
+[[nodiscard]] EigenCycleResult eigen_cycle(const planar::Mechanism& m, const std::vector<ElasticLink>& links,
+                                           const planar::TimeGrid& grid, const CycleOptions& options);
 
 /// The automatic choice of the gyroscopic problem's basis: at a position where |omega| is at most
 /// 0.2 of the first circular frequency at rest and the first undamped eigenvalue within 25 % of
 /// the one at rest, modes at rest span the moving link's modes (the fast slider-crank's rod at
 /// 0.12: 6e-8 in frequency) and the projection is used.
-bool slow_spin(double omega, double lambda1, double lambda1_at_rest);
+[[nodiscard]] bool slow_spin(double omega, double lambda1, double lambda1_at_rest);
 
 /// The first instability along the cycle, as a sentence naming the link, t and the driver
 /// values, or empty: a negative first eigenvalue (the axial force buckles the link) or, of the
 /// gyroscopic problem, a mode whose real part sigma exceeds 1e-6 of its circular frequency (it
 /// grows: flutter). Rounding leaves |sigma| near 1e-9 of it in a stable link.
-std::string first_instability(const planar::Mechanism& m, const std::vector<ElasticLink>& links,
-                              const EigenCycleResult& cycle);
+[[nodiscard]] std::string first_instability(const planar::Mechanism& m, const std::vector<ElasticLink>& links,
+                                            const EigenCycleResult& cycle);
 
 struct ResponseOptions {
   int substeps = 20;     ///< Newmark steps per grid step
@@ -74,16 +74,16 @@ struct ResponseOptions {
 
 /// Empty when the grid spans one period of the drivers' motion (rotational coordinates modulo
 /// whole turns, and their speeds), else which driver does not repeat and how.
-std::string periodicity_problem(const planar::Mechanism& m, const planar::TimeGrid& grid);
+[[nodiscard]] std::string periodicity_problem(const planar::Mechanism& m, const planar::TimeGrid& grid);
 
 /// The response of one link along the grid (LinkResponse).
-LinkResponse link_response(const planar::Mechanism& m, const ElasticLink& link, const planar::TimeGrid& grid,
-                           const ResponseOptions& options);
+[[nodiscard]] LinkResponse link_response(const planar::Mechanism& m, const ElasticLink& link,
+                                         const planar::TimeGrid& grid, const ResponseOptions& options);
 /// The same streamed: the rows handed to `on_chunk` in chunks of `chunk_rows` as the final pass
 /// computes them (the last chunk possibly shorter), nothing kept; returns the periodicity error.
-double link_response(const planar::Mechanism& m, const ElasticLink& link, const planar::TimeGrid& grid,
-                     const ResponseOptions& options, Eigen::Index chunk_rows,
-                     const std::function<void(const LinkResponse& rows)>& on_chunk);
+[[nodiscard]] double link_response(const planar::Mechanism& m, const ElasticLink& link, const planar::TimeGrid& grid,
+                                   const ResponseOptions& options, Eigen::Index chunk_rows,
+                                   const std::function<void(const LinkResponse& rows)>& on_chunk);
 
 /// The internal forces' envelope over a response, gathered chunk by chunk: per station the
 /// extremes of N, V and M, and with a section modulus W those of the two extreme fibres' stresses
@@ -99,7 +99,7 @@ struct StressEnvelope {
   StressEnvelope(const ElasticLink& link, const Eigen::VectorXd& stations);
   void add(const LinkResponse& rows);
   /// The range's peak along the link (after the last add).
-  Peak range_peak() const;
+  [[nodiscard]] Peak range_peak() const;
   bool stresses = false;  ///< every segment has a section modulus
   Eigen::VectorXd station;
   /// Per station its section's area and modulus (at a step between segments, the smaller: the

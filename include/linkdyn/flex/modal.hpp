@@ -41,6 +41,6 @@ void analyze_modes(const BeamModel& beam, const FrameMotion& motion, ModalWorksp
 
 /// Frequency in Hz of an undamped eigenvalue; negative for lambda < 0 (the link buckles: the
 /// sign carries the instability, never a NaN).
-double frequency_hz(double lambda);
+[[nodiscard]] double frequency_hz(double lambda);
 
 }  // namespace linkdyn::flex

@@ -43,8 +43,8 @@ using StepSink = std::function<void(double t, const Eigen::Ref<const Eigen::Vect
 
 /// From rest (d = v = 0) over [t0, t0 + duration] in `steps` steps. With a `sink`, the kept
 /// steps go to it and the Response holds no history (memory independent of `steps`).
-Response transient_response(const BeamModel& beam, const MotionAt& motion_at, double t0, double duration, int steps,
-                            int every = 1, const StepSink& sink = nullptr);
+[[nodiscard]] Response transient_response(const BeamModel& beam, const MotionAt& motion_at, double t0, double duration,
+                                          int steps, int every = 1, const StepSink& sink = nullptr);
 /// The periodic response of period `period`: the initial state z0 = (I - Phi)^-1 z_p with Phi
 /// the monodromy of the Newmark map and z_p the response from rest after one period, refined by
 /// Newton's correction on the integrated state (at most 3 times) until the state repeats to
@@ -56,7 +56,7 @@ Response transient_response(const BeamModel& beam, const MotionAt& motion_at, do
 constexpr double periodicity_tolerance = 1e-9, periodicity_limit = 1e-6;
 /// With a `sink`: the passes keep no history, and one more pass from the final initial state
 /// hands the kept steps to it.
-Response periodic_response(const BeamModel& beam, const MotionAt& motion_at, double t0, double period, int steps,
-                           int every = 1, const StepSink& sink = nullptr);
+[[nodiscard]] Response periodic_response(const BeamModel& beam, const MotionAt& motion_at, double t0, double period,
+                                         int steps, int every = 1, const StepSink& sink = nullptr);
 
 }  // namespace linkdyn::flex

@@ -20,11 +20,11 @@ struct ChainFileOptions {
 
 /// A tree from a YAML model (conventions: origin, dh, modified_dh, poe; `parent:` per joint; see
 /// docs/robots.md) or a URDF file (by the .urdf extension). Throws InputError.
-spatial::ChainSpec read_chain_file(const std::string& path, const ChainFileOptions& options = {});
+[[nodiscard]] spatial::ChainSpec read_chain_file(const std::string& path, const ChainFileOptions& options = {});
 
 /// A tree from URDF text: fixed joints merged into their parents (their links kept as frames),
 /// continuous joints as revolute, floating joints as free-flyers.
-spatial::ChainSpec read_urdf(const std::string& path, const ChainFileOptions& options = {});
+[[nodiscard]] spatial::ChainSpec read_urdf(const std::string& path, const ChainFileOptions& options = {});
 
 /// A body made of primitives, and frames to report its properties in.
 struct BodyFile {
@@ -37,6 +37,6 @@ struct BodyFile {
   std::vector<Frame> frames;
   SourceLocation where;
 };
-BodyFile read_body_file(const std::string& path);
+[[nodiscard]] BodyFile read_body_file(const std::string& path);
 
 }  // namespace linkdyn::io

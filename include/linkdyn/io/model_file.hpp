@@ -20,21 +20,21 @@ struct Model {
 };
 
 /// Reads a model file. Throws InputError naming file, line and entity.
-Model read_model(const std::string& path);
+[[nodiscard]] Model read_model(const std::string& path);
 /// Reads from text; `path` names it in errors and anchors relative file names (tables).
-Model parse_model(const std::string& text, const std::string& path);
+[[nodiscard]] Model parse_model(const std::string& text, const std::string& path);
 /// A model file's text as JSON, scalars typed (plain numbers as numbers, true/false, null;
 /// quoted scalars and text such as "30 deg" stay strings): for scripts that change a model's
 /// entries and parse it again (parse_model reads JSON, YAML being its superset). Throws
 /// InputError when the file cannot be read or is not valid YAML.
-std::string model_file_as_json(const std::string& path);
+[[nodiscard]] std::string model_file_as_json(const std::string& path);
 /// The mechanism alone (read_model(path).mechanism).
-planar::MechanismSpec read_planar_model(const std::string& path);
-planar::MechanismSpec parse_planar_model(const std::string& text, const std::string& path);
+[[nodiscard]] planar::MechanismSpec read_planar_model(const std::string& path);
+[[nodiscard]] planar::MechanismSpec parse_planar_model(const std::string& text, const std::string& path);
 /// read_planar_model + compile.
-planar::Mechanism load_mechanism(const std::string& path, const planar::CompileOptions& options = {});
+[[nodiscard]] planar::Mechanism load_mechanism(const std::string& path, const planar::CompileOptions& options = {});
 /// The machine of direct dynamics: the compiled mechanism with its actuators and constraint
 /// actions.
-dynamics::DynamicSystem load_machine(const std::string& path);
+[[nodiscard]] dynamics::DynamicSystem load_machine(const std::string& path);
 
 }  // namespace linkdyn::io

@@ -36,17 +36,17 @@ class ModelTemplate {
   ModelTemplate(const ModelTemplate&) = delete;
   ModelTemplate& operator=(const ModelTemplate&) = delete;
 
-  const std::string& path() const { return path_; }
-  const std::string& text() const { return text_; }
+  [[nodiscard]] const std::string& path() const { return path_; }
+  [[nodiscard]] const std::string& text() const { return text_; }
   /// The entry at `path`, or InputError when the path leads nowhere or not to a number
   /// (`where` and `entity` name the study's line that asked for it). A path whose last key is
   /// missing from a map that exists names an entry the file does not write (present false).
-  ModelEntry entry(const std::string& path, const SourceLocation& where, const std::string& entity) const;
+  [[nodiscard]] ModelEntry entry(const std::string& path, const SourceLocation& where, const std::string& entity) const;
   /// The file's text with the entries set to `values` (SI, written in each entry's own unit),
   /// comments and layout kept: a design as a model file. With `destination` (the path it will
   /// be written to), the files it names (`file:` of tables) are named relative to it.
-  std::string text_with(const std::vector<ModelEntry>& entries, std::span<const double> values,
-                        const std::string& destination = "") const;
+  [[nodiscard]] std::string text_with(const std::vector<ModelEntry>& entries, std::span<const double> values,
+                                      const std::string& destination = "") const;
 
  private:
   std::string path_, text_;
@@ -61,7 +61,7 @@ class ModelEditor {
   ModelEditor(const ModelEditor&) = delete;
   ModelEditor& operator=(const ModelEditor&) = delete;
   /// The model with the entries set to `values` (SI). InputError when the values make it invalid.
-  Model model(std::span<const double> values);
+  [[nodiscard]] Model model(std::span<const double> values);
 
  private:
   struct Tree;
@@ -70,6 +70,6 @@ class ModelEditor {
 
 /// A number written with or without a unit ("0.5 mm", "40 deg", "1.2"), in SI, whatever the
 /// kind of quantity its unit belongs to; the kind found (plain for a bare number).
-std::optional<std::pair<double, Quantity>> parse_any_quantity(const std::string& text);
+[[nodiscard]] std::optional<std::pair<double, Quantity>> parse_any_quantity(const std::string& text);
 
 }  // namespace linkdyn::io

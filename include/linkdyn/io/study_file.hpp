@@ -113,6 +113,6 @@ struct StudyFile {
 };
 /// Reads a study file and its model, and checks one against the other (every parameter's path
 /// leads to a number of the model). Throws InputError naming the file, line and entry.
-StudyFile load_study(const std::string& path);
+[[nodiscard]] StudyFile load_study(const std::string& path);
 
 }  // namespace linkdyn::io

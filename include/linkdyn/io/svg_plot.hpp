@@ -25,10 +25,10 @@ struct Plot {
 
 /// The indices of y kept for display, at most about max_points: all when short; else, per
 /// bucket, its first point and its extremes (peaks survive decimation).
-std::vector<size_t> display_indices(const std::vector<double>& y, size_t max_points);
+[[nodiscard]] std::vector<size_t> display_indices(const std::vector<double>& y, size_t max_points);
 
 /// The SVG document of a plot.
-std::string render_svg(const Plot& plot, int width = 640, int height = 360, size_t max_points = 2000);
+[[nodiscard]] std::string render_svg(const Plot& plot, int width = 640, int height = 360, size_t max_points = 2000);
 /// Writes one SVG file per plot, DIR/<id>.svg; returns the paths.
 std::vector<std::string> write_svg_files(const std::string& dir, const std::vector<Plot>& plots);
 

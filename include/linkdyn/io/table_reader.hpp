@@ -20,6 +20,6 @@ using CsvHeaderCheck = std::function<void(const std::vector<std::string>& column
 
 /// Columns named by the header, every cell a number (SI). Blank lines and lines starting with
 /// '#' are skipped. Throws InputError naming the file, line and column.
-CsvTable read_csv_table(const std::string& path, const CsvHeaderCheck& check_header = {});
+[[nodiscard]] CsvTable read_csv_table(const std::string& path, const CsvHeaderCheck& check_header = {});
 
 }  // namespace linkdyn::io

@@ -27,8 +27,8 @@ class PartialFile {
   ~PartialFile();
   PartialFile(const PartialFile&) = delete;
   PartialFile& operator=(const PartialFile&) = delete;
-  std::ostream& stream() { return out_; }
-  const std::string& path() const { return path_; }
+  [[nodiscard]] std::ostream& stream() { return out_; }
+  [[nodiscard]] const std::string& path() const { return path_; }
   void commit();
 
  private:
@@ -67,8 +67,8 @@ class TableStream {
   /// Completes the files (`metadata_json`, a JSON object text, heads the JSON) and renames them
   /// into place.
   void finish(const std::string& metadata_json = "{}");
-  size_t rows() const { return rows_; }
-  size_t width() const { return header_.width(); }
+  [[nodiscard]] size_t rows() const { return rows_; }
+  [[nodiscard]] size_t width() const { return header_.width(); }
 
  private:
   void spill_pending();

@@ -14,6 +14,6 @@ inline constexpr std::size_t max_table_file_bytes = std::size_t{1} << 30;
 /// does not exist, is a folder, a device or a socket (a pipe is read), cannot be read, is empty, is larger than
 /// `max_bytes`, is binary (a NUL byte) or is not UTF-8 (the line of the first bad byte).
 /// `entity` names the file's role in messages ("model", "table").
-std::string read_text_file(const std::string& path, const std::string& entity, std::size_t max_bytes);
+[[nodiscard]] std::string read_text_file(const std::string& path, const std::string& entity, std::size_t max_bytes);
 
 }  // namespace linkdyn::io

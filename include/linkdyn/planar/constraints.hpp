@@ -27,7 +27,7 @@ void push_constraint_force(const Joint& joint, const JointRows& rows, int side, 
 void store_reaction(const Joint& joint, int joint_index, const Eigen::Vector2d& lambda, Workspace& ws);
 
 /// Column of `body` among a group's bodies (3 per body), or -1 for a known body.
-inline int group_column(const std::vector<int>& bodies, int body) {
+[[nodiscard]] inline int group_column(const std::vector<int>& bodies, int body) {
   for (size_t k = 0; k < bodies.size(); ++k)
     if (bodies[k] == body) return static_cast<int>(3 * k);
   return -1;

@@ -14,7 +14,7 @@ struct CoordinateValue {
 
 /// The coordinate at time t and the positions and velocities in ws; with `accelerations`, its
 /// second derivative from ws's accelerations too.
-CoordinateValue coordinate_value(const Mechanism& m, const Workspace& ws, double t, const Coordinate& c,
-                                 bool accelerations = false);
+[[nodiscard]] CoordinateValue coordinate_value(const Mechanism& m, const Workspace& ws, double t, const Coordinate& c,
+                                               bool accelerations = false);
 
 }  // namespace linkdyn::planar

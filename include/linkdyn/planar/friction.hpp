@@ -18,24 +18,24 @@ namespace linkdyn::planar {
 
 /// The bearings of a mechanism with friction (coefficient > 0 and, for revolute pairs, r > 0),
 /// in the order of the model's joints, then each pin's members (Mechanism::bearings()).
-std::vector<Bearing> find_bearings(const Mechanism& m);
+[[nodiscard]] std::vector<Bearing> find_bearings(const Mechanism& m);
 
 /// The relative speed of a bearing: omega_second - omega_first, or the slider point's velocity
 /// relative to the guide, along the guide.
-double bearing_speed(const Mechanism& m, const Workspace& ws, const Bearing& b);
+[[nodiscard]] double bearing_speed(const Mechanism& m, const Workspace& ws, const Bearing& b);
 /// The relative acceleration, d/dt of bearing_speed, from the workspace's accelerations.
-double bearing_acceleration(const Mechanism& m, const Workspace& ws, const Bearing& b);
+[[nodiscard]] double bearing_acceleration(const Mechanism& m, const Workspace& ws, const Bearing& b);
 /// The pin's radius r of a revolute bearing or a pin member; 0 for a prismatic bearing.
-double bearing_radius(const Bearing& b);
+[[nodiscard]] double bearing_radius(const Bearing& b);
 /// The load that friction multiplies from the current reactions: r |F| (revolute, pin member),
 /// N_p (prismatic).
-double bearing_load(const Mechanism& m, const Workspace& ws, const Bearing& b);
+[[nodiscard]] double bearing_load(const Mechanism& m, const Workspace& ws, const Bearing& b);
 /// The signed normal loads whose magnitudes make a prismatic bearing's load N_p: N (a short
 /// slider) or the end loads N1 = N/2 - M/b, N2 = N/2 + M/b; returns how many (0 for revolute
 /// bearings and pin members).
-int bearing_normals(const Mechanism& m, const Workspace& ws, const Bearing& b, double normals[2]);
+[[nodiscard]] int bearing_normals(const Mechanism& m, const Workspace& ws, const Bearing& b, double normals[2]);
 /// The same from a pair's normal force and moment.
-int slider_normals(const Joint& j, double normal, double moment, double normals[2]);
+[[nodiscard]] int slider_normals(const Joint& j, double normal, double moment, double normals[2]);
 /// An effort along the bearing's speed (moment or guide force on its second body, the opposite
 /// on its first) added to `loads` as wrenches about the body frames' origins.
 void add_bearing_effort(const Mechanism& m, const Workspace& ws, const Bearing& b, double effort,

@@ -77,6 +77,6 @@ class KinematicsColumns {
 
 /// Column name of a driver's coordinate (order 0: "<driver>.angle" | ".position"), rate (1:
 /// ".omega" | ".velocity") or acceleration (2: ".alpha" | ".acceleration").
-std::string driver_column(const Driver& d, int order = 0);
+[[nodiscard]] std::string driver_column(const Driver& d, int order = 0);
 
 }  // namespace linkdyn::planar

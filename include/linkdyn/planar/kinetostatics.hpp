@@ -27,13 +27,13 @@ struct KinetostaticsStatus {
 };
 
 /// Relative sliding speed of a prismatic pair along its guide (the slider point's velocity
-/// relative to the guide body), and the slider point (global).
-double sliding_speed(const Joint& j, const Workspace& ws, Vec2& point);
+/// relative to the guide body).
+[[nodiscard]] double sliding_speed(const Joint& j, const Workspace& ws);
 /// Its time derivative from the workspace's accelerations.
-double sliding_acceleration(const Joint& j, const Workspace& ws);
-/// A force along a prismatic pair's guide at `point`: `force` on its second body, the opposite
-/// on its first, added to loads (wrenches about the body frames' origins).
-void add_guide_force(const Joint& j, const Workspace& ws, const Vec2& point, double force, std::vector<Wrench>& loads);
+[[nodiscard]] double sliding_acceleration(const Joint& j, const Workspace& ws);
+/// A force along a prismatic pair's guide at the slider point: `force` on its second body, the
+/// opposite on its first, added to loads (wrenches about the body frames' origins).
+void add_guide_force(const Joint& j, const Workspace& ws, double force, std::vector<Wrench>& loads);
 
 /// One backward walk with the current friction loads: ws.reaction and ws.effort.
 void solve_reactions(const Mechanism& m, Workspace& ws);
@@ -45,29 +45,30 @@ void solve_reactions(const Mechanism& m, Workspace& ws);
 /// friction is zero.
 void update_friction(const Mechanism& m, Workspace& ws);
 /// Friction power lost in a pair (W, >= 0), of the friction applied in the last walk.
-double friction_power(const Mechanism& m, const Workspace& ws, int joint);
+[[nodiscard]] double friction_power(const Mechanism& m, const Workspace& ws, int joint);
 /// The force that compound pin `pin` exerts on its member `member` (index in the listed
 /// order): the sum of the reactions of the pin's pairs on that body. They sum to zero over the
 /// members (the pin is massless).
-Vec2 pin_force(const Mechanism& m, const Workspace& ws, int pin, int member);
+[[nodiscard]] Vec2 pin_force(const Mechanism& m, const Workspace& ws, int pin, int member);
 /// Friction power lost in a compound pin (W, >= 0): sum over the members b after the first of
 /// -M_b (omega_b - omega_first), of the friction applied in the last walk.
-double pin_friction_power(const Mechanism& m, const Workspace& ws, int pin);
+[[nodiscard]] double pin_friction_power(const Mechanism& m, const Workspace& ws, int pin);
 /// Friction power lost in every pair and compound pin (W).
-double total_friction_power(const Mechanism& m, const Workspace& ws);
+[[nodiscard]] double total_friction_power(const Mechanism& m, const Workspace& ws);
 /// Sum of the drivers' powers (W).
-double driver_power(const Mechanism& m, const Workspace& ws);
+[[nodiscard]] double driver_power(const Mechanism& m, const Workspace& ws);
 
 /// Loads, frictionless walk, then successive approximations with friction [001 Eqs. 12-13].
-KinetostaticsStatus solve_kinetostatics(const Mechanism& m, Workspace& ws, double t,
-                                        const KinetostaticsOptions& options = {});
+[[nodiscard]] KinetostaticsStatus solve_kinetostatics(const Mechanism& m, Workspace& ws, double t,
+                                                      const KinetostaticsOptions& options = {});
 
 /// Kinetostatics at a removable singular position (the rates in ws are limits): the reactions,
 /// efforts and friction as their limits from regular states on both sides (SingularLimit).
 /// False where they have none: the reactions grow without bound there (the loads cannot be
 /// carried at that position).
-bool solve_kinetostatics_as_limits(const Mechanism& m, Workspace& ws, double t, const KinetostaticsOptions& options,
-                                   SingularLimit& limits, KinetostaticsStatus& status);
+[[nodiscard]] bool solve_kinetostatics_as_limits(const Mechanism& m, Workspace& ws, double t,
+                                                 const KinetostaticsOptions& options, SingularLimit& limits,
+                                                 KinetostaticsStatus& status);
 
 /// Room for `rows` rows of m's reactions.
 void allocate_rows(const Mechanism& m, Eigen::Index rows, PairReactions& r);
@@ -78,7 +79,8 @@ void keep_rows(Eigen::Index rows, PairReactions& r);
 
 /// Kinetostatics at every position of the grid (sweep_kinematics, then solve_kinetostatics), with
 /// the cycle's integrals in the summary.
-KinetostaticsResult kinetostatics(const Mechanism& m, const TimeGrid& grid, const KinetostaticsOptions& options);
+[[nodiscard]] KinetostaticsResult kinetostatics(const Mechanism& m, const TimeGrid& grid,
+                                                const KinetostaticsOptions& options);
 /// A sweep with something to show, else: AnalysisError when the friction iterations converged
 /// at no position (self-locking over the whole sweep), InputError when a load marked useful
 /// does no work over it.
@@ -88,7 +90,8 @@ void check_kinetostatics(const Mechanism& m, const KinetostaticsSummary& summary
 /// (memory independent of the grid's length): `on_chunk` gets each chunk in order, the last one
 /// possibly shorter or empty, and may take it over (move from it). Returns the summary of the
 /// whole sweep.
-KinetostaticsSummary kinetostatics(const Mechanism& m, const TimeGrid& grid, const KinetostaticsOptions& options,
-                                   Eigen::Index chunk_rows, const std::function<void(KinetostaticsResult&)>& on_chunk);
+[[nodiscard]] KinetostaticsSummary kinetostatics(const Mechanism& m, const TimeGrid& grid,
+                                                 const KinetostaticsOptions& options, Eigen::Index chunk_rows,
+                                                 const std::function<void(KinetostaticsResult&)>& on_chunk);
 
 }  // namespace linkdyn::planar

@@ -66,8 +66,8 @@ struct PairReactions {
   Eigen::MatrixXd force_x, force_y;  ///< per pair: the force (revolute: pin; prismatic: normal) (N)
   Eigen::MatrixXd moment, normal;    ///< per pair: JointReaction::moment, ::normal
   std::vector<Eigen::MatrixXd> pin_force_x, pin_force_y;  ///< per compound pin: per member (N)
-  JointReaction reaction(Eigen::Index row, size_t pair) const;
-  Vec2 pin_force(Eigen::Index row, size_t pin, Eigen::Index member) const;
+  [[nodiscard]] JointReaction reaction(Eigen::Index row, size_t pair) const;
+  [[nodiscard]] Vec2 pin_force(Eigen::Index row, size_t pin, Eigen::Index member) const;
 };
 
 /// Kinetostatics over a sweep as arrays: one row per position where the mechanism is assembled

@@ -35,7 +35,7 @@ struct Body {
   std::vector<NamedPoint> points;
   SourceLocation where;
   /// Index of the named point, or -1.
-  int find_point(const std::string& point_name) const;
+  [[nodiscard]] int find_point(const std::string& point_name) const;
 };
 
 /// The kind of a pair, in the order of Joint::kind's alternatives (for switches).
@@ -101,7 +101,7 @@ struct CompoundPin {
   double pin_radius = 0.0;               ///< r
   SourceLocation where;
   /// Index of `body` among the members, or -1.
-  int member(int body) const;
+  [[nodiscard]] int member(int body) const;
 };
 
 enum class DriverType { rotational, linear };
@@ -211,7 +211,7 @@ struct Magnitude : OneOf<Magnitude> {
   Law law;
   static constexpr auto alternatives = &Magnitude::law;
   /// The coordinate the law follows; nullptr for a constant.
-  const Coordinate* coordinate() const {
+  [[nodiscard]] const Coordinate* coordinate() const {
     return std::visit(overloaded{[](const Constant&) -> const Coordinate* { return nullptr; },
                                  [](const auto& l) -> const Coordinate* { return &l.coordinate; }},
                       law);
@@ -304,9 +304,9 @@ struct MechanismSpec {
   /// Optional analysis grid from the model; otherwise the first driver's natural grid.
   std::optional<TimeGrid> grid;
 
-  int find_body(const std::string& body_name) const;
-  int find_joint(const std::string& joint_name) const;
-  int find_pin(const std::string& pin_name) const;
+  [[nodiscard]] int find_body(const std::string& body_name) const;
+  [[nodiscard]] int find_joint(const std::string& joint_name) const;
+  [[nodiscard]] int find_pin(const std::string& pin_name) const;
 };
 
 /// Where an output point lives: a named point of a moving body and its column label.
@@ -371,13 +371,13 @@ class Mechanism {
   /// Named points of moving bodies, with unique column labels.
   const std::vector<OutputPoint>& output_points() const { return output_points_; }
   /// Grid of the analysis: the model's, else the first driver's natural one.
-  TimeGrid default_grid() const;
+  [[nodiscard]] TimeGrid default_grid() const;
   /// The structural sequence, e.g. "R_I(0,1) -> RRR_II(2,3)" [001 Eq. 17].
-  std::string structure_string() const;
+  [[nodiscard]] std::string structure_string() const;
 
   /// The same mechanism with body `body`'s moment of inertia set to `inertia` (a flywheel's
   /// trial): the structure is shared, not found again. Throws InputError on a bad inertia.
-  Mechanism with_inertia(int body, double inertia) const;
+  [[nodiscard]] Mechanism with_inertia(int body, double inertia) const;
 
   Mechanism(Mechanism&&) noexcept;
   Mechanism& operator=(Mechanism&&) noexcept;
@@ -399,9 +399,9 @@ class Mechanism {
 
 /// Checks the description, counts the DOF (Gruebler-Kutzbach), finds the structural sequence
 /// and returns the immutable mechanism. Throws InputError on a bad description.
-Mechanism compile(MechanismSpec spec, const CompileOptions& options = {});
+[[nodiscard]] Mechanism compile(MechanismSpec spec, const CompileOptions& options = {});
 
 /// The drivers' values for messages: "crank = 30 deg, slider = 0.1 m".
-std::string driver_values(const Mechanism& m, std::span<const double> q);
+[[nodiscard]] std::string driver_values(const Mechanism& m, std::span<const double> q);
 
 }  // namespace linkdyn::planar

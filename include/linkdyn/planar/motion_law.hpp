@@ -47,13 +47,13 @@ using MotionLaw = std::variant<SweepLaw, ConstantSpeedLaw, PolynomialLaw, Harmon
 struct TimeGrid {
   double t0 = 0.0, t_end = 0.0;
   int steps = 0;
-  double time(int k) const { return steps == 0 ? t0 : t0 + (t_end - t0) * k / steps; }
+  [[nodiscard]] double time(int k) const { return steps == 0 ? t0 : t0 + (t_end - t0) * k / steps; }
 };
 
-MotionSample evaluate(const MotionLaw& law, double t);
+[[nodiscard]] MotionSample evaluate(const MotionLaw& law, double t);
 /// The grid a law naturally runs over (its own duration and step count).
-TimeGrid natural_grid(const MotionLaw& law);
+[[nodiscard]] TimeGrid natural_grid(const MotionLaw& law);
 /// Human name of the law kind ("sweep", "table", ...).
-const char* law_name(const MotionLaw& law);
+[[nodiscard]] const char* law_name(const MotionLaw& law);
 
 }  // namespace linkdyn::planar

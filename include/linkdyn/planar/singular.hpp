@@ -48,19 +48,20 @@ class SingularLimit {
   /// values from the two sides do not meet (no limit) or the samples cannot be solved. `kinds`
   /// groups the values of one physical kind (velocities, accelerations, forces): a value is
   /// judged against the size of its kind, so that one that vanishes is not taken for noise.
-  bool evaluate(const Mechanism& m, const Workspace& ws, const std::vector<int>& kinds, const LimitValues& values,
-                Eigen::VectorXd& limit);
+  [[nodiscard]] bool evaluate(const Mechanism& m, const Workspace& ws, const std::vector<int>& kinds,
+                              const LimitValues& values, Eigen::VectorXd& limit);
   /// The mechanism's size (m): moments and angular rates are compared with forces and linear
   /// rates after scaling by it.
-  double length_scale() const { return length_scale_; }
+  [[nodiscard]] double length_scale() const { return length_scale_; }
   /// The largest disagreement of the one-sided limits in the last evaluate, relative to what
   /// is allowed (1e-4 of the value, 1e-6 of its kind): above 1 there is no limit.
-  double spread() const { return spread_; }
+  [[nodiscard]] double spread() const { return spread_; }
 
  private:
-  bool try_step(const Mechanism& m, const Workspace& ws, double h, const std::vector<int>& kinds,
-                const LimitValues& values, Eigen::VectorXd& limit);
-  bool sample(const Mechanism& m, double s, int count, const LimitValues& values, Eigen::Ref<Eigen::VectorXd> out);
+  [[nodiscard]] bool try_step(const Mechanism& m, const Workspace& ws, double h, const std::vector<int>& kinds,
+                              const LimitValues& values, Eigen::VectorXd& limit);
+  [[nodiscard]] bool sample(const Mechanism& m, double s, int count, const LimitValues& values,
+                            Eigen::Ref<Eigen::VectorXd> out);
   Workspace probe_;
   std::vector<int> rate_kinds_;  ///< for solve_rates_as_limits
   std::vector<double> q_star_, qd_star_, qdd_star_, direction_;
@@ -73,6 +74,6 @@ class SingularLimit {
 /// The body poses and rates (r, theta, v, omega, a, alpha of every body) as limits at a
 /// singular position, written into ws; ws.solved is then at the accelerations level. False
 /// where there is no limit.
-bool solve_rates_as_limits(const Mechanism& m, Workspace& ws, SingularLimit& limits);
+[[nodiscard]] bool solve_rates_as_limits(const Mechanism& m, Workspace& ws, SingularLimit& limits);
 
 }  // namespace linkdyn::planar

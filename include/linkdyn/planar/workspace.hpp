@@ -16,12 +16,12 @@ struct BodyState {
   void set_angle(double angle);
   /// Sets the rotation (cos, sin); theta is the angle of it nearest to `near` (continuous).
   void set_rotation(const Vec2& rotation, double near);
-  Vec2 rotation() const { return {c, s}; }
+  [[nodiscard]] Vec2 rotation() const { return {c, s}; }
   /// Global position / velocity / acceleration of a point given in the body frame.
-  Vec2 arm(const Vec2& local) const { return rotate(local, c, s); }
-  Vec2 position(const Vec2& local) const { return r + arm(local); }
-  Vec2 velocity(const Vec2& local) const { return v + omega * perp(arm(local)); }
-  Vec2 acceleration(const Vec2& local) const {
+  [[nodiscard]] Vec2 arm(const Vec2& local) const { return rotate(local, c, s); }
+  [[nodiscard]] Vec2 position(const Vec2& local) const { return r + arm(local); }
+  [[nodiscard]] Vec2 velocity(const Vec2& local) const { return v + omega * perp(arm(local)); }
+  [[nodiscard]] Vec2 acceleration(const Vec2& local) const {
     const Vec2 arm_g = arm(local);
     return a + alpha * perp(arm_g) - omega * omega * arm_g;
   }
@@ -45,7 +45,7 @@ struct PosePrediction {
   double s = 0.0;
   double turn = 0.0;  ///< the largest body rotation the step was estimated to make (rad)
   /// The predicted pose of a body from its last solved state.
-  BodyState of(const BodyState& b) const {
+  [[nodiscard]] BodyState of(const BodyState& b) const {
     BodyState p = b;
     if (order >= 1) {
       const double h = order >= 2 ? 0.5 * s * s : 0.0;
@@ -135,6 +135,6 @@ class Workspace {
 /// True when `ws` was made for `m`: every buffer sized for its drivers, bodies, groups, pairs,
 /// bearings and loads (as Pinocchio's model.check(data)). The solves assert it in debug builds;
 /// a workspace of another mechanism would otherwise read past its buffers.
-bool check(const Mechanism& m, const Workspace& ws);
+[[nodiscard]] bool check(const Mechanism& m, const Workspace& ws);
 
 }  // namespace linkdyn::planar

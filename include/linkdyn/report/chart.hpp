@@ -56,6 +56,6 @@ struct Chart {
 };
 
 /// Every chart as drawn.
-std::vector<io::Plot> plots(const std::vector<Chart>& charts);
+[[nodiscard]] std::vector<io::Plot> plots(const std::vector<Chart>& charts);
 
 }  // namespace linkdyn::report

@@ -28,19 +28,22 @@ void check_along(const planar::Mechanism& m, const std::vector<PointDirection>& 
 /// advantage (one DOF), point paths (coupler curves), point speeds and transmission angles,
 /// against the first driver's coordinate (or time). A point of `along` that is not tracked is an
 /// InputError naming the tracked points.
-std::vector<Chart> kinematics_plots(const planar::Mechanism& m, const planar::KinematicsResult& kinematics,
-                                    const std::vector<PointDirection>& along = {});
+[[nodiscard]] std::vector<Chart> kinematics_plots(const planar::Mechanism& m,
+                                                  const planar::KinematicsResult& kinematics,
+                                                  const std::vector<PointDirection>& along = {});
 /// Driver efforts with and without friction, pair reactions, friction power, efficiency.
-std::vector<Chart> kinetostatics_plots(const planar::Mechanism& m, const planar::KinetostaticsResult& kinetostatics);
+[[nodiscard]] std::vector<Chart> kinetostatics_plots(const planar::Mechanism& m,
+                                                     const planar::KinetostaticsResult& kinetostatics);
 
 /// The reduced inertia m(q) and dm/dq by both methods of [003], against the coordinate.
-std::vector<Chart> reduced_plots(const planar::Mechanism& m, const dynamics::ReducedTable& table);
+[[nodiscard]] std::vector<Chart> reduced_plots(const planar::Mechanism& m, const dynamics::ReducedTable& table);
 /// Speed of each coordinate against time, and the motors' currents, actuator torques and
 /// forces, constraint actions and (Kane) the pairs' reactions |F|.
-std::vector<Chart> simulation_plots(const dynamics::DynamicSystem& system,
-                                    const dynamics::SimulationResult& simulation);
+[[nodiscard]] std::vector<Chart> simulation_plots(const dynamics::DynamicSystem& system,
+                                                  const dynamics::SimulationResult& simulation);
 /// The same run's speed, motor currents and actuator torques against the first driver's
 /// coordinate (a steady cycle: linked to the animation when its x is that coordinate too).
-std::vector<Chart> cycle_plots(const dynamics::DynamicSystem& system, const dynamics::SimulationResult& simulation);
+[[nodiscard]] std::vector<Chart> cycle_plots(const dynamics::DynamicSystem& system,
+                                             const dynamics::SimulationResult& simulation);
 
 }  // namespace linkdyn::report

@@ -38,12 +38,12 @@ void check_report_options(const planar::Mechanism& m, const dynamics::MachineSpe
 
 /// The HTML report of a planar mechanism over `grid` (with its machine, a simulation too); the
 /// options checked first (check_report_options).
-std::string planar_report_html(const planar::Mechanism& m, const dynamics::MachineSpec& machine,
-                               const planar::TimeGrid& grid, const ReportOptions& options = {});
+[[nodiscard]] std::string planar_report_html(const planar::Mechanism& m, const dynamics::MachineSpec& machine,
+                                             const planar::TimeGrid& grid, const ReportOptions& options = {});
 
 /// The HTML page of a design study: the metrics' histograms, each metric against each parameter,
 /// the sensitivities, an optimisation's convergence and Pareto front (interactive charts of the
 /// embedded Chart.js: values under the cursor, series toggled from the legend).
-std::string study_report_html(const io::Study& study, const study::StudyResult& result);
+[[nodiscard]] std::string study_report_html(const io::Study& study, const study::StudyResult& result);
 
 }  // namespace linkdyn::report

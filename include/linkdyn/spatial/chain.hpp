@@ -132,26 +132,26 @@ struct Chain {
   int end_effector_link = 0;
   std::vector<std::string> warnings;  ///< inertias computed with though inconsistent (InertiaCheck::warn)
 
-  const ChainJoint& joint(int i) const { return spec.joints[static_cast<size_t>(i)]; }
+  [[nodiscard]] const ChainJoint& joint(int i) const { return spec.joints[static_cast<size_t>(i)]; }
   /// Index of the named joint, or -1.
-  int joint_index(const std::string& name) const;
+  [[nodiscard]] int joint_index(const std::string& name) const;
   /// Index of the named frame, or -1.
-  int frame_index(const std::string& name) const;
+  [[nodiscard]] int frame_index(const std::string& name) const;
   /// Index of a velocity coordinate (v_names) or of a configuration coordinate (q_names), or -1.
-  int v_coordinate(const std::string& name) const;
-  int q_coordinate(const std::string& name) const;
+  [[nodiscard]] int v_coordinate(const std::string& name) const;
+  [[nodiscard]] int q_coordinate(const std::string& name) const;
   /// True when link `a` is `b` or one of its ancestors.
-  bool supports(int a, int b) const;
+  [[nodiscard]] bool supports(int a, int b) const;
 };
 
 /// Checks the spec (unit axes, physical links, unique names, parents before children) and
 /// compiles it. Throws InputError naming the joint or link.
-Chain build_chain(ChainSpec spec, const BuildOptions& options = {});
+[[nodiscard]] Chain build_chain(ChainSpec spec, const BuildOptions& options = {});
 
 /// The inequality a body breaks ("I1 + I2 >= I3: 0.0785 < 0.086 kg m^2"), empty if none; and
 /// the body with its principal moments set to their mean (MuJoCo's balanceinertia).
-std::string triangle_inequality_violation(const MassProperties& body);
-MassProperties balanced_inertia(const MassProperties& body);
+[[nodiscard]] std::string triangle_inequality_violation(const MassProperties& body);
+[[nodiscard]] MassProperties balanced_inertia(const MassProperties& body);
 
 /// Conventions for describing a chain, turned into the placement form above.
 /// Standard Denavit-Hartenberg row: Rz(theta) Tz(d) Tx(a) Rx(alpha); the joint variable adds to

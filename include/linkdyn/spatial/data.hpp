@@ -57,6 +57,6 @@ struct ChainData {
 
 /// True when `data` was made for `chain` (every buffer sized for its links and DOFs), as
 /// Pinocchio's model.check(data); the algorithms assert it in debug builds.
-bool check(const Chain& chain, const ChainData& data);
+[[nodiscard]] bool check(const Chain& chain, const ChainData& data);
 
 }  // namespace linkdyn::spatial

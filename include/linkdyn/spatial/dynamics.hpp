@@ -45,13 +45,13 @@ const Eigen::VectorXd& forward_dynamics(const Chain& chain, ChainData& data, Vec
                                         ForwardMethod method = ForwardMethod::articulated_body, Terms terms = {});
 
 /// Kinetic energy 1/2 qd^T M qd (from the link velocities).
-double kinetic_energy(const Chain& chain, ChainData& data, VectorIn q, VectorIn qd);
+[[nodiscard]] double kinetic_energy(const Chain& chain, ChainData& data, VectorIn q, VectorIn qd);
 /// Potential energy of gravity, - sum m_k g . c_k.
-double potential_energy(const Chain& chain, ChainData& data, VectorIn q);
+[[nodiscard]] double potential_energy(const Chain& chain, ChainData& data, VectorIn q);
 
 /// The load's wrench [n; f] on the end effector's link, in its frame, at its origin; needs the
 /// link poses (data.local).
-Vec6 load_wrench_on_end_effector_link(const Chain& chain, const ChainData& data);
+[[nodiscard]] Vec6 load_wrench_on_end_effector_link(const Chain& chain, const ChainData& data);
 
 /// data.mass_matrix factored as L^T D L along the tree (RBDA Sect. 6.5) into
 /// data.mass_matrix_factor; throws AnalysisError if it is not positive definite.

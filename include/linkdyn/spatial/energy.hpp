@@ -12,10 +12,10 @@ namespace linkdyn::spatial {
 /// are ignored). p = 0 gives the kinetic energy; p = 1 is Appell's function (Gibbs-Appell).
 /// Fewer columns than p + 2: std::invalid_argument (a caller's error; model files are checked
 /// by io with InputError before they get here).
-double acceleration_energy(const Chain& chain, const Eigen::MatrixXd& q_derivatives, int p);
+[[nodiscard]] double acceleration_energy(const Chain& chain, const Eigen::MatrixXd& q_derivatives, int p);
 /// The same from q and the velocity's derivatives (column r of `v_derivatives` is v^(r),
 /// r = 0..p): for models with free-flyers, whose q and v differ in size.
-double acceleration_energy(const Chain& chain, const Eigen::Ref<const Eigen::VectorXd>& q,
-                           const Eigen::MatrixXd& v_derivatives, int p);
+[[nodiscard]] double acceleration_energy(const Chain& chain, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                         const Eigen::MatrixXd& v_derivatives, int p);
 
 }  // namespace linkdyn::spatial

@@ -18,32 +18,32 @@ struct MassProperties {
 
 /// The same body seen from a frame in which the body's frame has pose `pose`: the rotation law
 /// of the inertia tensor R I R^T [002 Eq. 42] and the centre of mass carried along [002 Eq. 15].
-MassProperties transformed(const MassProperties& body, const Pose& pose);
+[[nodiscard]] MassProperties transformed(const MassProperties& body, const Pose& pose);
 
 /// Inertia tensor about the frame origin: I_C + m [c x][c x]^T [002 Eqs. 58-59].
-Mat3 inertia_about_origin(const MassProperties& body);
+[[nodiscard]] Mat3 inertia_about_origin(const MassProperties& body);
 /// Planar (second-moment) tensor at the centre of mass, integral of r r^T dm [002 Eq. 45]:
 /// tr(I)/2 * 1 - I.
-Mat3 second_moment_com(const MassProperties& body);
+[[nodiscard]] Mat3 second_moment_com(const MassProperties& body);
 /// Planar tensor about the frame origin: I_p* + m c c^T [002 Eqs. 60-61].
-Mat3 second_moment_about_origin(const MassProperties& body);
+[[nodiscard]] Mat3 second_moment_about_origin(const MassProperties& body);
 /// Pseudo-inertia tensor about the frame origin, integral of [r;1][r;1]^T dm [002 Eqs. 62, 70].
-Mat4 pseudo_inertia(const MassProperties& body);
+[[nodiscard]] Mat4 pseudo_inertia(const MassProperties& body);
 /// The body whose pseudo-inertia about the frame origin is J (inverse of pseudo_inertia).
-MassProperties from_pseudo_inertia(const Mat4& J);
+[[nodiscard]] MassProperties from_pseudo_inertia(const Mat4& J);
 /// Two bodies rigidly joined (both in one frame): the sum of their pseudo-inertias [002 Eqs. 5, 6].
-MassProperties merged(const MassProperties& a, const MassProperties& b);
+[[nodiscard]] MassProperties merged(const MassProperties& a, const MassProperties& b);
 
 struct PrincipalAxes {
   Vec3 moments;  ///< ascending
   Mat3 axes;     ///< columns: unit axes in the body frame, right-handed
 };
-PrincipalAxes principal_axes(const MassProperties& body);
+[[nodiscard]] PrincipalAxes principal_axes(const MassProperties& body);
 
 /// Empty when the body is physically possible: positive mass, positive semi-definite
 /// pseudo-inertia (a density >= 0 can produce it; slender rods and points are degenerate but
 /// allowed), and principal moments satisfying the triangle inequality. Otherwise the problem.
-std::string physical_consistency_problem(const MassProperties& body);
+[[nodiscard]] std::string physical_consistency_problem(const MassProperties& body);
 
 enum class Shape {
   box,
@@ -60,10 +60,10 @@ enum class Shape {
   point
 };
 /// "box", "hollow_cylinder", ...; and the reverse (false when unknown).
-const char* shape_name(Shape s);
-bool shape_from_name(const std::string& name, Shape& s);
+[[nodiscard]] const char* shape_name(Shape s);
+[[nodiscard]] bool shape_from_name(const std::string& name, Shape& s);
 /// Which density applies: 3 volume (kg/m^3), 2 area (kg/m^2), 1 length (kg/m), 0 none (point).
-int shape_dimension(Shape s);
+[[nodiscard]] int shape_dimension(Shape s);
 
 /// A homogeneous primitive in its own frame: centred at its centroid with z the axis of
 /// symmetry (cylinders, rods, disks, rings: z; plates and disks lie in x-y), except the cone,
@@ -83,12 +83,12 @@ struct Primitive {
 };
 
 /// Volume, area or length of the primitive (the measure its density multiplies) [002 Eq. 3].
-double measure(const Primitive& p);
+[[nodiscard]] double measure(const Primitive& p);
 /// Mass properties of one primitive in its own frame (closed forms). A dimension that is not
 /// positive, or neither mass nor density: std::invalid_argument (io reports these in a body
 /// file as InputError with the line before calling this).
-MassProperties primitive_mass_properties(const Primitive& p);
+[[nodiscard]] MassProperties primitive_mass_properties(const Primitive& p);
 /// Sum of sigma_j times the parts' pseudo-inertias, in the body frame [002 Eqs. 5, 6, 66-70].
-MassProperties composite_mass_properties(const std::vector<Primitive>& parts);
+[[nodiscard]] MassProperties composite_mass_properties(const std::vector<Primitive>& parts);
 
 }  // namespace linkdyn::spatial

@@ -33,10 +33,10 @@ using TorqueLaw = std::function<void(double t, VectorIn q, VectorIn qd, Eigen::R
 
 /// Integrates M qdd + h + Q_fd = tau from (q0, qd0), q' from qd (configuration_rate). The dry
 /// friction's sign change is stepped over by the error control (no event location; sgn(0) = 0).
-ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, VectorIn q0, VectorIn qd0, VectorIn tau,
-                                     const ChainSimulationOptions& options);
+[[nodiscard]] ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, VectorIn q0, VectorIn qd0,
+                                                   VectorIn tau, const ChainSimulationOptions& options);
 /// The same with tau from a law of time and state.
-ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, VectorIn q0, VectorIn qd0,
-                                     const TorqueLaw& torque, const ChainSimulationOptions& options);
+[[nodiscard]] ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, VectorIn q0, VectorIn qd0,
+                                                   const TorqueLaw& torque, const ChainSimulationOptions& options);
 
 }  // namespace linkdyn::spatial

@@ -10,7 +10,7 @@ namespace linkdyn::study {
 
 /// Whether this process was started as a rank of an MPI job (Open MPI's, PMIx's or Slurm's
 /// environment variables): a program started alone never initialises MPI.
-bool launched_by_mpi();
+[[nodiscard]] bool launched_by_mpi();
 
 /// Rank 0 hands out tasks in chunks that shrink as the work runs out (dynamic balance: variants
 /// have very different costs) and runs tasks on its own threads meanwhile; the other ranks ask
@@ -24,13 +24,14 @@ class MpiExecutor : public Executor {
   MpiExecutor(const MpiExecutor&) = delete;
   MpiExecutor& operator=(const MpiExecutor&) = delete;
 
-  std::vector<std::vector<Variant>> run(size_t tasks, const TaskFunction& task, const TaskDone& done) override;
+  [[nodiscard]] std::vector<std::vector<Variant>> run(size_t tasks, const TaskFunction& task,
+                                                      const TaskDone& done) override;
   void share(std::vector<std::vector<Variant>>& results) override;
-  bool root() const override { return rank_ == 0; }
-  int threads() const override { return local_.threads(); }
+  [[nodiscard]] bool root() const override { return rank_ == 0; }
+  [[nodiscard]] int threads() const override { return local_.threads(); }
   void barrier() override;
-  int rank() const { return rank_; }
-  int ranks() const { return size_; }
+  [[nodiscard]] int rank() const { return rank_; }
+  [[nodiscard]] int ranks() const { return size_; }
   /// Ends every rank of the job with `code` (after an error on one of them).
   [[noreturn]] void abort(int code);
 

@@ -15,7 +15,7 @@ namespace linkdyn::study {
 
 /// What became of a variant: analysed, or why not.
 enum class Status { ok, no_assembly, self_locking, singular, no_steady_regime, stalled, invalid, failed };
-const char* status_name(Status status);
+[[nodiscard]] const char* status_name(Status status);
 constexpr int status_count = 8;
 
 /// One analysed design: its parameters (SI), its metrics (each in its unit; NaN unless ok).
@@ -37,7 +37,7 @@ class VariantEvaluator {
   VariantEvaluator(const VariantEvaluator&) = delete;
   VariantEvaluator& operator=(const VariantEvaluator&) = delete;
   /// The variant with these parameter values (SI): a failed analysis is a status, never a throw.
-  Variant evaluate(std::span<const double> parameters);
+  [[nodiscard]] Variant evaluate(std::span<const double> parameters);
   /// Evaluates the nominal design and checks that every metric can be taken from its outputs
   /// and is defined there: InputError naming the study's line, the metric and the nearest
   /// output; AnalysisError when the nominal design cannot be analysed.
@@ -55,11 +55,11 @@ void check_metrics(const io::Study& study, const io::ModelTemplate& model);
 
 /// The nominal parameter values: the model's (for an entry the model does not write: the first
 /// grid value, the mean, or the middle of the interval).
-std::vector<double> nominal(const io::Study& study);
+[[nodiscard]] std::vector<double> nominal(const io::Study& study);
 /// The variants of a sweep or a Monte Carlo study: point `index` of the grid (the last
 /// parameter varying fastest), of the Latin hypercube, or sample `index` (each from its own
 /// random stream, seeded by the study's seed and the index: the same whatever runs it).
-size_t design_size(const io::Study& study);
+[[nodiscard]] size_t design_size(const io::Study& study);
 void design_point(const io::Study& study, size_t index, std::span<double> out);
 
 /// Statistics of one metric over the variants that are ok: mean, standard deviation and
@@ -72,7 +72,8 @@ struct MetricSummary {
   double min = 0.0, max = 0.0;
   std::vector<double> percentile, percentile_low, percentile_high;  ///< at study.percentiles
 };
-MetricSummary summarize(std::span<const double> values, const std::vector<double>& percentiles, double confidence);
+[[nodiscard]] MetricSummary summarize(std::span<const double> values, const std::vector<double>& percentiles,
+                                      double confidence);
 
 /// Which parameters a metric is sensitive to: standardised regression coefficients (and the
 /// regression's R^2) and first-order Sobol indices estimated from the same sample by
@@ -82,7 +83,7 @@ struct Sensitivity {
   double r2 = 0.0;
 };
 /// x: one row per variant, one column per parameter; y: the metric.
-Sensitivity sensitivity(const std::vector<std::vector<double>>& x, std::span<const double> y);
+[[nodiscard]] Sensitivity sensitivity(const std::vector<std::vector<double>>& x, std::span<const double> y);
 
 /// An optimisation run: the optimum it reached.
 struct OptimumRun {
@@ -116,17 +117,18 @@ class Executor {
  public:
   virtual ~Executor() = default;
   /// Every task run; on the root, the variants of each task in task order (elsewhere: empty).
-  virtual std::vector<std::vector<Variant>> run(size_t tasks, const TaskFunction& task, const TaskDone& done) = 0;
+  [[nodiscard]] virtual std::vector<std::vector<Variant>> run(size_t tasks, const TaskFunction& task,
+                                                              const TaskDone& done) = 0;
   /// The root's results made the same on every rank (a later phase is built from them).
   virtual void share(std::vector<std::vector<Variant>>& results) { (void)results; }
-  virtual bool root() const { return true; }
-  virtual int threads() const = 0;
+  [[nodiscard]] virtual bool root() const { return true; }
+  [[nodiscard]] virtual int threads() const = 0;
   /// All ranks at this point (the journal is read before anyone writes it).
   virtual void barrier() {}
 };
 
 /// The cores this process may run on (its CPU affinity: taskset, a batch system's binding).
-int available_cores();
+[[nodiscard]] int available_cores();
 
 /// Every task on `threads` threads of this process (0: all cores), each thread with its own
 /// VariantEvaluator made once; dynamic scheduling, results in task order.
@@ -134,8 +136,9 @@ class ThreadExecutor : public Executor {
  public:
   ThreadExecutor(const io::Study& study, const io::ModelTemplate& model, int threads = 0);
   ~ThreadExecutor() override;
-  std::vector<std::vector<Variant>> run(size_t tasks, const TaskFunction& task, const TaskDone& done) override;
-  int threads() const override { return threads_; }
+  [[nodiscard]] std::vector<std::vector<Variant>> run(size_t tasks, const TaskFunction& task,
+                                                      const TaskDone& done) override;
+  [[nodiscard]] int threads() const override { return threads_; }
   /// Runs the tasks taken from `next` (returns false when none is left), calling `done` for each.
   void run_pulling(const std::function<bool(size_t&)>& next, const TaskFunction& task,
                    const std::function<void(size_t, std::vector<Variant>&&)>& done);
@@ -162,12 +165,12 @@ struct StudyOptions {
 };
 
 /// Runs the study on the executor. On the root the result is complete; elsewhere it is empty.
-StudyResult run_study(const io::Study& study, const io::ModelTemplate& model, Executor& executor,
-                      const StudyOptions& options = {});
+[[nodiscard]] StudyResult run_study(const io::Study& study, const io::ModelTemplate& model, Executor& executor,
+                                    const StudyOptions& options = {});
 
 /// Outputs: one row per variant (variant, [run, phase,] parameters, metrics, status, reason) as
 /// CSV; the same with the study's settings and summary as JSON.
-std::string variants_csv(const io::Study& study, const StudyResult& result);
-std::string study_json(const io::Study& study, const StudyResult& result);
+[[nodiscard]] std::string variants_csv(const io::Study& study, const StudyResult& result);
+[[nodiscard]] std::string study_json(const io::Study& study, const StudyResult& result);
 
 }  // namespace linkdyn::study

@@ -19,18 +19,18 @@ class GroupClosure {
   /// Damped Newton from the poses in the workspace; true when the equations close. Where the
   /// Jacobian is singular the step is the least-norm one, so the solution reached is the
   /// nearest to the start.
-  bool newton(const Mechanism& m, Workspace& ws, GenericScratch& s) const;
+  [[nodiscard]] bool newton(const Mechanism& m, Workspace& ws, GenericScratch& s) const;
   /// The poses x (x, y, theta per body) into the workspace, and back.
   void apply(Workspace& ws, const Eigen::VectorXd& x) const;
   void gather(const Workspace& ws, Eigen::VectorXd& x) const;
   /// Moves the group's bodies to their predicted poses (ws.prediction).
   void predict(Workspace& ws) const;
-  double scale() const { return scale_; }
+  [[nodiscard]] double scale() const { return scale_; }
   /// Reciprocal condition estimate of the (length-scaled) Jacobian at the last evaluation.
-  static double conditioning(GenericScratch& s);
+  [[nodiscard]] static double conditioning(GenericScratch& s);
 
  private:
-  int column(int body) const;
+  [[nodiscard]] int column(int body) const;
   std::vector<int> bodies_, joints_;
   double scale_ = 1.0;
 };

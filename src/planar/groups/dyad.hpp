@@ -15,17 +15,17 @@ namespace linkdyn::planar {
 class Dyad : public Group {
  public:
   Dyad(const Mechanism& m, int i, int j, int joint_i, int joint_ij, int joint_j);
-  int assur_class() const override { return 2; }
-  bool solve_position(const Mechanism& m, Workspace& ws, int self) const final;
+  [[nodiscard]] int assur_class() const override { return 2; }
+  [[nodiscard]] bool solve_position(const Mechanism& m, Workspace& ws, int self) const final;
   void solve_velocity(const Mechanism& m, Workspace& ws, int self) const final;
   void solve_acceleration(const Mechanism& m, Workspace& ws, int self) const final;
   void solve_reactions(const Mechanism& m, Workspace& ws, int self) const final;
-  int label_joint() const override { return joints_[1]; }
+  [[nodiscard]] int label_joint() const override { return joints_[1]; }
   /// Within about half a degree of a dead point or bifurcation (sine of the transmission angle
   /// below 1e-2) the closed-form rates carry rounding errors above 1e-9.
-  double near_singular_conditioning() const override { return 1e-2; }
+  [[nodiscard]] double near_singular_conditioning() const override { return 1e-2; }
   /// Newton buffers for the degenerate positions where the closed form has no answer.
-  int newton_unknowns() const override { return 6; }
+  [[nodiscard]] int newton_unknowns() const override { return 6; }
 
  protected:
   /// A candidate position: rotations (cos, sin) and origins of bodies i and j.
@@ -38,30 +38,30 @@ class Dyad : public Group {
     Candidate c[2];
     double conditioning = 0.0;
   };
-  virtual Candidates candidates(const Mechanism& m, const Workspace& ws) const = 0;
+  [[nodiscard]] virtual Candidates candidates(const Mechanism& m, const Workspace& ws) const = 0;
 
   enum Slot { outer_i = 0, inner = 1, outer_j = 2 };
-  int i() const { return bodies_[0]; }
-  int j() const { return bodies_[1]; }
-  const Joint& joint(const Mechanism& m, Slot slot) const { return m.joints()[joints_[slot]]; }
+  [[nodiscard]] int i() const { return bodies_[0]; }
+  [[nodiscard]] int j() const { return bodies_[1]; }
+  [[nodiscard]] const Joint& joint(const Mechanism& m, Slot slot) const { return m.joints()[joints_[slot]]; }
 
   // Closed-form building blocks.
   /// Local point of joint `jt` in `body`.
-  static const Vec2& local_point(const Joint& jt, int body);
+  [[nodiscard]] static const Vec2& local_point(const Joint& jt, int body);
   /// Global position of joint `jt`'s point on the body `known`.
-  static Vec2 global_point(const Joint& jt, const BodyState& known, int known_index);
+  [[nodiscard]] static Vec2 global_point(const Joint& jt, const BodyState& known, int known_index);
   /// Rotation of the body across the prismatic joint in `slot` from the body `known`.
-  Vec2 slide_rotation(const Mechanism& m, Slot slot, const Vec2& known_rotation, int known_index) const;
+  [[nodiscard]] Vec2 slide_rotation(const Mechanism& m, Slot slot, const Vec2& known_rotation, int known_index) const;
   /// Line on which the origin of the unknown body (at `rotation`) lies by the prismatic joint
   /// `jt` to the body `known`.
-  static Line origin_line(const Joint& jt, const BodyState& known, int known_index, const Vec2& rotation);
+  [[nodiscard]] static Line origin_line(const Joint& jt, const BodyState& known, int known_index, const Vec2& rotation);
   /// Origin of a body at `rotation` whose local point `local` is at the global point `at`.
-  static Vec2 origin_from(const Vec2& at, const Vec2& local, const Vec2& rotation) {
+  [[nodiscard]] static Vec2 origin_from(const Vec2& at, const Vec2& local, const Vec2& rotation) {
     return at - rotate(local, rotation);
   }
 
  private:
-  int choose(const Mechanism& m, Workspace& ws, int self, const Candidates& cs) const;
+  [[nodiscard]] int choose(const Mechanism& m, Workspace& ws, int self, const Candidates& cs) const;
   void solve_rates(const Mechanism& m, Workspace& ws, bool acceleration) const;
   double scale_ = 1.0;                   ///< characteristic length for comparing candidates
   GroupClosure closure_;                 ///< the dyad's equations, for degenerate positions
@@ -69,10 +69,10 @@ class Dyad : public Group {
 };
 
 // One constructor per dyad type, with the joints already in the type's order.
-std::unique_ptr<Group> make_dyad_rrr(const Mechanism& m, int i, int j, int ji, int jij, int jj);
-std::unique_ptr<Group> make_dyad_rrp(const Mechanism& m, int i, int j, int ji, int jij, int jj);
-std::unique_ptr<Group> make_dyad_rpr(const Mechanism& m, int i, int j, int ji, int jij, int jj);
-std::unique_ptr<Group> make_dyad_prp(const Mechanism& m, int i, int j, int ji, int jij, int jj);
-std::unique_ptr<Group> make_dyad_rpp(const Mechanism& m, int i, int j, int ji, int jij, int jj);
+[[nodiscard]] std::unique_ptr<Group> make_dyad_rrr(const Mechanism& m, int i, int j, int ji, int jij, int jj);
+[[nodiscard]] std::unique_ptr<Group> make_dyad_rrp(const Mechanism& m, int i, int j, int ji, int jij, int jj);
+[[nodiscard]] std::unique_ptr<Group> make_dyad_rpr(const Mechanism& m, int i, int j, int ji, int jij, int jj);
+[[nodiscard]] std::unique_ptr<Group> make_dyad_prp(const Mechanism& m, int i, int j, int ji, int jij, int jj);
+[[nodiscard]] std::unique_ptr<Group> make_dyad_rpp(const Mechanism& m, int i, int j, int ji, int jij, int jj);
 
 }  // namespace linkdyn::planar

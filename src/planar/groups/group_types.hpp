@@ -7,15 +7,17 @@
 namespace linkdyn::planar {
 
 /// R_I: body pinned to the ground by `joint`, angle = driver coordinate.
-std::unique_ptr<Group> make_rotational_driver(const Mechanism& m, int driver);
+[[nodiscard]] std::unique_ptr<Group> make_rotational_driver(const Mechanism& m, int driver);
 /// P_I: slider on a ground guide, position along the guide = driver coordinate.
-std::unique_ptr<Group> make_linear_driver(const Mechanism& m, int driver);
+[[nodiscard]] std::unique_ptr<Group> make_linear_driver(const Mechanism& m, int driver);
 /// A wheel pinned to the ground whose angle follows another body through a gear pair.
-std::unique_ptr<Group> make_gear_wheel(const Mechanism& m, int wheel, int pivot, int gear);
+[[nodiscard]] std::unique_ptr<Group> make_gear_wheel(const Mechanism& m, int wheel, int pivot, int gear);
 /// A dyad of bodies {i, j} with joints {i-known, i-j, j-known}, R or P each (not PPP).
-std::unique_ptr<Group> make_dyad(const Mechanism& m, int i, int j, int joint_i, int joint_ij, int joint_j);
+[[nodiscard]] std::unique_ptr<Group> make_dyad(const Mechanism& m, int i, int j, int joint_i, int joint_ij,
+                                               int joint_j);
 /// Any group: Newton's method on its loop-closure equations.
-std::unique_ptr<Group> make_generic_group(const Mechanism& m, std::vector<int> bodies, std::vector<int> joints);
+[[nodiscard]] std::unique_ptr<Group> make_generic_group(const Mechanism& m, std::vector<int> bodies,
+                                                        std::vector<int> joints);
 
 /// Pose, velocity and acceleration of a body turning about a fixed pivot: the pin point
 /// `pin_local` sits on the global point `pivot`.
