@@ -128,7 +128,7 @@ class Evaluator {
   void holding_efforts(double drive, const std::vector<double>& loads, const std::vector<double>& coefficients,
                        Evaluation& e) const;
   /// A Coulomb element's static limit: a resistance's scaled as its actuator.
-  double static_limit(const CoulombElement& el) const {
+  [[nodiscard]] double static_limit(const CoulombElement& el) const {
     return el.pair_friction() ? el.static_limit : scale_[el.actuator()] * el.static_limit;
   }
 

@@ -20,15 +20,15 @@ struct StateLayout {
   size_t elastic = 0;               ///< the coupled elastic links' modal coordinates
   std::vector<size_t> link_offset;  ///< per coupled link: where its eta starts in the eta block
   std::vector<Eigen::Index> modes;  ///< per coupled link
-  size_t current() const { return 2 * n; }
-  size_t eta() const { return current() + motors; }
-  size_t eta_rate() const { return eta() + elastic; }
-  size_t actuator_work() const { return eta_rate() + elastic; }
-  size_t load_work() const { return actuator_work() + actuators; }
-  size_t loss() const { return load_work() + loads; }
+  [[nodiscard]] size_t current() const { return 2 * n; }
+  [[nodiscard]] size_t eta() const { return current() + motors; }
+  [[nodiscard]] size_t eta_rate() const { return eta() + elastic; }
+  [[nodiscard]] size_t actuator_work() const { return eta_rate() + elastic; }
+  [[nodiscard]] size_t load_work() const { return actuator_work() + actuators; }
+  [[nodiscard]] size_t loss() const { return load_work() + loads; }
   /// With elastic links: the energy their damping dissipated, then their geometric stiffness's work.
-  size_t elastic_energy() const { return loss() + elements; }
-  size_t size() const { return elastic_energy() + (elastic > 0 ? 2 : 0); }
+  [[nodiscard]] size_t elastic_energy() const { return loss() + elements; }
+  [[nodiscard]] size_t size() const { return elastic_energy() + (elastic > 0 ? 2 : 0); }
   /// Coupled link l's eta (or eta') in a state, or its eta'' in an evaluation.
   [[nodiscard]] Eigen::Map<const Eigen::VectorXd> eta_of(const State& y, size_t l, bool rate) const {
     return {y.data() + (rate ? eta_rate() : eta()) + link_offset[l], modes[l]};

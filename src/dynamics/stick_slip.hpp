@@ -35,8 +35,8 @@ class Switches {
   /// Leaves the stuck mode in the drive's direction.
   void break_away(double t, State& y);
   /// One DOF with Coulomb elements: the machine sticks as a whole (its own function, the last).
-  bool one_dof_stick() const { return one_dof_stick_; }
-  size_t machine_function() const { return count() - 1; }
+  [[nodiscard]] bool one_dof_stick() const { return one_dof_stick_; }
+  [[nodiscard]] size_t machine_function() const { return count() - 1; }
   /// Several DOF at the start: each element at rest is held if static friction can hold it.
   void hold_at_start(double t, State& y);
   /// Several DOF: element k's function changed sign at (t, y). A held element slips, opposite
@@ -48,7 +48,7 @@ class Switches {
  private:
   void start(double drive);
   [[nodiscard]] double margin(double t, const State& y);
-  size_t nl() const { return m_.spec().loads.size(); }
+  [[nodiscard]] size_t nl() const { return m_.spec().loads.size(); }
   [[nodiscard]] size_t motor_index(size_t actuator) const;
 
   const DynamicSystem& sys_;

@@ -21,7 +21,7 @@ namespace linkdyn::io {
 class YamlReader {
  public:
   explicit YamlReader(std::string file) : file_(std::move(file)) {}
-  const std::string& file() const { return file_; }
+  [[nodiscard]] const std::string& file() const { return file_; }
 
   /// YAML text (read from the file itself when `text` is empty), parsed: InputError for text
   /// that is not YAML, or for a map that repeats a key (both lines named: YAML forbids it, and

@@ -38,9 +38,9 @@ struct CoulombElement {
   double kinetic = 0.0, static_limit = 0.0;
   std::string name;  ///< the bearing's label or the actuator's name
 
-  bool pair_friction() const { return std::holds_alternative<PairFriction>(site); }
+  [[nodiscard]] bool pair_friction() const { return std::holds_alternative<PairFriction>(site); }
   /// A resistance's actuator, or -1 (pair friction).
-  int actuator() const {
+  [[nodiscard]] int actuator() const {
     if (const auto* r = std::get_if<BodyResistance>(&site)) return r->actuator;
     if (const auto* r = std::get_if<GuideResistance>(&site)) return r->actuator;
     return -1;

@@ -54,7 +54,7 @@ struct SimulationResult {
   planar::KinematicsResult kinematics;
   planar::PairReactions reactions;   ///< with SimulationOptions::reactions: every pair's reaction at each row
   std::vector<ElasticRows> elastic;  ///< per coupled elastic link (DynamicSystem::elastic)
-  Eigen::Index rows() const { return t.size(); }
+  [[nodiscard]] Eigen::Index rows() const { return t.size(); }
 
   int events = 0;
   int rhs_evaluations = 0;

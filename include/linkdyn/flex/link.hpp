@@ -29,7 +29,7 @@ class RigidMotion {
   /// Solves at t; throws AnalysisError (with the driver values) where the mechanism does not
   /// assemble or is at a dead point.
   void solve(double t);
-  const planar::Workspace& workspace() const { return ws_; }
+  [[nodiscard]] const planar::Workspace& workspace() const { return ws_; }
 
  private:
   const planar::Mechanism& m_;

@@ -57,7 +57,7 @@ struct KinematicsResult {
   Eigen::MatrixXd transmission_angle;  ///< per transmission group (rad)
   std::vector<StepStatus> status;      ///< ok, limit or singular
   SweepSummary summary;
-  Eigen::Index rows() const { return t.size(); }
+  [[nodiscard]] Eigen::Index rows() const { return t.size(); }
 };
 
 /// The names of the kinematics quantities as table columns (io::kinematics_table and the

@@ -87,7 +87,7 @@ struct KinetostaticsResult {
   Eigen::VectorXi iterations;  ///< friction iterations
   std::vector<bool> self_locking, limit;
   KinetostaticsSummary summary;
-  Eigen::Index rows() const { return t.size(); }
+  [[nodiscard]] Eigen::Index rows() const { return t.size(); }
 };
 
 }  // namespace linkdyn::planar

@@ -75,10 +75,10 @@ struct Joint : OneOf<Joint> {
   /// friction of its own): the pin's index in MechanismSpec::pins; -1 for a model's joint.
   int pin = -1;
   static constexpr auto alternatives = &Joint::kind;
-  JointType type() const { return static_cast<JointType>(kind.index()); }
-  int constraint_count() const { return is<GearPair>() ? 1 : 2; }
-  bool connects(int b) const { return body[0] == b || body[1] == b; }
-  int other(int b) const { return body[0] == b ? body[1] : body[0]; }
+  [[nodiscard]] JointType type() const { return static_cast<JointType>(kind.index()); }
+  [[nodiscard]] int constraint_count() const { return is<GearPair>() ? 1 : 2; }
+  [[nodiscard]] bool connects(int b) const { return body[0] == b || body[1] == b; }
+  [[nodiscard]] int other(int b) const { return body[0] == b ? body[1] : body[0]; }
 };
 /// The alternative of Joint::kind that a JointType names.
 template <JointType type>
@@ -353,23 +353,23 @@ struct Bearing : OneOf<Bearing> {
 /// groups in structural order (drivers first) [001 Fig. 3].
 class Mechanism {
  public:
-  const MechanismSpec& spec() const { return spec_; }
-  const std::vector<Body>& bodies() const { return spec_.bodies; }
+  [[nodiscard]] const MechanismSpec& spec() const { return spec_; }
+  [[nodiscard]] const std::vector<Body>& bodies() const { return spec_.bodies; }
   /// Every binary pair: the model's joints first, in order (their indices are the spec's), then
   /// the pairs materialised for the compound pins (Joint::pin >= 0).
-  const std::vector<Joint>& joints() const { return joints_; }
-  const std::vector<CompoundPin>& pins() const { return spec_.pins; }
+  [[nodiscard]] const std::vector<Joint>& joints() const { return joints_; }
+  [[nodiscard]] const std::vector<CompoundPin>& pins() const { return spec_.pins; }
   /// The binary pairs materialised for compound pin `pin` (indices into joints(), ascending).
-  const std::vector<int>& pin_pairs(int pin) const { return pin_pairs_[static_cast<size_t>(pin)]; }
+  [[nodiscard]] const std::vector<int>& pin_pairs(int pin) const { return pin_pairs_[static_cast<size_t>(pin)]; }
   /// The bearings with friction (friction.hpp).
-  const std::vector<Bearing>& bearings() const { return bearings_; }
+  [[nodiscard]] const std::vector<Bearing>& bearings() const { return bearings_; }
   /// The bearings of compound pin `pin`'s members (indices into bearings(), ascending).
-  const std::vector<int>& pin_bearings(int pin) const { return pin_bearings_[static_cast<size_t>(pin)]; }
-  const std::vector<Driver>& drivers() const { return spec_.drivers; }
-  int dof() const { return dof_; }
-  const std::vector<std::shared_ptr<const Group>>& groups() const { return groups_; }
+  [[nodiscard]] const std::vector<int>& pin_bearings(int pin) const { return pin_bearings_[static_cast<size_t>(pin)]; }
+  [[nodiscard]] const std::vector<Driver>& drivers() const { return spec_.drivers; }
+  [[nodiscard]] int dof() const { return dof_; }
+  [[nodiscard]] const std::vector<std::shared_ptr<const Group>>& groups() const { return groups_; }
   /// Named points of moving bodies, with unique column labels.
-  const std::vector<OutputPoint>& output_points() const { return output_points_; }
+  [[nodiscard]] const std::vector<OutputPoint>& output_points() const { return output_points_; }
   /// Grid of the analysis: the model's, else the first driver's natural one.
   [[nodiscard]] TimeGrid default_grid() const;
   /// The structural sequence, e.g. "R_I(0,1) -> RRR_II(2,3)" [001 Eq. 17].

@@ -14,7 +14,7 @@ struct ChainSimulationResult {
   Eigen::MatrixXd tau;                               ///< per velocity coordinate: the driving force applied (N m or N)
   Eigen::VectorXd kinetic_energy, potential_energy;  ///< J (potential 0 without gravity)
   long rhs_evaluations = 0;
-  Eigen::Index rows() const { return t.size(); }
+  [[nodiscard]] Eigen::Index rows() const { return t.size(); }
 };
 
 }  // namespace linkdyn::spatial
