@@ -132,8 +132,8 @@ void add_every_option(CLI::App* command) {
 void add_max_steps_option(CLI::App* command) {
   command
       ->add_option("--max-steps", max_steps,
-                   "The most output rows (or table points) computed: a larger request (--steps, the model's steps:, "
-                   "--table-points) is refused up front")
+                   "The most output rows (or table points, or flex's Newmark steps) computed: a larger request "
+                   "(--steps, the model's steps:, --table-points, --substeps) is refused up front")
       ->check(positive)
       ->capture_default_str();
 }
