@@ -138,13 +138,18 @@ void add_max_steps_option(CLI::App* command) {
       ->capture_default_str();
 }
 
+void require_within(long count, long limit, const std::string& limit_option, const SourceLocation& where,
+                    const std::string& source, const std::string& what) {
+  if (count > limit)
+    throw InputError(where, source,
+                     fmt::format("asks for {} {}, more than {} {} (time and memory grow with them)", count, what,
+                                 limit_option, limit),
+                     fmt::format("lower the {}, or raise {} if you mean it", what, limit_option));
+}
+
 void require_within_max_steps(long steps, const SourceLocation& where, const std::string& source,
                               const std::string& what) {
-  if (steps > max_steps)
-    throw InputError(where, source,
-                     fmt::format("asks for {} {}, more than --max-steps {} (time and memory grow with them)", steps,
-                                 what, max_steps),
-                     fmt::format("lower the {}, or raise --max-steps if you mean it", what));
+  require_within(steps, max_steps, "--max-steps", where, source, what);
 }
 
 planar::TimeGrid bounded_analysis_grid(const planar::Mechanism& m, int steps) {
