@@ -5,7 +5,7 @@
 
 namespace linkdyn::test {
 
-/// Number of malloc calls since the program started.
+/// Number of malloc calls since the program started (calloc and realloc not counted).
 long heap_allocations();
 /// Bytes asked of malloc, calloc and realloc since the program started (what is freed is not
 /// subtracted: an upper bound of the peak).
