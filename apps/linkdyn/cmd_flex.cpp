@@ -246,9 +246,13 @@ void run_flex(const FlexOptions& o) {
   const planar::Mechanism m = planar::compile(model.mechanism);
   const std::vector<flex::ElasticLink> links = flex::require_elastic_links(m, model.elastic_links);
   const planar::TimeGrid grid = bounded_analysis_grid(m, o.steps);
+  // The response's Newmark steps per pass (a steady one takes up to five passes).
+  const long newmark_steps = static_cast<long>(grid.steps) * o.substeps;
+  if (!o.no_response) require_within_max_steps(newmark_steps, {}, "--substeps", "Newmark steps (positions x substeps)");
   const SweepProgress progress("flex");
-  fmt::print("{}: {} -> {} positions over t = [{:g}, {:g}] s\n", m.spec().name, m.structure_string(), grid.steps,
-             grid.t0, grid.t_end);
+  fmt::print("{}: {} -> {} positions over t = [{:g}, {:g}] s{}\n", m.spec().name, m.structure_string(), grid.steps,
+             grid.t0, grid.t_end,
+             o.no_response ? "" : fmt::format(", {} Newmark steps per pass of the response", newmark_steps));
   planar::KinetostaticsOptions kinetostatics;
   kinetostatics.friction = !o.no_friction;
   Table eigen;  // empty with --no-eigen

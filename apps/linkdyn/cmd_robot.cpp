@@ -30,6 +30,7 @@ struct RobotOptions {
   bool no_friction = false, floating_base = false, strict = false, balance_inertia = false, check = false;
   double t_end = 1.0;
   int steps = 100;
+  long max_joints = 0;  ///< 0: 10 000, or 1000 for a verb that writes dense matrices
 };
 
 const char* const derivative_suffix[] = {"q", "qd", "qdd", "qddd", "qdddd"};
@@ -575,6 +576,7 @@ struct RobotCommand {
   void (*options)(CLI::App&, RobotOptions&) = nullptr;  ///< its own options
   void (*rows)(RobotRun&) = nullptr;                    ///< its results, row by row
   bool table = true;                                    ///< the rows are written at the end (simulate streams its own)
+  int matrices = 0;                                     ///< dense dof x dof matrices in each row
 };
 
 const std::vector<RobotCommand>& robot_commands() {
@@ -596,19 +598,22 @@ const std::vector<RobotCommand>& robot_commands() {
       {.name = "mass-matrix",
        .help = "Mass matrix M_<i>_<j> (1-based, row-major) at each <joint>.q",
        .columns = {"q"},
-       .rows = mass_matrix_rows},
+       .rows = mass_matrix_rows,
+       .matrices = 1},
       {.name = "coriolis",
        .help = "Coriolis matrix C_<i>_<j> (C qd = velocity terms, dM/dt - 2C skew) at each .q, .qd",
        .columns = {"q", "qd"},
        .orders = 2,
-       .rows = coriolis_rows},
+       .rows = coriolis_rows,
+       .matrices = 1},
       {.name = "derivatives",
        .help = "d tau/dq and d tau/dqd (dtau_dq_<i>_<j>, dtau_dqd_<i>_<j>) at each .q, .qd, .qdd",
        .columns = {"q", "qd", "qdd"},
        .orders = 3,
        .friction = true,
        .options = derivatives_options,
-       .rows = derivatives_rows},
+       .rows = derivatives_rows,
+       .matrices = 2},
       {.name = "fk",
        .help = "Pose of every frame (links, fixed frames, end effector): <frame>.x, .y, .z, .qx, .qy, .qz, .qw",
        .columns = {"q"},
@@ -656,6 +661,22 @@ void run_rows(const RobotCommand& command, const RobotOptions& o, size_t& curren
     }
   }
   const States states(chain, o.states, command.columns, command.name);
+  // The model's size within --max-joints, with what it takes: about 12 kB a DOF, and 230 bytes a
+  // matrix entry (its column's name) and 8 a row (measured).
+  const double dof = chain.dof, megabytes = (12e3 * dof + dof * dof * command.matrices *
+                                                              (230.0 + 8.0 * static_cast<double>(states.rows()))) /
+                                            1e6;
+  require_within(
+      chain.dof,
+      o.max_joints > 0       ? o.max_joints
+      : command.matrices > 0 ? 1000
+                             : 10'000,
+      "--max-joints", {o.model, 0},
+      fmt::format("robot '{}' (about {:.3g} MB for {} state rows)", chain.spec.name, megabytes, states.rows()),
+      "degrees of freedom");
+  if (megabytes > 100)
+    fmt::print(stderr, "{}: {} degrees of freedom, {} state rows: about {:.3g} MB\n", chain.spec.name, chain.dof,
+               states.rows(), megabytes);
   const int orders = command.orders > 0 ? command.orders : states.has("qdddd") ? 5 : states.has("qddd") ? 4 : 3;
   RobotRun run(chain, data, o, states, frame, orders, current_row);
   if (command.table && run.tcol >= 0) run.table.add_column("t", "s");
@@ -699,6 +720,10 @@ void add_robot_command(CLI::App& app) {
                   "Refuse links whose inertia breaks the triangle inequality (default: warn)");
     cmd->add_flag("--balance-inertia", options->balance_inertia,
                   "Repair such links as MuJoCo's balanceinertia (principal moments set to their mean)");
+    cmd->add_option("--max-joints", options->max_joints,
+                    "The most degrees of freedom of the model (default 10000, 1000 for the verbs writing dof x dof "
+                    "matrices): a larger one is refused up front with its memory")
+        ->check(CLI::PositiveNumber);
     if (command.options) command.options(*cmd, *options);
     cmd->callback([&command, options] {
       if (options->strict && options->balance_inertia)

@@ -3,7 +3,9 @@
 #include <fmt/core.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <filesystem>
 #include <memory>
@@ -23,6 +25,7 @@ namespace {
 struct StudyCliOptions {
   std::string study, csv, json, report, best, journal;
   int threads = 0;
+  long max_variants = 1'000'000;
   bool resume = false, quiet = false;
 };
 
@@ -169,6 +172,11 @@ void run_study(StudyCliOptions o) {
   if (o.resume && o.journal.empty())
     throw InputError({o.study, 0}, "--resume", "there is no journal to resume from",
                      "give the outputs (--csv, --json, --report) of the interrupted run, or --journal");
+  const bool sampled = s.kind == io::StudyKind::monte_carlo || s.design == io::SweepDesign::latin_hypercube;
+  const size_t variants = s.kind == io::StudyKind::optimisation ? 0 : study::design_size(s);
+  require_within(static_cast<long>(std::min<size_t>(variants, LONG_MAX)), o.max_variants, "--max-variants",
+                 sampled || s.parameters.empty() ? s.samples_where : s.parameters.front().where,
+                 sampled ? "samples" : "parameters", "variants");
   std::unique_ptr<study::Executor> executor;
 #ifdef LINKDYN_WITH_MPI
   if (study::launched_by_mpi()) executor = std::make_unique<study::MpiExecutor>(s, *file.model, o.threads);
@@ -193,7 +201,20 @@ void run_study(StudyCliOptions o) {
   const auto start = std::chrono::steady_clock::now();
   study::StudyResult result;
   try {
+    const auto nominal_start = std::chrono::steady_clock::now();
     study::check_metrics(s, *file.model);
+    if (root && variants > 0) {
+      // What the variants will take: their rows in memory, and the nominal design's time each.
+      const double each = std::chrono::duration<double>(std::chrono::steady_clock::now() - nominal_start).count();
+      const double bytes =
+          static_cast<double>(variants) *
+          static_cast<double>(sizeof(study::Variant) + 64 + 8 * (s.parameters.size() + s.metrics.size()));
+      fmt::print(
+          "{} variants: about {:.3g} MB of results and {:.3g} s on {} thread(s) (the nominal design took "
+          "{:.3g} s)\n",
+          variants, bytes / 1e6, each * static_cast<double>(variants) / std::max(1, executor->threads()),
+          executor->threads(), each);
+    }
     result = study::run_study(s, *file.model, *executor, options);
   } catch (const Interrupted&) {
     if (!root) throw;
@@ -248,6 +269,11 @@ void add_study_command(CLI::App& app) {
   cmd->add_option("--json", options->json, "Write the variants, settings and summary as JSON");
   cmd->add_option("--report", options->report, "Write a self-contained HTML page of the results");
   cmd->add_option("--best", options->best, "Optimisation: write the best design as a model file");
+  cmd->add_option("--max-variants", options->max_variants,
+                  "The most variants of a sweep or Monte Carlo study (samples:, or the grid's points): more are "
+                  "refused up front")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_option("--journal", options->journal,
                   "Where variants are written as they finish (default: the first output + .journal)");
   cmd->add_flag("--resume", options->resume, "Continue an interrupted study from its journal");

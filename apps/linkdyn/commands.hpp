@@ -121,8 +121,11 @@ class SweepProgress {
 extern long max_steps;
 /// Adds --max-steps to a command that computes rows.
 void add_max_steps_option(CLI::App* command);
-/// InputError when `steps` (what `source`, read at `where`, asks for: rows, or table points as
-/// `what` says) exceeds max_steps.
+/// InputError when `count` (what `source`, read at `where`, asks for, as `what` says) exceeds
+/// `limit`, the value of option `limit_option` that raises it.
+void require_within(long count, long limit, const std::string& limit_option, const SourceLocation& where,
+                    const std::string& source, const std::string& what);
+/// require_within for --max-steps: rows, or table points as `what` says.
 void require_within_max_steps(long steps, const SourceLocation& where, const std::string& source,
                               const std::string& what = "steps");
 /// The analysis grid (the model's, or `steps` rows) within --max-steps, assembled at its start.

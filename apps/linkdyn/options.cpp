@@ -132,19 +132,24 @@ void add_every_option(CLI::App* command) {
 void add_max_steps_option(CLI::App* command) {
   command
       ->add_option("--max-steps", max_steps,
-                   "The most output rows (or table points) computed: a larger request (--steps, the model's steps:, "
-                   "--table-points) is refused up front")
+                   "The most output rows (or table points, or flex's Newmark steps) computed: a larger request "
+                   "(--steps, the model's steps:, --table-points, --substeps) is refused up front")
       ->check(positive)
       ->capture_default_str();
 }
 
+void require_within(long count, long limit, const std::string& limit_option, const SourceLocation& where,
+                    const std::string& source, const std::string& what) {
+  if (count > limit)
+    throw InputError(where, source,
+                     fmt::format("asks for {} {}, more than {} {} (time and memory grow with them)", count, what,
+                                 limit_option, limit),
+                     fmt::format("lower the {}, or raise {} if you mean it", what, limit_option));
+}
+
 void require_within_max_steps(long steps, const SourceLocation& where, const std::string& source,
                               const std::string& what) {
-  if (steps > max_steps)
-    throw InputError(where, source,
-                     fmt::format("asks for {} {}, more than --max-steps {} (time and memory grow with them)", steps,
-                                 what, max_steps),
-                     fmt::format("lower the {}, or raise --max-steps if you mean it", what));
+  require_within(steps, max_steps, "--max-steps", where, source, what);
 }
 
 planar::TimeGrid bounded_analysis_grid(const planar::Mechanism& m, int steps) {

@@ -87,7 +87,9 @@ std::optional<double> parse_quantity(std::string_view text, Quantity kind, std::
   for (const auto& [name, factor] : units_of(kind)) {
     if (unit == name) return in_range(value * factor);
   }
-  problem = fmt::format("unit '{}' is not accepted here (accepted: {})", unit, accepted_units(kind));
+  problem = kind == Quantity::plain
+                ? fmt::format("'{}' is not a number", text)
+                : fmt::format("unit '{}' is not accepted here (accepted: {})", unit, accepted_units(kind));
   return std::nullopt;
 }
 

@@ -175,6 +175,7 @@ class Run {
   std::function<double(double)> switching_function_, distance_to_stop_;
   const double span_;
   const long step_budget_;
+  long switching_events_ = 0;  ///< the events that are not a table's rows
   const bool stop_at_q_;
   double stop_dir_ = 1.0;
   double speed_ = 0.0;
@@ -197,6 +198,13 @@ void Run::check_speed(const State& y) {
                                  "more than the budget of {}",
                                  speed_, span_, needed, step_budget_),
                      "check the speeds and the time span, or raise --max-integrator-steps");
+  for (const planar::Load& load : sys_.mechanism->spec().loads)
+    if (load.table && static_cast<long>(load.table->x.size()) > step_budget_)
+      throw InputError(load.table->where, "table " + load.table->file,
+                       fmt::format("{} rows, each an event the integrator stops at when the run crosses it: more "
+                                   "than the budget of {} integrator steps",
+                                   load.table->x.size(), step_budget_),
+                       "thin the table, or raise --max-integrator-steps");
 }
 
 void Run::start(State& y) {
@@ -307,7 +315,9 @@ void Run::reach(double t) {
 void Run::switch_branches(int which) {
   // A friction direction reverses, a machine stops (and sticks or turns back), a stuck machine
   // breaks away, a condition or a motor's power changes sign.
-  if (++result_.events > o_.max_events)
+  ++result_.events;
+  // A table's row crossed is no switch: one step each, it is held to the step budget instead.
+  if (!switches_.table_row(static_cast<size_t>(which)) && ++switching_events_ > o_.max_events)
     throw AnalysisError(
         fmt::format("more than {} switching events by t = {:.9g} s: the model chatters (an element that "
                     "should stick in a machine of several DOF?)",

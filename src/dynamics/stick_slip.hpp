@@ -37,6 +37,11 @@ class Switches {
   /// One DOF with Coulomb elements: the machine sticks as a whole (its own function, the last).
   [[nodiscard]] bool one_dof_stick() const { return one_dof_stick_; }
   [[nodiscard]] size_t machine_function() const { return count() - 1; }
+  /// Function k is a load table's: its event is a row crossed, not a switch.
+  [[nodiscard]] bool table_row(size_t k) const {
+    const size_t first = sys_.coulomb.size() + 2 * sys_.machine.actuators.size();
+    return k >= first && k < first + nl();
+  }
   /// Several DOF at the start: each element at rest is held if static friction can hold it.
   void hold_at_start(double t, State& y);
   /// Several DOF: element k's function changed sign at (t, y). A held element slips, opposite

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "linkdyn/core/error.hpp"
 #include "linkdyn/core/interrupt.hpp"
@@ -372,6 +373,11 @@ double link_response(const planar::Mechanism& m, const ElasticLink& link, const 
     ++row;
   };
   const double duration = grid.t_end - grid.t0;
+  if (static_cast<long>(grid.steps) * options.substeps > std::numeric_limits<int>::max())
+    throw InputError({}, "substeps",
+                     fmt::format("{} positions x {} substeps are more Newmark steps than an int counts", grid.steps,
+                                 options.substeps),
+                     "give fewer steps or substeps");
   const int steps = grid.steps * options.substeps;
   double periodicity_error = 0.0;
   try {

@@ -41,7 +41,9 @@ class StudyParser {
     out.model = std::make_unique<ModelTemplate>(s.model_file);
     if (root["design"]) design(root["design"], s);
     if (root["seed"]) s.seed = static_cast<std::uint64_t>(in_.integer(root["seed"], "seed", 0));
-    if (root["samples"]) s.samples = in_.integer(root["samples"], "samples", 1);
+    s.samples_where = {path_, 0};
+    if (root["samples"])
+      s.samples = in_.integer(root["samples"], "samples", 1), s.samples_where = in_.where(root["samples"]);
     const bool sampled = s.kind == StudyKind::monte_carlo || s.design == SweepDesign::latin_hypercube;
     if (sampled && s.samples == 0)
       in_.fail(root, "samples", "a sampled study needs the number of samples", "add samples: 1000");

@@ -6,11 +6,13 @@
 #include <tinyxml.h>
 #include <urdf_parser/urdf_parser.h>
 
-#include <charconv>
 #include <cmath>
 #include <cstring>
+#include <algorithm>
 #include <filesystem>
+#include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -43,31 +45,103 @@ class UrdfReader {
  public:
   UrdfReader(std::string path, const ChainFileOptions& options) : path_(std::move(path)), options_(options) {}
 
-  /// Every number in the attributes under `element` (xyz="0 0 1e300", value="nan") finite and
-  /// within linkdyn::max_input_magnitude, as in the YAML files: else InputError at its line.
-  void check_numbers(const TiXmlElement& element) const {
-    for (const TiXmlAttribute* a = element.FirstAttribute(); a; a = a->Next()) {
-      const std::string name = a->Name();
-      if (name == "name" || name == "link" || name == "filename" || name == "type") continue;
-      std::istringstream words(a->Value());
-      for (std::string word; words >> word;) {
-        double value = 0.0;
-        const char* const end = word.data() + word.size();
-        const auto [at, error] = std::from_chars(word.data() + (word.starts_with('+') ? 1 : 0), end, value);
-        if (at != end) continue;  // not a number: urdfdom reports it
-        std::string problem = error == std::errc() && std::isfinite(value) ? magnitude_problem(value, word)
-                                                                           : "'" + word + "' is not a finite number";
-        if (!problem.empty())
-          throw InputError({path_, element.Row()}, "<" + std::string(element.Value()) + " " + name + ">", problem,
-                           "check the value and its unit (URDF uses SI units)");
-      }
+  /// Every number URDF defines, as strictly as the YAML models: each attribute of the table
+  /// below (in <link> and <joint>, where urdfdom reads them) holds exactly its count of finite
+  /// numbers within linkdyn::max_input_magnitude; a mass is >= 0 and an inertia tensor has no
+  /// negative principal moment. Else InputError at the element's line naming the link or joint
+  /// and the attribute (urdfdom would drop some of them in silence).
+  void check_numbers(const TiXmlElement& robot) const {
+    for (const TiXmlElement* e = robot.FirstChildElement(); e; e = e->NextSiblingElement()) {
+      const std::string kind = e->Value();
+      if (kind != "link" && kind != "joint") continue;
+      const char* name = e->Attribute("name");
+      check_element(*e, kind + " '" + (name ? name : "") + "'");
     }
+  }
+
+  void check_element(const TiXmlElement& element, const std::string& entity) const {
+    struct Numbers {
+      const char* attribute;
+      int count;
+      bool required;
+    };
+    static const std::map<std::string, std::vector<Numbers>> numbers{
+        {"origin", {{"xyz", 3, false}, {"rpy", 3, false}}},
+        {"axis", {{"xyz", 3, false}}},
+        {"limit", {{"lower", 1, false}, {"upper", 1, false}, {"effort", 1, false}, {"velocity", 1, false}}},
+        {"dynamics", {{"damping", 1, false}, {"friction", 1, false}}},
+        {"calibration", {{"rising", 1, false}, {"falling", 1, false}}},
+        {"safety_controller",
+         {{"soft_lower_limit", 1, false},
+          {"soft_upper_limit", 1, false},
+          {"k_position", 1, false},
+          {"k_velocity", 1, true}}},
+        {"mimic", {{"multiplier", 1, false}, {"offset", 1, false}}},
+        {"mass", {{"value", 1, true}}},
+        {"inertia",
+         {{"ixx", 1, true}, {"ixy", 1, true}, {"ixz", 1, true}, {"iyy", 1, true}, {"iyz", 1, true}, {"izz", 1, true}}},
+        {"box", {{"size", 3, true}}},
+        {"cylinder", {{"radius", 1, true}, {"length", 1, true}}},
+        {"sphere", {{"radius", 1, true}}},
+        {"mesh", {{"scale", 3, false}}},
+        {"color", {{"rgba", 4, true}}}};
+    const std::string tag = element.Value();
+    std::vector<double> values;
+    if (const auto it = numbers.find(tag); it != numbers.end())
+      for (const Numbers& n : it->second) read_numbers(element, entity, n.attribute, n.count, n.required, values);
+    if (tag == "mass" && values[0] < 0)
+      throw InputError({path_, element.Row()}, entity + " <mass value>", "the mass is negative",
+                       "give a mass >= 0 (kg)");
+    if (tag == "inertia") {
+      MassProperties b;
+      b.inertia_com << values[0], values[1], values[2], values[1], values[3], values[4], values[2], values[4],
+          values[5];
+      if (const std::string problem = negative_moment_of_inertia(b); !problem.empty())
+        throw InputError({path_, element.Row()}, entity + " <inertia>", problem,
+                         "give ixx ... izz of a tensor with moments >= 0, about the centre of mass");
+    }
+    if (tag == "inertial")
+      for (const char* part : {"mass", "inertia"})
+        if (!element.FirstChildElement(part))
+          throw InputError({path_, element.Row()}, entity + " <inertial>",
+                           std::string("the inertial has no <") + part + ">",
+                           "give <mass value=...> and <inertia ixx=... izz=...>, or no <inertial>");
     for (const TiXmlElement* child = element.FirstChildElement(); child; child = child->NextSiblingElement())
-      check_numbers(*child);
+      check_element(*child, entity);
+  }
+
+  /// Appends attribute `name`'s `count` numbers to `values` (zeros when it is optional and absent).
+  void read_numbers(const TiXmlElement& element, const std::string& entity, const char* name, int count, bool required,
+                    std::vector<double>& values) const {
+    const std::string what = entity + " <" + std::string(element.Value()) + " " + name + ">";
+    const SourceLocation at{path_, element.Row()};
+    const std::string fix = count == 1 ? "give one number (SI units)"
+                                       : fmt::format("give {} numbers separated by spaces (SI units)", count);
+    const char* text = element.Attribute(name);
+    if (!text) {
+      if (required) throw InputError(at, what, "the attribute is missing", fix);
+      values.insert(values.end(), size_t(count), 0.0);
+      return;
+    }
+    std::istringstream words(text);
+    int found = 0;
+    for (std::string word; words >> word; ++found) {
+      std::string problem;
+      const std::optional<double> value = parse_quantity(word, Quantity::plain, problem);
+      if (!value) throw InputError(at, what, problem, fix);
+      values.push_back(*value);
+    }
+    if (found != count)
+      throw InputError(at, what,
+                       found == 0
+                           ? "the attribute is empty"
+                           : fmt::format("'{}' has {} number{}, not {}", text, found, found == 1 ? "" : "s", count),
+                       fix);
   }
 
   ChainSpec read() {
     const std::string xml = read_text_file(path_, "model", max_model_file_bytes);
+    require_xml_start(xml);
     require_shallow(xml);
     // XML syntax first, with the line of the error; and the line of every joint and link.
     TiXmlDocument doc;
@@ -75,21 +149,33 @@ class UrdfReader {
     if (doc.Error())
       throw InputError({path_, doc.ErrorRow()}, "URDF", std::string("not valid XML: ") + doc.ErrorDesc(),
                        "fix the XML syntax");
-    if (const TiXmlElement* robot = doc.FirstChildElement("robot")) {
-      for (const TiXmlElement* e = robot->FirstChildElement(); e; e = e->NextSiblingElement())
-        if (const char* name = e->Attribute("name")) line_[std::string(e->Value()) + ":" + name] = e->Row();
+    const TiXmlElement* robot = doc.FirstChildElement("robot");
+    if (!robot)
+      throw InputError({path_, doc.RootElement() ? doc.RootElement()->Row() : 1}, "URDF", "the file has no <robot>",
+                       "a URDF holds one <robot name=...> with its links and joints");
+    robot_line_ = robot->Row();
+    for (const TiXmlElement* e = robot->FirstChildElement(); e; e = e->NextSiblingElement()) {
+      const char* name = e->Attribute("name");
+      const std::string kind = e->Value();
+      if (!name && kind == "link")
+        throw InputError({path_, e->Row()}, "link", "the link has no name", "give name=\"...\"");
+      if (!name) continue;
+      const auto [at, added] = line_.emplace(kind + ":" + name, e->Row());
+      if (!added && (kind == "link" || kind == "joint"))
+        throw InputError({path_, e->Row()}, kind + " '" + name + "'",
+                         fmt::format("the name is used twice (first at line {})", at->second),
+                         "give every " + kind + " its own name");
     }
-    if (const TiXmlElement* robot = doc.FirstChildElement("robot")) {
-      check_joints(*robot);
-      check_numbers(*robot);
-    }
+    check_joints(*robot);
+    check_tree(*robot);
+    check_numbers(*robot);
     console_bridge::setLogLevel(console_bridge::CONSOLE_BRIDGE_LOG_NONE);
     model_ = urdf::parseURDF(xml);
     const urdf::ModelInterfaceSharedPtr& model = model_;
     if (!model)
-      throw InputError({path_, 1}, "URDF",
-                       "urdfdom cannot read the robot (a missing <robot>, link or joint "
-                       "attribute, an unknown parent or child, or a loop)",
+      throw InputError({path_, robot_line_}, "URDF",
+                       "urdfdom cannot read the robot (a missing link or joint attribute, or an element "
+                       "of <visual> or <collision> it refuses)",
                        "check the file against the URDF specification");
     spec_.source_file = path_;
     spec_.name = model->getName().empty() ? std::filesystem::path(path_).stem().string() : model->getName();
@@ -111,7 +197,7 @@ class UrdfReader {
       absorb(root, Pose::identity(), -1);
     }
     if (spec_.joints.empty())
-      throw InputError({path_, 1}, "robot '" + spec_.name + "'", "the robot has no moving joint",
+      throw InputError({path_, robot_line_}, "robot '" + spec_.name + "'", "the robot has no moving joint",
                        "give at least one revolute, continuous, prismatic or floating joint");
     // The end effector: the one leaf of the last link's fixed parts, else the link frame itself.
     const auto& leaves = leaves_[static_cast<int>(spec_.joints.size()) - 1];
@@ -120,6 +206,21 @@ class UrdfReader {
   }
 
  private:
+  /// An XML file starts with '<' (after a byte-order mark and white space): XML parsers say
+  /// "document empty" of a file that starts with text, and nothing of where.
+  void require_xml_start(const std::string& xml) const {
+    const size_t start = xml.find_first_not_of(" \t\r\n", xml.starts_with("\xEF\xBB\xBF") ? 3 : 0);
+    if (start == std::string::npos || xml[start] == '<') return;
+    const int line = 1 + static_cast<int>(std::count(xml.begin(), xml.begin() + static_cast<long>(start), '\n'));
+    const size_t declaration = xml.find("<?xml");
+    throw InputError({path_, line}, "URDF",
+                     declaration == std::string::npos
+                         ? "text before the first element: an XML file starts with '<?xml' or '<robot'"
+                         : fmt::format("text before the XML declaration '<?xml' (line {}): it must come first",
+                                       1 + std::count(xml.begin(), xml.begin() + static_cast<long>(declaration), '\n')),
+                     "remove the text before it");
+  }
+
   /// What urdfdom would refuse without saying where: checked here with the element's line.
   /// XML parsers recurse once per level of nesting: a file nested thousands of levels deep
   /// would exhaust the stack (and take quadratic time) before any error could be given. A
@@ -203,6 +304,74 @@ class UrdfReader {
     }
   }
 
+  /// The links form one tree (urdfdom refuses anything else without saying why): no link is the
+  /// child of two joints, no chain of parents comes back to its start, one link is the root.
+  void check_tree(const TiXmlElement& robot) const {
+    struct Parent {
+      std::string link;
+      const TiXmlElement* joint;
+    };
+    std::map<std::string, Parent> parent;  // child link -> its parent link and joint
+    const auto link_of = [](const TiXmlElement& joint, const char* side) {
+      return std::string(joint.FirstChildElement(side)->Attribute("link"));
+    };
+    const auto loop_error = [&](const TiXmlElement& joint, const std::vector<std::string>& links) {
+      std::string names;
+      for (const std::string& l : links) names += (names.empty() ? "'" : ", '") + l + "'";
+      throw InputError({path_, joint.Row()}, "joint '" + std::string(joint.Attribute("name")) + "'",
+                       "it closes a loop of the links " + names,
+                       "URDF describes trees: remove one joint of the loop (or model the loop as a planar mechanism)");
+    };
+    const auto ancestors = [&](std::string link) {  // link, its parent, ... up to the root
+      std::vector<std::string> up{link};
+      for (auto it = parent.find(link); it != parent.end() && up.size() <= parent.size(); it = parent.find(link))
+        up.push_back(link = it->second.link);
+      return up;
+    };
+    for (const TiXmlElement* j = robot.FirstChildElement("joint"); j; j = j->NextSiblingElement("joint")) {
+      const std::string child = link_of(*j, "child"), from = link_of(*j, "parent");
+      if (parent.emplace(child, Parent{from, j}).second) continue;
+      // A second parent: the loop runs up from one parent to where the other's path meets it.
+      const Parent& first = parent.at(child);
+      const std::vector<std::string> up = ancestors(first.link), other = ancestors(from);
+      std::vector<std::string> loop{child};
+      for (const std::string& l : up) {
+        loop.push_back(l);
+        if (const auto meet = std::find(other.begin(), other.end(), l); meet != other.end()) {
+          loop.insert(loop.end(), std::make_reverse_iterator(meet), other.rend());
+          loop_error(*j, loop);
+        }
+      }
+      throw InputError({path_, j->Row()}, "joint '" + std::string(j->Attribute("name")) + "'",
+                       fmt::format("its child link '{}' is already the child of joint '{}' (line {})", child,
+                                   first.joint->Attribute("name"), first.joint->Row()),
+                       "give every link one parent joint");
+    }
+    // A chain of parents that comes back to its start: walk up from every link once.
+    std::map<std::string, int> state;  // 1: on the current walk, 2: leads to a root
+    for (const auto& entry : parent) {
+      std::vector<std::string> walk;
+      for (std::string link = entry.first;;) {
+        int& seen = state[link];
+        if (seen == 1) loop_error(*parent.at(link).joint, {std::find(walk.begin(), walk.end(), link), walk.end()});
+        if (seen == 2) break;
+        seen = 1;
+        walk.push_back(link);
+        const auto it = parent.find(link);
+        if (it == parent.end()) break;
+        link = it->second.link;
+      }
+      for (const std::string& l : walk) state[l] = 2;
+    }
+    std::vector<std::string> roots;
+    for (const TiXmlElement* e = robot.FirstChildElement("link"); e; e = e->NextSiblingElement("link"))
+      if (!parent.count(e->Attribute("name"))) roots.emplace_back(e->Attribute("name"));
+    if (roots.size() > 1)
+      throw InputError(where("link", roots[1]), "link '" + roots[1] + "'",
+                       "no joint has it as child, as the root '" + roots[0] + "': a URDF has one root",
+                       "join it to the robot with a joint (type=\"fixed\" to weld it)");
+  }
+
   SourceLocation where(const char* kind, const std::string& name) const {
     const auto it = line_.find(std::string(kind) + ":" + name);
     return {path_, it == line_.end() ? 0 : it->second};
@@ -266,6 +435,7 @@ class UrdfReader {
   ChainFileOptions options_;
   urdf::ModelInterfaceSharedPtr model_;
   std::map<std::string, int> line_;
+  int robot_line_ = 1;
   std::map<int, std::vector<Pose>> leaves_;  ///< per owner link: the poses of its fixed leaves
   ChainSpec spec_;
 };

@@ -224,8 +224,11 @@ double YamlReader::number(const YAML::Node& node, const std::string& entity, Qua
 
 int YamlReader::integer(const YAML::Node& node, const std::string& entity, int min_value) const {
   const double v = number(node, entity);
-  if (v != std::floor(v) || v < min_value || v > 1e8)
+  if (v != std::floor(v) || v < min_value)
     fail(node, entity, "expected a whole number >= " + std::to_string(min_value), "write an integer such as 360");
+  if (v > 1e8)
+    fail(node, entity, fmt::format("{} is more than 10^8, the largest count a file takes", node.Scalar()),
+         "give a smaller number");
   return static_cast<int>(v);
 }
 

@@ -35,6 +35,12 @@ bool Chain::supports(int a, int b) const {
   return a == b;
 }
 
+std::string negative_moment_of_inertia(const MassProperties& body) {
+  const Vec3 m = principal_axes(body).moments;
+  if (m(0) >= -1e-12 * m.cwiseAbs().sum()) return {};
+  return fmt::format("the inertia has a negative principal moment ({:.6g} kg m^2)", m(0));
+}
+
 std::string triangle_inequality_violation(const MassProperties& body) {
   const Vec3 m = principal_axes(body).moments;
   const double tol = 1e-12 * (m.cwiseAbs().sum() + body.mass * body.com.squaredNorm());
@@ -70,11 +76,8 @@ void check_link(ChainSpec& spec, size_t i, const BuildOptions& options, std::vec
   // The rotational inertia must be positive semi-definite, so the kinetic energy cannot go
   // negative; a massless link may carry it alone (a rotor, or the one identifiable component of
   // a published model, like the PUMA's link 1).
-  const Vec3 m = principal_axes(b).moments;
-  if (m(0) < -1e-12 * m.cwiseAbs().sum())
-    throw InputError(at, entity,
-                     fmt::format("the link has a negative principal moment of inertia ({:.6g} kg m^2)", m(0)),
-                     "give an inertia tensor with moments >= 0, in the link frame");
+  if (const std::string negative = negative_moment_of_inertia(b); !negative.empty())
+    throw InputError(at, entity, negative, "give an inertia tensor with moments >= 0, in the link frame");
   if (b.mass == 0.0) return;
   const std::string broken = triangle_inequality_violation(b);
   if (broken.empty()) return;

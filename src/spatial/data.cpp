@@ -30,10 +30,7 @@ ChainData::ChainData(const Chain& chain) {
   bias = Eigen::VectorXd::Zero(chain.dof);
   rhs = Eigen::VectorXd::Zero(chain.dof);
   applied = qdd_trial = friction_previous = Eigen::VectorXd::Zero(chain.dof);
-  mass_matrix = Eigen::MatrixXd::Zero(chain.dof, chain.dof);
-  mass_matrix_factor = Eigen::MatrixXd::Zero(chain.dof, chain.dof);
   jacobian = Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, chain.dof);
-  dtau_dq = dtau_dqd = coriolis = Eigen::MatrixXd::Zero(chain.dof, chain.dof);
   world_velocity.assign(n, Vec6::Zero());
   world_acceleration.assign(n, Vec6::Zero());
   world_force.assign(n, Vec6::Zero());
@@ -42,14 +39,19 @@ ChainData::ChainData(const Chain& chain) {
   dof_rate.assign(nv, Vec6::Zero());
 }
 
+Eigen::MatrixXd& dof_matrix(const Chain& chain, Eigen::MatrixXd& m) {
+  if (m.rows() != chain.dof || m.cols() != chain.dof) m = Eigen::MatrixXd::Zero(chain.dof, chain.dof);
+  return m;
+}
+
 bool check(const Chain& chain, const ChainData& data) {
   const auto n = static_cast<size_t>(chain.links), nv = static_cast<size_t>(chain.dof);
   const auto sized = [](const auto& v, size_t k) { return static_cast<size_t>(v.size()) == k; };
   return sized(data.local, n) && sized(data.world, n) && sized(data.transform, n) && sized(data.v, n) &&
          sized(data.a, n) && sized(data.f, n) && sized(data.inertia6, n) && sized(data.composite_mass, n) &&
          sized(data.world_force, n) && sized(data.joint_twist, nv) && sized(data.U, nv) && sized(data.dof_rate, nv) &&
-         sized(data.tau, nv) && sized(data.qdd, nv) && sized(data.D, nv) && data.mass_matrix.rows() == chain.dof &&
-         data.jacobian.cols() == chain.dof && data.parent == chain.parent && data.dof_link == chain.dof_link;
+         sized(data.tau, nv) && sized(data.qdd, nv) && sized(data.D, nv) && data.jacobian.cols() == chain.dof &&
+         data.parent == chain.parent && data.dof_link == chain.dof_link;
 }
 
 }  // namespace linkdyn::spatial

@@ -101,8 +101,8 @@ void rnea_derivatives(const Chain& chain, ChainData& data, VectorIn q, VectorIn 
   }
   for (int i = 0; i < chain.dof; ++i)
     data.tau(i) = data.joint_screw[size_t(i)].dot(data.world_force[size_t(chain.dof_link[size_t(i)])]);
-  data.dtau_dq.setZero();
-  data.dtau_dqd.setZero();
+  dof_matrix(chain, data.dtau_dq).setZero();
+  dof_matrix(chain, data.dtau_dqd).setZero();
   const bool friction = terms.friction;
   for (int j = 0; j < chain.dof; ++j) {
     const int lj = chain.dof_link[size_t(j)];
@@ -191,7 +191,7 @@ void coriolis_matrix(const Chain& chain, ChainData& data, VectorIn q, VectorIn q
     data.world_inertia[size_t(lambda)] += data.world_inertia[size_t(k)];
     data.world_variation[size_t(lambda)] += data.world_variation[size_t(k)];
   }
-  data.coriolis.setZero();
+  dof_matrix(chain, data.coriolis).setZero();
   for (int i = 0; i < chain.dof; ++i)
     for (int j = 0; j < chain.dof; ++j) {
       const int li = chain.dof_link[size_t(i)], lj = chain.dof_link[size_t(j)];

@@ -244,7 +244,7 @@ LINKDYN_MULTIVERSION void composite_rigid_bodies(const Chain& chain, ChainData& 
   }
   // Column of each DOF: F = I_c S carried towards the base, M_ji = S_j . F on the way; the lower
   // triangle only (supporting DOFs come first), mirrored at the end.
-  Eigen::MatrixXd& M = data.mass_matrix;
+  Eigen::MatrixXd& M = dof_matrix(chain, data.mass_matrix);
   for (int i = 0; i < n; ++i) {
     const auto k = static_cast<size_t>(i);
     const int first = chain.v_index[k], count = chain.joint_dofs[k];
@@ -296,7 +296,7 @@ namespace {
 void factor_mass_matrix(const Chain& chain, ChainData& data) {
   // L^T D L along the tree (Featherstone's LTDL, RBDA Table 6.3): only the entries between a DOF
   // and the DOFs that support it are touched, so branches never fill in.
-  Eigen::MatrixXd& H = data.mass_matrix_factor;
+  Eigen::MatrixXd& H = dof_matrix(chain, data.mass_matrix_factor);
   H.triangularView<Eigen::Lower>() = data.mass_matrix.triangularView<Eigen::Lower>();
   for (int k = chain.dof - 1; k >= 0; --k) {
     if (!(H(k, k) > 0.0)) throw_singular(chain, chain.dof_link[size_t(k)]);

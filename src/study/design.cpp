@@ -4,6 +4,7 @@
 #include <cmath>
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 
 #include "linkdyn/study/study.hpp"
 #include "study/hash.hpp"
@@ -86,7 +87,10 @@ size_t design_size(const io::Study& study) {
   if (study.kind == io::StudyKind::monte_carlo || study.design == io::SweepDesign::latin_hypercube)
     return static_cast<size_t>(study.samples);
   size_t n = 1;
-  for (const io::StudyParameter& p : study.parameters) n *= std::get<io::GridValues>(p.law).values.size();
+  for (const io::StudyParameter& p : study.parameters) {  // saturated: a grid too large to count is refused
+    const size_t k = std::get<io::GridValues>(p.law).values.size();
+    n = k > 0 && n > std::numeric_limits<size_t>::max() / k ? std::numeric_limits<size_t>::max() : n * k;
+  }
   return n;
 }
 

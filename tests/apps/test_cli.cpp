@@ -901,6 +901,19 @@ void expect_writes(const std::string& args, const std::string& file, const std::
 }
 }  // namespace
 
+TEST(Cli, FlexSubstepsAreBoundedByMaxStepsAndNeverOverflow) {
+  // 2^29 substeps once overflowed an int: exit 0 with an all-zero response.
+  const std::string pump = linkdyn::test::example("seed004-pump");
+  expect_refused(
+      "flex " + pump + " --steps 36 --substeps 536870912",
+      "--substeps: asks for 19327352832 Newmark steps (positions x substeps), more than --max-steps 1000000");
+  expect_refused("flex " + pump + " --steps 36 --substeps 536870912 --max-steps 100000000000 --no-eigen",
+                 "36 positions x 536870912 substeps are more Newmark steps than an int counts");
+  const CliRun r = run("flex " + pump + " --steps 36 --substeps 10 --no-eigen");
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("360 Newmark steps per pass of the response"), std::string::npos) << r.output;
+}
+
 TEST(Cli, ReportDynamicsOptionsAreCheckedAndMeaningfulOnlyWithActuators) {
   const std::string press = "report " + linkdyn::test::example("toggle-press");
   const std::string html = ::testing::TempDir() + "/press.report.html";

@@ -227,5 +227,33 @@ TEST(StudyCli, BadInputIsOneClearErrorWithTheLineAndExitCode2) {
   std::filesystem::remove(stale + ".journal");
 }
 
+TEST(StudyCli, TheVariantsAreBoundedByMaxVariantsAndEstimatedBeforeTheRun) {
+  // samples: 1e9 was "expected a whole number >= 1"; 1e8 started with no word of 2.35 GB or a day.
+  const auto study = [](const std::string& name, const std::string& samples) {
+    return write_temp(name, "study: monte_carlo\nmodel: " + std::string(LINKDYN_EXAMPLES_DIR) +
+                                "/seed001-fourbar.yaml\nsamples: " + samples +
+                                "\nparameters:\n  r: {path: bodies.rocker.points.C.x, tolerance: 1 mm}\n"
+                                "analysis: {steps: 36, kinematics: true}\n"
+                                "metrics:\n  m: {column: C.transmission_angle, stat: min}\n");
+  };
+  CliRun r = run("study " + study("cap.yaml", "1e9"));
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("cap.yaml:3: samples: 1e9 is more than 10^8, the largest count a file takes"),
+            std::string::npos)
+      << r.output;
+  r = run("study " + study("many.yaml", "1e7"));
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("many.yaml:3: samples: asks for 10000000 variants, more than --max-variants 1000000"),
+            std::string::npos)
+      << r.output;
+  r = run("study " + study("few.yaml", "20") + " --threads 1 --quiet");
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("20 variants: about 0.00"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("s on 1 thread(s) (the nominal design took"), std::string::npos) << r.output;
+  r = run("study " + study("few.yaml", "20") + " --threads 1 --quiet --max-variants 10");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("asks for 20 variants, more than --max-variants 10"), std::string::npos) << r.output;
+}
+
 }  // namespace
 }  // namespace linkdyn::test

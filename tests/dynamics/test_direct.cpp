@@ -277,3 +277,31 @@ TEST(DirectDynamics, OptionsOutOfRangeAreInputErrorsNamingTheSimulation) {
     }
   }
 }
+
+TEST(DirectDynamics, ALoadTablesRowsCrossedAreNotSwitchingEventsButAreHeldToTheStepBudget) {
+  // A 10^6-row load table once stopped the run as "the model chatters": every row crossed is
+  // an event, now counted against the step budget (checked up front), not the chatter limit.
+  io::Model model = io::read_model(test::example("fourbar-table"));
+  planar::LoadTable& table = *model.mechanism.loads.at(0).table;
+  ASSERT_EQ(table.x.size(), 41u);
+  const planar::Mechanism m = planar::compile(model.mechanism);
+  const DynamicSystem system(m, model.machine);
+  SimulationOptions o;
+  o.t_end = 1.0;
+  o.steps = 20;
+  o.max_events = 5;
+  const SimulationResult r = simulate(system, o);
+  EXPECT_GT(r.events, 5) << "rows crossed";
+  o.max_integrator_steps = 40;
+  try {
+    (void)simulate(system, o);
+    ADD_FAILURE() << "a table of more rows than the step budget";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().line, table.where.line) << e.what();
+    EXPECT_NE(std::string(e.what()).find("41 rows, each an event the integrator stops at when the run crosses it: "
+                                         "more than the budget of 40 integrator steps"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("raise --max-integrator-steps"), std::string::npos) << e.what();
+  }
+}

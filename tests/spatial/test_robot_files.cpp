@@ -130,6 +130,74 @@ TEST(RobotFiles, AUrdfNumberThatIsNotFiniteOrTooLargeIsRefusedAtItsLine) {
                4, "'nan' is not a finite number");
 }
 
+TEST(RobotFiles, EveryUrdfNumberIsReadStrictlyAtItsLineWithItsAttribute) {
+  // urdfdom dropped such an inertial in silence: the results were those of a link without one.
+  const auto arm = [](const std::string& inertial, const std::string& joint = "<origin xyz=\"0 0 0.1\"/>") {
+    return "<robot name=\"r\">\n  <link name=\"base\"/>\n  <link name=\"arm\"><inertial>\n" + inertial +
+           "\n  </inertial></link>\n  <joint name=\"j\" type=\"continuous\"><parent link=\"base\"/><child "
+           "link=\"arm\"/>\n" +
+           joint + "\n  </joint>\n</robot>\n";
+  };
+  const std::string inertia = "<inertia ixx=\"1\" ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"1\"/>";
+  expect_error("mass-x.urdf", arm("<mass value=\"x3.2\"/>" + inertia), 4,
+               "link 'arm' <mass value>: 'x3.2' is not a number");
+  expect_error("mass-comma.urdf", arm("<mass value=\"3,2\"/>" + inertia), 4, "'3,2' is not a number");
+  expect_error("mass-empty.urdf", arm("<mass value=\"\"/>" + inertia), 4, "<mass value>: the attribute is empty");
+  expect_error("mass-none.urdf", arm("<mass/>" + inertia), 4, "<mass value>: the attribute is missing");
+  expect_error("mass-negative.urdf", arm("<mass value=\"-1\"/>" + inertia), 4, "<mass value>: the mass is negative");
+  expect_error("no-mass.urdf", arm(inertia), 3, "<inertial>: the inertial has no <mass>");
+  expect_error("ixx.urdf",
+               arm("<mass value=\"1\"/><inertia ixx=\"abc\" ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"1\"/>"), 4,
+               "link 'arm' <inertia ixx>: 'abc' is not a number");
+  expect_error("iyz.urdf", arm("<mass value=\"1\"/><inertia ixx=\"1\" ixy=\"0\" ixz=\"0\" iyy=\"1\" izz=\"1\"/>"), 4,
+               "<inertia iyz>: the attribute is missing");
+  expect_error("indefinite.urdf",
+               arm("<mass value=\"1\"/><inertia ixx=\"1\" ixy=\"2\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"1\"/>"), 4,
+               "link 'arm' <inertia>: the inertia has a negative principal moment (-1 kg m^2)");
+  expect_error("origin.urdf", arm("<origin xyz=\"1 2\"/><mass value=\"1\"/>" + inertia), 4,
+               "link 'arm' <origin xyz>: '1 2' has 2 numbers, not 3");
+  expect_error("rpy.urdf", arm("<mass value=\"1\"/>" + inertia, "<origin rpy=\"0 0 1 2\"/>"), 7,
+               "joint 'j' <origin rpy>: '0 0 1 2' has 4 numbers, not 3");
+  expect_error("axis.urdf", arm("<mass value=\"1\"/>" + inertia, "<axis xyz=\"0 0 1e\"/>"), 7,
+               "joint 'j' <axis xyz>: '1e' is not a number");
+  expect_error("damping.urdf", arm("<mass value=\"1\"/>" + inertia, "<dynamics damping=\"0.1.2\"/>"), 7,
+               "joint 'j' <dynamics damping>: '0.1.2' is not a number");
+  expect_error("limit.urdf", arm("<mass value=\"1\"/>" + inertia, "<limit effort=\"inf\" velocity=\"1\"/>"), 7,
+               "joint 'j' <limit effort>: 'inf' is not a finite number");
+}
+
+TEST(RobotFiles, AUrdfThatIsNotOneTreeOfLinksNamesWhy) {
+  expect_error("text.urdf", "\n  hello\n<?xml version=\"1.0\"?>\n<robot name=\"t\"><link name=\"a\"/></robot>\n", 2,
+               "text before the XML declaration '<?xml' (line 3)");
+  expect_error("fourbar.urdf", R"(<robot name="loop">
+  <link name="base"/><link name="crank"/><link name="coupler"/><link name="rocker"/>
+  <joint name="a" type="continuous"><parent link="base"/><child link="crank"/></joint>
+  <joint name="b" type="continuous"><parent link="crank"/><child link="coupler"/></joint>
+  <joint name="c" type="continuous"><parent link="base"/><child link="rocker"/></joint>
+  <joint name="d" type="continuous"><parent link="rocker"/><child link="coupler"/></joint>
+</robot>)",
+               6, "joint 'd': it closes a loop of the links 'coupler', 'crank', 'base', 'rocker'");
+  expect_error("cycle.urdf", R"(<robot name="cycle">
+  <link name="base"/><link name="a"/><link name="b"/>
+  <joint name="j0" type="continuous"><parent link="base"/><child link="base2"/></joint>
+  <link name="base2"/>
+  <joint name="j1" type="continuous"><parent link="a"/><child link="b"/></joint>
+  <joint name="j2" type="continuous"><parent link="b"/><child link="a"/></joint>
+</robot>)",
+               6, "joint 'j2': it closes a loop of the links 'a', 'b'");
+  expect_error("twins.urdf", R"(<robot name="twins">
+  <link name="base"/><link name="a"/>
+  <link name="a"/>
+</robot>)",
+               3, "link 'a': the name is used twice (first at line 2)");
+  expect_error("roots.urdf", R"(<robot name="roots">
+  <link name="base"/><link name="a"/>
+  <link name="stray"/>
+  <joint name="j" type="continuous"><parent link="base"/><child link="a"/></joint>
+</robot>)",
+               3, "link 'stray': no joint has it as child, as the root 'base'");
+}
+
 TEST(RobotFiles, AUrdfNestedAHundredThousandLevelsIsRefusedBeforeTheXmlParserRecurses) {
   // Once a stack overflow in the XML parser (SIGSEGV after 7 s); now one line at once. Nesting
   // inside comments, CDATA and attribute values does not count.

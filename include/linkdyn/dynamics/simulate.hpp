@@ -61,7 +61,7 @@ struct SimulationOptions {
   std::vector<double> current0;        ///< initial armature currents (default 0)
   /// Stop when q first reaches this value (NaN: run to t_end); the last row is that instant.
   double stop_q = Table::missing;
-  long max_events = 100000;  ///< more switching events than this: the model chatters
+  long max_events = 100000;  ///< more switching events than this (a table's rows crossed not counted): chatter
   /// The integrator's step budget (0: 10^5 + 100 per output row). A start whose speed needs
   /// more steps (about 16 per turn of a rotational coordinate) is refused (InputError); a run
   /// that exceeds it stops (AnalysisError) with the rows computed so far.

@@ -93,7 +93,8 @@ struct Study {
   std::string file;
   StudyKind kind = StudyKind::sweep;
   SweepDesign design = SweepDesign::grid;
-  int samples = 0;  ///< Monte Carlo and Latin hypercube
+  int samples = 0;               ///< Monte Carlo and Latin hypercube
+  SourceLocation samples_where;  ///< of samples: (else the study file)
   std::uint64_t seed = 1;
   std::string model_file;  ///< the base model (relative to the study file)
   std::vector<StudyParameter> parameters;

@@ -151,6 +151,9 @@ struct Chain {
 /// The inequality a body breaks ("I1 + I2 >= I3: 0.0785 < 0.086 kg m^2"), empty if none; and
 /// the body with its principal moments set to their mean (MuJoCo's balanceinertia).
 [[nodiscard]] std::string triangle_inequality_violation(const MassProperties& body);
+/// "the inertia has a negative principal moment (-0.01 kg m^2)", empty if none: a tensor the
+/// kinetic energy could go negative with.
+[[nodiscard]] std::string negative_moment_of_inertia(const MassProperties& body);
 [[nodiscard]] MassProperties balanced_inertia(const MassProperties& body);
 
 /// Conventions for describing a chain, turned into the placement form above.

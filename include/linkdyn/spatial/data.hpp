@@ -1,6 +1,8 @@
 #pragma once
 // The workspace of one tree: poses, spatial vectors and matrices of one evaluation. Built once
-// per model; the algorithms reuse it without allocating. Sizes: "per link" = Chain::links,
+// per model in O(n) memory; the algorithms reuse it without allocating, except that the dense
+// dof x dof matrices are sized (zero) by the first call of the algorithm that fills them, so a
+// model whose mass matrix nobody asks for never holds one. Sizes: "per link" = Chain::links,
 // "per DOF" = Chain::dof (nv).
 #include <Eigen/Core>
 #include <vector>
@@ -42,18 +44,22 @@ struct ChainData {
 
   Eigen::VectorXd tau, qdd, friction, bias, rhs;          ///< per DOF
   Eigen::VectorXd applied, qdd_trial, friction_previous;  ///< friction iterations, per DOF
-  Eigen::MatrixXd mass_matrix;                            ///< dof x dof
+  Eigen::MatrixXd mass_matrix;                            ///< dof x dof, sized by mass_matrix
   /// The mass matrix factored as L^T D L along the tree (Featherstone's LTDL, RBDA Sect. 6.5):
   /// unit L below the diagonal (nonzero only where a DOF supports another), D on the diagonal.
   Eigen::MatrixXd mass_matrix_factor;
   Eigen::Matrix<double, 6, Eigen::Dynamic> jacobian;  ///< rows [v; omega] of the end effector
 
   // Derivatives of the inverse dynamics and the Coriolis matrix (rnea_derivatives, coriolis_matrix).
-  Eigen::MatrixXd dtau_dq, dtau_dqd, coriolis;                        ///< dof x dof
+  Eigen::MatrixXd dtau_dq, dtau_dqd, coriolis;                        ///< dof x dof, sized on use
   std::vector<Vec6> world_velocity, world_acceleration, world_force;  ///< per link, at the base origin
   std::vector<Mat6> world_inertia, world_variation;  ///< per link: composite I and B (see rnea_derivatives)
   std::vector<Vec6> dof_rate;                        ///< per DOF: d S / dt at the base origin
 };
+
+/// `m` as a zero dof x dof matrix on the first call, as it is on the next ones: the dense
+/// matrices' one allocation, made by the algorithm that fills them.
+[[nodiscard]] Eigen::MatrixXd& dof_matrix(const Chain& chain, Eigen::MatrixXd& m);
 
 /// True when `data` was made for `chain` (every buffer sized for its links and DOFs), as
 /// Pinocchio's model.check(data); the algorithms assert it in debug builds.
