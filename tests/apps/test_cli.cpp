@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 #include "apps/cli_run.hpp"
 #include "test_support.hpp"
@@ -660,6 +661,28 @@ TEST(Cli, ADuplicatedKeyIsRefusedNamingBothLines) {
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.output.find("'mass' in 'crank': is defined twice in the same map, on lines 12 and 13"), std::string::npos)
       << r.output;
+}
+
+TEST(Cli, AnAnchorContainingItsOwnAliasIsRefusedInEveryYamlInput) {
+  // Model, body, robot and study files: exit 2 at the anchor's line, no stack overflow.
+  const std::string examples = LINKDYN_EXAMPLES_DIR;
+  const std::string states = " --states " + examples + "/robots/planar-3r-trajectory.csv";
+  for (const auto& [verb, file, tail] :
+       {std::tuple<const char*, std::string, std::string>{"check", "seed001-fourbar.yaml", ""},
+        {"mass", "bodies/bracket.yaml", ""},
+        {"robot id", "robots/planar-3r.yaml", states},
+        {"study", "studies/fourbar-tolerances.yaml", ""}}) {
+    std::string text = linkdyn::test::read_text(examples + "/" + file);
+    const int line = static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
+    text += "loop: &x {y: *x}\n";
+    const std::string path = write_temp("self-alias-" + std::filesystem::path(file).filename().string(), text);
+    const CliRun r = run(std::string(verb) + " " + path + tail);
+    EXPECT_EQ(r.code, 2) << file << ": " << r.output;
+    EXPECT_NE(r.output.find(path + ":" + std::to_string(line) +
+                            ": anchor &x: contains an alias of itself (*x): its value would never end"),
+              std::string::npos)
+        << r.output;
+  }
 }
 
 TEST(Cli, NonFiniteNumbersAreRefusedForEveryOption) {

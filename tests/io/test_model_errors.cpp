@@ -436,7 +436,21 @@ TEST(ModelErrors, AliasBombIsRefusedBeforeItExpands) {
     bomb += "]";
   }
   bomb += "}\n";
-  expect_error(bomb, 0, {"aliases (*name) expand to", "more than 1e+06"});
+  expect_error(bomb, 0, {"aliases (*name) add 4.9e+08 values by their expansion, more than 1e+06"});
+}
+
+TEST(ModelErrors, AnAnchorThatContainsItsOwnAliasIsRefusedNamingIt) {
+  expect_error(base + "analysis: {a: &a [*a]}\n", 28,
+               {"anchor &a: contains an alias of itself (*a)", "alias the anchor only outside the value it names"});
+  expect_error(replace(base, "bodies:\n", "bodies: &b\n  loop: *b\n"), 5,
+               {"anchor &b: contains an alias of itself (*b)"});
+}
+
+TEST(ModelErrors, ALargeModelWithoutAliasesIsNotCountedAsAnAliasExpansion) {
+  std::string big = base + "analysis: {values: [";
+  for (int k = 0; k < 1000100; ++k) big += k ? ",0" : "0";
+  big += "]}\n";
+  expect_error(big, 28, {"analysis: unknown field 'values'"});  // not an alias expansion
 }
 
 TEST(ModelErrors, DeepFlowNestingIsRefusedBeforeParsing) {
