@@ -113,6 +113,47 @@ TEST(Cli, CannotAssembleAtTheStartExitsWithCode3) {
   EXPECT_NE(r.output.find("crank_drive = 0 rad"), std::string::npos) << r.output;
 }
 
+TEST(Cli, AMachineFarFromTheOriginAssemblesOrIsRefusedWhereItsLoopsLoseTheirDigits) {
+  // The offset slider-crank's crank pin at 1e8 m: the rod still reaches the guide y = 0.03 m.
+  const std::string text = linkdyn::test::read_text(linkdyn::test::example("offset-slider-crank"));
+  const auto with_pin = [&](const std::string& x) {
+    std::string t = text;
+    t.replace(t.find("B: [0.1, 0]"), 11, "B: [" + x + ", 0]");
+    t.replace(t.find("offset-slider-crank-gas.csv"), 27,
+              std::string(LINKDYN_EXAMPLES_DIR) + "/offset-slider-crank-gas.csv");
+    return write_temp("far-" + x + ".yaml", t);
+  };
+  CliRun r = run("check " + with_pin("1e8"));
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("P                (99999999.651288, 0.030000) m"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("nan"), std::string::npos) << r.output;
+  // At 9e11 m the loops close to 3.7e-6 m only: exit 2 in every verb, with the driver's value.
+  const std::string far = with_pin("9e11");
+  for (const char* verb : {"check", "kinematics", "simulate --method kane", "simulate --method full", "report"}) {
+    r = run(std::string(verb) + " " + far);
+    EXPECT_EQ(r.code, 2) << verb << ": " << r.output;
+    EXPECT_NE(r.output.find(far + ":1: model: at motor = 0 deg the loops do not close: residual 3.67e-06 m, more "
+                                  "than 1e-6 of the smallest body (0.35 m)"),
+              std::string::npos)
+        << r.output;
+  }
+}
+
+TEST(Cli, KaneAndFullSimulationsThatStartAtADeadPointStopThereWithCode3) {
+  // The flywheel four-bar with its pivot D at (-1, 0): crank and rocker start in line.
+  std::string text = linkdyn::test::read_text(linkdyn::test::example("fourbar-flywheel"));
+  text.replace(text.find("D: [5.5, 0]"), 11, "D: [-1, 0]");
+  const std::string model = write_temp("dead-start.yaml", text);
+  for (const char* method : {"kane", "full"}) {
+    const CliRun r = run("simulate " + model + " --method " + method);
+    EXPECT_EQ(r.code, 3) << method << ": " << r.output;
+    EXPECT_NE(r.output.find("error: the simulation stops at t = 0 s, crank_drive = 3.06162e-17 rad (0.0000 deg): the "
+                            "mechanism reaches a dead point"),
+              std::string::npos)
+        << r.output;
+  }
+}
+
 TEST(Cli, KinetostaticsOfTheSeedWithAndWithoutFriction) {
   const std::string csv = ::testing::TempDir() + "/ks.csv";
   const CliRun r = run("kinetostatics " + linkdyn::test::example("seed001-fourbar") + " --csv " + csv);
