@@ -687,6 +687,22 @@ TEST(Cli, AResultNeverOverwritesItsInputs) {
   EXPECT_EQ(run("report " + model + " -o " + model).code, 2);
 }
 
+TEST(Cli, ATableThatIsASymbolicLinkLoopExitsWithCode2NamingIt) {
+  const std::string dir = ::testing::TempDir() + "/link-loop";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(linkdyn::test::example("fourbar-table"), dir + "/fourbar-table.yaml");
+  std::filesystem::copy_file(std::string(LINKDYN_EXAMPLES_DIR) + "/fourbar-table-load.csv",
+                             dir + "/fourbar-table-load.csv");
+  std::filesystem::create_symlink("loop.csv", dir + "/fourbar-table.csv");
+  std::filesystem::create_symlink("fourbar-table.csv", dir + "/loop.csv");
+  const CliRun r = run("kinematics " + dir + "/fourbar-table.yaml");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("error: " + dir + "/fourbar-table.csv: table: is a loop of symbolic links"),
+            std::string::npos)
+      << r.output;
+}
+
 TEST(Cli, AFailedWriteExitsWithCode3NamingTheFile) {
   if (!std::ifstream("/dev/full")) GTEST_SKIP() << "no /dev/full";
   const CliRun r = run("kinematics " + linkdyn::test::example("seed001-fourbar") + " --csv /dev/full");

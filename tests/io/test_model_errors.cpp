@@ -1,6 +1,7 @@
 // Bad input: one clear error naming the file, line, entity and the fix. One test per case.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -500,6 +501,31 @@ TEST(ModelErrors, UnusableFilesGetOneLineEach) {
   std::ofstream(dir + "/utf8.yaml", std::ios::binary)
       << base + "description: \xC3\xA9l\xC3\xA8ve \xE2\x86\x92 \xF0\x9F\x94\xA7\n";
   EXPECT_NO_THROW(io::read_model(dir + "/utf8.yaml"));
+}
+
+TEST(ModelErrors, ASymbolicLinkLoopIsNamedAsOne) {
+  // A model file or a table that is a loop of links: one InputError naming the file (was an
+  // uncaught filesystem_error for the table).
+  const std::string dir = testing::TempDir();
+  for (const char* name : {"/loop-a.yaml", "/loop-b.yaml", "/loop-a.csv", "/loop-b.csv"})
+    std::filesystem::remove(dir + name);
+  std::filesystem::create_symlink(dir + "/loop-b.yaml", dir + "/loop-a.yaml");
+  std::filesystem::create_symlink(dir + "/loop-a.yaml", dir + "/loop-b.yaml");
+  expect_file_error(dir + "/loop-a.yaml", "is a loop of symbolic links");
+  std::filesystem::create_symlink(dir + "/loop-b.csv", dir + "/loop-a.csv");
+  std::filesystem::create_symlink(dir + "/loop-a.csv", dir + "/loop-b.csv");
+  try {
+    (void)planar::compile(io::parse_planar_model(
+        base + "loads:\n  push: {type: force, body: coupler, point: B, table: {file: loop-a.csv, against: motor}}\n",
+        dir + "/bad.yaml"));
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().file, (std::filesystem::path(dir + "/bad.yaml").parent_path() / "loop-a.csv").string());
+    EXPECT_NE(std::string(e.what()).find("table: is a loop of symbolic links (Too many levels of symbolic links); "
+                                         "point the link at the file itself"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(ModelErrors, ABareAngleBeyondATurnNeedsItsUnit) {
