@@ -191,6 +191,22 @@ TEST(ModelErrors, NegativePinRadius) {
                {"friction.revolute", "friction radius is negative", "radius >= 0"});
 }
 
+TEST(ModelErrors, AnUnknownFrictionFieldIsNamedByItsPath) {
+  // Was "friction.prismatic.friction: unknown field 'radius'".
+  expect_error(base + "friction:\n  prismatic: {coefficient: 0.1, radius: 5 mm}\n", 29,
+               {"bad.yaml:29: friction.prismatic: unknown field 'radius'"});
+  expect_error(replace(base, "  C: {type: revolute, bodies: [coupler, rocker]}",
+                       "  C: {type: revolute, bodies: [coupler, rocker], friction: {coefficient: 0.1, length: 1}}"),
+               21, {"joint 'C'.friction: unknown field 'length'"});
+}
+
+TEST(ModelErrors, ASpeedTooSlowForAFiniteSpanIsRefusedAtItsLine) {
+  // Was "t = inf" from kinematics, without file and line, and exit 0 from check and simulate.
+  expect_error(replace(base, "speed: 1}", "speed: 1e-308 rad/s}"), 27,
+               {"bad.yaml:27: driver 'motor'", "at this speed one revolution takes", "beyond the 1e+12 s a time may be",
+                "give a faster speed"});
+}
+
 TEST(ModelErrors, LoadOnAnUnknownPoint) {
   expect_error(base + "loads:\n  push: {type: force, body: coupler, point: Z, value: [0, -10]}\n", 29,
                {"load 'push'", "body 'coupler' has no point 'Z'"});
