@@ -246,6 +246,9 @@ void run_flex(const FlexOptions& o) {
   const planar::Mechanism m = planar::compile(model.mechanism);
   const std::vector<flex::ElasticLink> links = flex::require_elastic_links(m, model.elastic_links);
   const planar::TimeGrid grid = bounded_analysis_grid(m, o.steps);
+  // Up front: the eigen table is written before the response is computed.
+  check_output_paths({{"--csv", o.csv}, {"--json", o.json}, {"--response", o.response_csv}, {"--stress", o.stress_csv}},
+                     model_inputs(m.spec()));
   const SweepProgress progress("flex");
   fmt::print("{}: {} -> {} positions over t = [{:g}, {:g}] s\n", m.spec().name, m.structure_string(), grid.steps,
              grid.t0, grid.t_end);
@@ -286,7 +289,7 @@ void run_flex(const FlexOptions& o) {
       const Table table = io::response_table(m, link, rows);
       if (!response_path.empty()) {
         if (!file)
-          file = std::make_unique<TableFiles>(table, response_path, "", model_inputs(m.spec()));
+          file = std::make_unique<TableFiles>(table, response_path, "", model_inputs(m.spec()), "--response");
         else
           file->append(table);
       }

@@ -229,17 +229,6 @@ double YamlReader::number(const YAML::Node& node, const std::string& entity, Qua
          : kind == Quantity::plain ? "write a plain number in SI units"
                                    : "write a number in SI units or with a unit (" + accepted_units(kind) + ")");
   }
-  // A bare angle beyond a turn is almost always degrees written without their unit ("direction:
-  // 90" would be 90 rad): the unit is required there.
-  const std::string& text = node.Scalar();
-  const size_t last = text.find_last_not_of(" \t");
-  const bool bare =
-      last != std::string::npos && (std::isdigit(static_cast<unsigned char>(text[last])) || text[last] == '.');
-  if (kind == Quantity::angle && bare && std::abs(*value) > 2.0 * M_PI)
-    fail(node, entity,
-         fmt::format("a bare angle of {} is {:.3g} turns in radians, the unit of a bare number", node.Scalar(),
-                     *value / (2.0 * M_PI)),
-         fmt::format("write the unit: '{0} deg' or, if radians are meant, '{0} rad'", node.Scalar()));
   return *value;
 }
 
