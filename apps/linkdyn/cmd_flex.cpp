@@ -249,6 +249,9 @@ void run_flex(const FlexOptions& o) {
   // The response's Newmark steps per pass (a steady one takes up to five passes).
   const long newmark_steps = static_cast<long>(grid.steps) * o.substeps;
   if (!o.no_response) require_within_max_steps(newmark_steps, {}, "--substeps", "Newmark steps (positions x substeps)");
+  // Up front: the eigen table is written before the response is computed.
+  check_output_paths({{"--csv", o.csv}, {"--json", o.json}, {"--response", o.response_csv}, {"--stress", o.stress_csv}},
+                     model_inputs(m.spec()));
   const SweepProgress progress("flex");
   fmt::print("{}: {} -> {} positions over t = [{:g}, {:g}] s{}\n", m.spec().name, m.structure_string(), grid.steps,
              grid.t0, grid.t_end,
@@ -290,7 +293,7 @@ void run_flex(const FlexOptions& o) {
       const Table table = io::response_table(m, link, rows);
       if (!response_path.empty()) {
         if (!file)
-          file = std::make_unique<TableFiles>(table, response_path, "", model_inputs(m.spec()));
+          file = std::make_unique<TableFiles>(table, response_path, "", model_inputs(m.spec()), "--response");
         else
           file->append(table);
       }

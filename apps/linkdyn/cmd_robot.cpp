@@ -134,7 +134,7 @@ class RobotTable {
     meta_["dof"] = chain.dof;
     meta_["states"] = o.states;
     if (!o.frame.empty()) meta_["frame"] = o.frame;
-    if (!csv_file().empty() || !o.json.empty()) check_output_paths(csv_file(), o.json, inputs());
+    check_output_paths({{"--csv", csv_file()}, {"--json", o.json}}, inputs());
   }
   void append(const Table& rows) {
     if (o_.csv == "-") io::write_csv(std::cout, rows, 0, /*header=*/!started_);  // --csv -: the table on stdout
@@ -656,7 +656,7 @@ void run_rows(const RobotCommand& command, const RobotOptions& o, size_t& curren
     if (frame < 0) {
       std::string names;
       for (const Frame& f : chain.frames) names += (names.empty() ? "" : ", ") + f.name;
-      throw InputError({o.model, 0}, "frame '" + o.frame + "'", "the model has no frame of that name",
+      throw InputError({}, "--frame " + o.frame, "the model has no frame of that name",
                        "give --frame one of: " + names);
     }
   }

@@ -34,8 +34,8 @@ struct SimulateOptions {
 int actuator_index(const planar::Mechanism& m, const dynamics::MachineSpec& machine, const std::string& name) {
   const int k = machine.find_actuator(name);
   if (k < 0)
-    throw InputError(m.spec().where, "actuator '" + name + "'", "is not in the model",
-                     "name an actuator under 'actuators'");
+    throw InputError({}, "--adjust " + name, "is not an actuator of the model",
+                     "name an actuator under 'actuators' in " + m.spec().where.file);
   return k;
 }
 
@@ -49,8 +49,7 @@ dynamics::SimulationOptions steady_setup(const planar::Mechanism& m, const dynam
   if (o.mean_speed != 0.0) {
     std::vector<int> acts;
     for (const std::string& a : o.adjust) acts.push_back(actuator_index(m, machine, a));
-    if (acts.empty())
-      throw InputError(m.spec().where, "--mean-speed", "needs the actuators to adjust", "add --adjust NAME[,NAME]");
+    if (acts.empty()) throw InputError({}, "--mean-speed", "needs the actuators to adjust", "add --adjust NAME[,NAME]");
     const dynamics::ActuatorSolution solution =
         dynamics::solve_actuator_for_mean_speed(*system, sim, acts, o.mean_speed, guess);
     const double scale = solution.scale;
@@ -77,8 +76,7 @@ dynamics::SimulationOptions steady_setup(const planar::Mechanism& m, const dynam
   if (o.fluctuation > 0.0) {
     const int body = m.spec().find_body(o.flywheel);
     if (body <= 0)
-      throw InputError(m.spec().where, "--flywheel", "'" + o.flywheel + "' is not a moving body",
-                       "name the flywheel body");
+      throw InputError({}, "--flywheel", "'" + o.flywheel + "' is not a moving body", "name the flywheel body");
     const double added = dynamics::flywheel_for_fluctuation(m, machine, sim, body, o.fluctuation, guess);
     fmt::print("flywheel {}: add {:.9g} kg m^2 (to {:.9g}) for a fluctuation of at most {:.6g}\n", o.flywheel, added,
                m.bodies()[body].inertia + added, o.fluctuation);
@@ -103,18 +101,19 @@ dynamics::SimulationOptions steady_setup(const planar::Mechanism& m, const dynam
   return sim;
 }
 
-/// Progress on stderr for runs longer than about two seconds, on a terminal.
+/// Progress on stderr for runs longer than about two seconds, as the sweeps show theirs: a line
+/// rewritten each second on a terminal, else (a log) one line every 10 s.
 std::function<void(double)> progress_reporter(double t0, double t_end) {
-  if (!isatty(fileno(stderr))) return nullptr;
+  const bool tty = isatty(fileno(stderr)) != 0;
   auto start = std::make_shared<std::chrono::steady_clock::time_point>(std::chrono::steady_clock::now());
   auto last = std::make_shared<double>(0.0);
   return [=](double t) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - *start).count();
-    if (elapsed < 2.0 || elapsed - *last < 1.0) return;
+    if (elapsed < 2.0 || (*last > 0.0 && elapsed - *last < (tty ? 1.0 : 10.0))) return;
     *last = elapsed;
     const double done = (t - t0) / (t_end - t0);
-    fmt::print(stderr, "\rsimulate: t = {:.6g} s of {:.6g} s ({:.0f} %), {:.0f} s left   ", t, t_end, 100.0 * done,
-               done > 0.0 ? elapsed * (1.0 - done) / done : 0.0);
+    fmt::print(stderr, "{}simulate: t = {:.6g} s of {:.6g} s ({:.0f} %), {:.0f} s left{}", tty ? "\r" : "", t, t_end,
+               100.0 * done, done > 0.0 ? elapsed * (1.0 - done) / done : 0.0, tty ? "   " : "\n");
     std::fflush(stderr);
   };
 }
@@ -227,6 +226,7 @@ void run_simulate(SimulateOptions o) {
   io::Model model = io::read_model(o.model);
   const planar::Mechanism m = planar::compile(model.mechanism);
   planar::require_start_assembly(m, m.default_grid());
+  check_output_paths({{"--csv", o.csv}, {"--json", o.json}}, model_inputs(m.spec()));
   require_within_max_steps(o.sim.steps, {}, "--steps");
   require_within_max_steps(o.sim.table_points, {}, "--table-points", "table points");
   o.sim.method = o.method == "full"   ? dynamics::Method::full
@@ -259,7 +259,6 @@ void run_simulate(SimulateOptions o) {
   if (o.steady || o.mean_speed != 0.0 || o.fluctuation > 0.0) o.sim = steady_setup(m, model.machine, o, system);
   o.sim.progress = progress_reporter(o.sim.t0, o.sim.t_end);
   // The rows go to the files as they are computed (chunk by chunk), unless the plots need them.
-  check_output_paths(o.csv, o.json, model_inputs(m.spec()));
   std::unique_ptr<TableFiles> files;
   RowSummary rows;
   if (o.plot_dir.empty())
@@ -275,7 +274,7 @@ void run_simulate(SimulateOptions o) {
   const auto start = std::chrono::steady_clock::now();
   const dynamics::SimulationResult r = dynamics::simulate(*system, o.sim);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (o.sim.progress) fmt::print(stderr, "\r{:60}\r", "");
+  if (isatty(fileno(stderr))) fmt::print(stderr, "\r{:60}\r", "");
   if (!o.sim.on_rows) rows.add(r);
   print_summary(m, *system, o, r, rows, seconds);
   nlohmann::ordered_json extra;
@@ -333,7 +332,7 @@ void add_simulate_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--rtol", options->sim.rel_tol,
                   "Relative tolerance of the integration (the reduced model's tables follow it)")
-      ->check(positive)
+      ->check(fraction)
       ->capture_default_str();
   cmd->add_option("--atol", options->sim.abs_tol, "Absolute tolerance of the integration")
       ->check(positive)

@@ -154,12 +154,9 @@ void run_study(StudyCliOptions o) {
   const io::StudyFile file = io::load_study(o.study);
   const io::Study& s = file.study;
   std::vector<std::string> inputs = {o.study, s.model_file};
-  for (const auto& [path, option] : {std::pair{&o.csv, "--csv"},
-                                     {&o.json, "--json"},
-                                     {&o.report, "--report"},
-                                     {&o.best, "--best"},
-                                     {&o.journal, "--journal"}})
-    if (!path->empty()) io::require_not_an_input(*path, inputs, option);
+  check_output_paths(
+      {{"--csv", o.csv}, {"--json", o.json}, {"--report", o.report}, {"--best", o.best}, {"--journal", o.journal}},
+      inputs);
   if (o.journal.empty())
     for (const std::string* out : {&o.csv, &o.json, &o.report})
       if (!out->empty()) {
@@ -167,10 +164,10 @@ void run_study(StudyCliOptions o) {
         break;
       }
   if (!o.best.empty() && s.kind != io::StudyKind::optimisation)
-    throw InputError({o.study, 0}, "--best", "only an optimisation has a best design",
+    throw InputError({}, "--best", "only an optimisation has a best design",
                      "remove --best, or make the study an optimisation");
   if (o.resume && o.journal.empty())
-    throw InputError({o.study, 0}, "--resume", "there is no journal to resume from",
+    throw InputError({}, "--resume", "there is no journal to resume from",
                      "give the outputs (--csv, --json, --report) of the interrupted run, or --journal");
   const bool sampled = s.kind == io::StudyKind::monte_carlo || s.design == io::SweepDesign::latin_hypercube;
   const size_t variants = s.kind == io::StudyKind::optimisation ? 0 : study::design_size(s);

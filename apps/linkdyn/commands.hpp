@@ -49,16 +49,19 @@ struct ColumnRange {
 /// Widens `ranges` (one per column) by the rows; where a magnitude peaks is the first column's
 /// value (the time), or with first_row >= 0 the row's number counted from first_row.
 void update_ranges(const Table& rows, std::vector<ColumnRange>& ranges, long first_row = -1);
-/// InputError when an output path (--csv, --json) is one of `inputs` or both are the same file.
-void check_output_paths(const std::string& csv, const std::string& json, const std::vector<std::string>& inputs);
+/// InputError when an output (option, path; empty paths skipped) is one of `inputs`, or two
+/// outputs are the same file.
+void check_output_paths(const std::vector<std::pair<std::string, std::string>>& outputs,
+                        const std::vector<std::string>& inputs);
 /// The table files of an analysis (CSV and/or JSON, when the paths are given), written as the
 /// rows are computed (io::TableStream: memory independent of the number of rows). Opened before
 /// the analysis runs (an output that is one of `inputs` is refused then); finish() completes
 /// them with the JSON's metadata and says what was written.
 class TableFiles {
  public:
+  /// `csv_option`: the option that named the CSV file, for messages.
   TableFiles(const Table& columns, const std::string& csv, const std::string& json,
-             const std::vector<std::string>& inputs);
+             const std::vector<std::string>& inputs, const std::string& csv_option = "--csv");
   /// Appends the rows, or with --every K every K-th row of the run (the first, then each K-th).
   void append(const Table& rows);
   /// Completes the files (with --every, the run's last row too, and "every": K in the metadata).
@@ -95,6 +98,8 @@ void write_plots(const std::string& dir, const std::vector<report::Chart>& chart
 /// range with the largest double written out.
 extern const CLI::Validator positive;
 extern const CLI::Validator non_negative;
+/// A number in (0, 1): a relative tolerance.
+extern const CLI::Validator fraction;
 /// Reads "<number>" (SI) or "<number> <unit>" / "<number><unit>" of `kind` as the model file
 /// does ("300 ms", "30rpm") and hands the option its SI value; a wrong unit is refused with the
 /// accepted ones.

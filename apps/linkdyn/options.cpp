@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <memory>
 #include <optional>
 
@@ -23,24 +24,29 @@ void add_digits_option(CLI::App* command) {
 }
 
 namespace {
-CLI::Validator sign_check(bool zero_allowed) {
+/// A finite number > 0 (>= 0 when `zero_allowed`) and below `below`.
+CLI::Validator sign_check(bool zero_allowed, double below = std::numeric_limits<double>::infinity()) {
   return CLI::Validator(
-      [zero_allowed](std::string& text) -> std::string {
+      [zero_allowed, below](std::string& text) -> std::string {
         double value = 0.0;
         const char* const end = text.data() + text.size();
         const auto [at, error] = std::from_chars(text.data() + (text.starts_with('+') ? 1 : 0), end, value);
         if (at == end && (error == std::errc::result_out_of_range || !std::isfinite(value)))
           return "'" + text + "' is not a finite number";
         if (at != end || error != std::errc()) return "'" + text + "' is not a number";
-        if (zero_allowed ? value >= 0.0 : value > 0.0) return "";
-        return fmt::format("must be {}, not '{}'", zero_allowed ? "zero or more" : "greater than 0", text);
+        if ((zero_allowed ? value >= 0.0 : value > 0.0) && value < below) return "";
+        return fmt::format("must be {}{}, not '{}'", zero_allowed ? "zero or more" : "greater than 0",
+                           std::isinf(below) ? "" : fmt::format(" and less than {:g}", below), text);
       },
-      zero_allowed ? "NONNEGATIVE" : "POSITIVE");
+      zero_allowed        ? "NONNEGATIVE"
+      : std::isinf(below) ? "POSITIVE"
+                          : fmt::format("(0, {:g})", below));
 }
 }  // namespace
 
 const CLI::Validator positive = sign_check(false);
 const CLI::Validator non_negative = sign_check(true);
+const CLI::Validator fraction = sign_check(false, 1.0);
 
 CLI::Validator in_si(Quantity kind) {
   return CLI::Validator(

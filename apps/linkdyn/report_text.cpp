@@ -55,16 +55,23 @@ void update_ranges(const Table& rows, std::vector<ColumnRange>& ranges, long fir
     }
 }
 
-void check_output_paths(const std::string& csv, const std::string& json, const std::vector<std::string>& inputs) {
-  if (!csv.empty()) io::require_not_an_input(csv, inputs, "--csv");
-  if (!json.empty()) io::require_not_an_input(json, inputs, "--json");
-  if (!csv.empty() && !json.empty()) io::require_not_an_input(json, {csv}, "--json");
+void check_output_paths(const std::vector<std::pair<std::string, std::string>>& outputs,
+                        const std::vector<std::string>& inputs) {
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    const auto& [option, path] = outputs[k];
+    if (path.empty()) continue;
+    io::require_not_an_input(path, inputs, option);
+    for (size_t e = 0; e < k; ++e)
+      if (io::same_file(path, outputs[e].second))
+        throw InputError({path, 0}, option, "is the same file as " + outputs[e].first + " (" + outputs[e].second + ")",
+                         "give each output its own file");
+  }
 }
 
 TableFiles::TableFiles(const Table& columns, const std::string& csv, const std::string& json,
-                       const std::vector<std::string>& inputs)
+                       const std::vector<std::string>& inputs, const std::string& csv_option)
     : csv_(csv), json_(json), every_(output_every) {
-  check_output_paths(csv, json, inputs);
+  check_output_paths({{csv_option, csv}, {"--json", json}}, inputs);
   last_.columns = columns.columns;
   last_.units = columns.units;
   stream_ = std::make_unique<io::TableStream>(last_, csv, json, csv_digits);

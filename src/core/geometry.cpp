@@ -38,7 +38,10 @@ Intersection intersect_line_circle(const Line& line, const Vec2& c, double r) {
   Intersection out;
   const Vec2 w = line.point - c;
   const double b = line.dir.dot(w);
-  const double disc = b * b - (w.squaredNorm() - r * r);
+  // r^2 minus the squared distance from c to the line: no cancellation of |w|^2 when the line's
+  // point is far from c (b^2 - |w|^2 + r^2 loses every digit at 1e8 m).
+  const double h = cross(line.dir, w);
+  const double disc = r * r - h * h;
   if (disc < 0.0 && disc < -1e-13 * r * r) return out;
   const double root = std::sqrt(std::max(disc, 0.0));
   out.count = 2;

@@ -83,6 +83,15 @@ std::optional<double> parse_quantity(std::string_view text, Quantity kind, std::
     if (!problem.empty()) return std::nullopt;
     return si;
   };
+  // A bare angle beyond a turn is almost always degrees written without their unit ("90" would
+  // be 90 rad): the unit is required there.
+  if (unit.empty() && kind == Quantity::angle && std::abs(value) > 2.0 * M_PI) {
+    problem = fmt::format(
+        "a bare angle of {0} is {1:.3g} turns in radians, the unit of a bare number: write the unit, '{0} deg' or, "
+        "if radians are meant, '{0} rad'",
+        text, value / (2.0 * M_PI));
+    return std::nullopt;
+  }
   if (unit.empty()) return in_range(value);
   for (const auto& [name, factor] : units_of(kind)) {
     if (unit == name) return in_range(value * factor);

@@ -28,10 +28,10 @@ void check_options(const DynamicSystem& system, const SimulationOptions& o, cons
     throw InputError(m.spec().where, "simulation",
                      fmt::format("the time span [{:g}, {:g}] s with {} rows is empty", o.t0, o.t_end, o.steps),
                      "give an end time after the start and at least one step");
-  if (!(o.rel_tol > 0.0) || !(o.abs_tol > 0.0))
+  if (!(o.rel_tol > 0.0 && o.rel_tol < 1.0) || !(o.abs_tol > 0.0))
     throw InputError(m.spec().where, "simulation",
-                     fmt::format("the tolerances rtol = {:g}, atol = {:g} are not positive", o.rel_tol, o.abs_tol),
-                     "give positive tolerances (e.g. rtol 1e-10, atol 1e-12)");
+                     fmt::format("the tolerances rtol = {:g}, atol = {:g} are not in range", o.rel_tol, o.abs_tol),
+                     "give 0 < rtol < 1 and atol > 0 (e.g. rtol 1e-10, atol 1e-12)");
   if (!(o.table_tolerance >= 0.0) || o.table_points < 0 || o.table_points > 10000000)
     throw InputError(m.spec().where, "simulation",
                      fmt::format("the reduced table's tolerance {:g} or its {} points are out of range",

@@ -220,7 +220,8 @@ std::vector<std::vector<double>> ModelParser::csv(const YAML::Node& f, const std
   const std::filesystem::path rel = in_.text(f, entity + ".file");
   const std::filesystem::path full = rel.is_absolute() ? rel : std::filesystem::path(path_).parent_path() / rel;
   file = full.string();
-  if (!std::filesystem::exists(full))
+  std::error_code ec;  // a path that exists but cannot be read: read_csv_table says why
+  if (!std::filesystem::exists(full, ec) && !ec)
     in_.fail(f, entity, "'" + file + "' does not exist", "give a path relative to the model file");
   const CsvTable csv = read_csv_table(file);
   const Table& t = csv.table;

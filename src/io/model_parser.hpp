@@ -54,7 +54,7 @@ class ModelParser {
   struct PairFriction {
     double coefficient = 0.0, static_coefficient = 0.0, size = 0.0;  // size: pin radius or slider length
   };
-  void pair_friction(const YAML::Node& node, const std::string& entity, bool revolute, PairFriction& f);
+  void pair_friction(const YAML::Node& node, const std::string& path, bool revolute, PairFriction& f);
   void friction_defaults(const YAML::Node& node);
   void guide(const YAML::Node& j, planar::Joint& joint, const std::string& entity);
   void drivers(const YAML::Node& node);

@@ -107,7 +107,7 @@ void ModelParser::joints(const YAML::Node& node) {
                if (t == "revolute" || t == "R") {
                  in_.allow_only(j, entity, {"type", "bodies", "at", "points", "friction"});
                  PairFriction f = revolute_friction_;
-                 if (field(j, "friction")) pair_friction(field(j, "friction"), entity, true, f);
+                 if (field(j, "friction")) pair_friction(field(j, "friction"), entity + ".friction", true, f);
                  joint.friction = f.coefficient, joint.static_friction = f.static_coefficient;
                  joint.kind = RevolutePair{f.size};
                  joint.point_name = {name, name};
@@ -125,7 +125,7 @@ void ModelParser::joints(const YAML::Node& node) {
                  PrismaticPair& slide = joint.kind.emplace<PrismaticPair>();
                  in_.allow_only(j, entity, {"type", "bodies", "guide", "slider_point", "angle", "friction"});
                  PairFriction f = prismatic_friction_;
-                 if (field(j, "friction")) pair_friction(field(j, "friction"), entity, false, f);
+                 if (field(j, "friction")) pair_friction(field(j, "friction"), entity + ".friction", false, f);
                  joint.friction = f.coefficient, joint.static_friction = f.static_coefficient;
                  slide.slider_length = f.size;
                  guide(j, joint, entity);
@@ -184,7 +184,7 @@ void ModelParser::compound_pin(const std::string& name, const std::string& entit
     pin.bodies.push_back(body);
   }
   PairFriction f = revolute_friction_;
-  if (field(j, "friction")) pair_friction(field(j, "friction"), entity, true, f);
+  if (field(j, "friction")) pair_friction(field(j, "friction"), entity + ".friction", true, f);
   pin.friction = f.coefficient, pin.static_friction = f.static_coefficient, pin.pin_radius = f.size;
   pin.point_names.assign(pin.bodies.size(), field(j, "at") ? in_.text(field(j, "at"), entity + ".at") : name);
   if (const YAML::Node pts = field(j, "points")) {
@@ -214,29 +214,29 @@ void ModelParser::need_two_body_joint(const YAML::Node& node, const std::string&
 /// {coefficient, static, radius} of a revolute pair or {coefficient, static, length} of a
 /// prismatic one, over `f` (the defaults). The static coefficient defaults to the kinetic one
 /// given beside it (else to the defaults' static one) and may not be below it.
-void ModelParser::pair_friction(const YAML::Node& node, const std::string& entity, bool revolute, PairFriction& f) {
+void ModelParser::pair_friction(const YAML::Node& node, const std::string& path, bool revolute, PairFriction& f) {
   const char* size_key = revolute ? "radius" : "length";
-  in_.allow_only(node, entity + ".friction", {"coefficient", "static", size_key});
+  in_.allow_only(node, path, {"coefficient", "static", size_key});
   if (field(node, "coefficient")) {
-    f.coefficient = in_.number(field(node, "coefficient"), entity + ".friction.coefficient");
+    f.coefficient = in_.number(field(node, "coefficient"), path + ".coefficient");
     f.static_coefficient = f.coefficient;
   }
-  if (field(node, "static")) f.static_coefficient = in_.number(field(node, "static"), entity + ".friction.static");
-  if (node[size_key]) f.size = in_.number(node[size_key], entity + ".friction." + size_key, Quantity::length);
+  if (field(node, "static")) f.static_coefficient = in_.number(field(node, "static"), path + ".static");
+  if (node[size_key]) f.size = in_.number(node[size_key], path + "." + size_key, Quantity::length);
   if (f.coefficient < 0.0)
-    in_.fail(field(node, "coefficient"), entity, "friction coefficient is negative", "give a coefficient >= 0");
+    in_.fail(field(node, "coefficient"), path, "friction coefficient is negative", "give a coefficient >= 0");
   // Dry friction coefficients of real pairs lie below about 1.5; beyond 10 a value is a typo.
   for (const char* key : {"coefficient", "static"})
-    if (const YAML::Node v = field(node, key); v && in_.number(v, entity) > 10.0)
-      in_.fail(v, entity, fmt::format("friction {} {} is above 10", key, in_.number(v, entity)),
+    if (const YAML::Node v = field(node, key); v && in_.number(v, path) > 10.0)
+      in_.fail(v, path, fmt::format("friction {} {} is above 10", key, in_.number(v, path)),
                "give a Coulomb coefficient (0.05 to 1.5 for real pairs)");
   if (f.static_coefficient < f.coefficient)
-    in_.fail(field(node, "static") ? field(node, "static") : node, entity,
+    in_.fail(field(node, "static") ? field(node, "static") : node, path,
              fmt::format("the static friction coefficient {:g} is below the kinetic one {:g}", f.static_coefficient,
                          f.coefficient),
              "give static >= coefficient (static friction holds at least what kinetic friction resists)");
   if (f.size < 0.0)
-    in_.fail(node[size_key], entity, std::string("friction ") + size_key + " is negative",
+    in_.fail(node[size_key], path, std::string("friction ") + size_key + " is negative",
              std::string("give a ") + size_key + " >= 0 in m");
 }
 
@@ -362,6 +362,15 @@ MotionLaw ModelParser::law(const YAML::Node& l, const std::string& entity, Drive
     if (!(v > 0.0)) in_.fail(field(l, "duration"), entity, "duration must be positive", "give duration in s");
     return v;
   };
+  // A speed so slow that the law's span is no usable time (1e-308 rad/s: t = inf).
+  auto require_finite_span = [&](double span, const char* what) {
+    if (span < max_input_magnitude) return;
+    const YAML::Node at = field(l, "speed") ? field(l, "speed") : l;
+    in_.fail(at, entity,
+             fmt::format("at this speed {} takes {:.3g} s, beyond the {:.0e} s a time may be", what, span,
+                         max_input_magnitude),
+             "give a faster speed");
+  };
   if (t == "sweep") {
     in_.allow_only(l, entity, {"type", "from", "to", "steps", "speed"});
     SweepLaw s;
@@ -371,6 +380,7 @@ MotionLaw ModelParser::law(const YAML::Node& l, const std::string& entity, Drive
     s.speed = in_.optional_number(l, "speed", entity, speed).value_or(1.0);
     if (s.speed == 0.0) in_.fail(field(l, "speed"), entity, "speed is zero", "give a non-zero speed");
     if (s.from == s.to) in_.fail(l, entity, "'from' equals 'to'", "sweep over a non-empty range");
+    require_finite_span(std::abs(s.to - s.from) / std::abs(s.speed), "the sweep");
     return s;
   }
   if (t == "constant_speed") {
@@ -383,6 +393,7 @@ MotionLaw ModelParser::law(const YAML::Node& l, const std::string& entity, Drive
       c.duration = duration(true);
     } else if (kind == DriverType::rotational && c.speed != 0.0) {
       c.duration = 2.0 * M_PI / std::abs(c.speed);  // one revolution
+      require_finite_span(c.duration, "one revolution");
     } else {
       in_.fail(l, entity, "missing field 'duration'",
                "give duration: seconds (a rotational driver defaults to one revolution)");

@@ -35,7 +35,8 @@ class StudyParser {
     const std::string model =
         in_.text(in_.required(root, "model", "study", "name the base model: model: FILE"), "model");
     s.model_file = (std::filesystem::path(path_).parent_path() / model).lexically_normal().string();
-    if (!std::filesystem::exists(s.model_file))
+    std::error_code ec;  // a path that exists but cannot be read: the model's reader says why
+    if (!std::filesystem::exists(s.model_file, ec) && !ec)
       in_.fail(root["model"], "model", "the model file " + s.model_file + " does not exist",
                "give the model's path relative to the study file");
     out.model = std::make_unique<ModelTemplate>(s.model_file);

@@ -57,14 +57,22 @@ void write_file(const std::string& path, const std::function<void(std::ostream&)
   file.commit();
 }
 
+bool same_file(const std::string& a, const std::string& b) {
+  namespace fs = std::filesystem;
+  if (a.empty() || b.empty()) return false;
+  std::error_code ec, ec2;
+  if (fs::equivalent(a, b, ec)) return true;  // both exist: the same file by any path
+  // Absolute first: weakly_canonical leaves a relative path of no existing part relative ("o.csv")
+  // but resolves "./o.csv".
+  const fs::path ca = fs::weakly_canonical(fs::absolute(a, ec), ec),
+                 cb = fs::weakly_canonical(fs::absolute(b, ec2), ec2);
+  return !ec && !ec2 && ca == cb;
+}
+
 void require_not_an_input(const std::string& output, const std::vector<std::string>& inputs,
                           const std::string& option) {
-  namespace fs = std::filesystem;
   for (const std::string& input : inputs) {
-    std::error_code ec, ec2;
-    const bool same = fs::equivalent(output, input, ec) ||  // both exist: the same file by any path
-                      (fs::weakly_canonical(output, ec) == fs::weakly_canonical(input, ec2) && !ec && !ec2);
-    if (!input.empty() && same)
+    if (same_file(output, input))
       throw InputError({output, 0}, option, "is an input of this run (" + input + ")",
                        "write the results to another file");
   }

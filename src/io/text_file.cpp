@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <system_error>
 
 #include "linkdyn/core/error.hpp"
 
@@ -50,6 +51,11 @@ std::string read_text_file(const std::string& path, const std::string& entity, s
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::file_status status = fs::status(path, ec);
+  if (ec == std::errc::too_many_symbolic_link_levels)
+    throw InputError({path, 0}, entity, "is a loop of symbolic links (" + ec.message() + ")",
+                     "point the link at the file itself");
+  if (ec && ec != std::errc::no_such_file_or_directory)
+    throw InputError({path, 0}, entity, "cannot be read (" + ec.message() + ")", "check the path and its permissions");
   if (!fs::exists(status)) throw InputError({path, 0}, entity, "the file does not exist", "check the path");
   if (fs::is_directory(status))
     throw InputError({path, 0}, entity, "is a folder, not a file", "give the path of the file in it");

@@ -37,7 +37,7 @@ std::string entry_name(const std::string& section, const std::string& key) {
 
 /// Nesting of flow collections ([ and {) deeper than this is refused before parsing.
 constexpr int max_flow_depth = 64;
-/// Values an aliased file may expand to (each alias counted as a copy of what it names).
+/// Values the aliases of a file may add to it (each alias counted as a copy of what it names).
 constexpr double max_expanded_values = 1e6;
 
 /// The first line where [ or { collections nest deeper than max_flow_depth, else 0. Quoted
@@ -100,19 +100,40 @@ void check_keys(const YAML::Node& node, const std::string& section, const std::s
   }
 }
 
-/// The number of values the tree holds with every alias expanded; each distinct collection is
-/// counted once (`sizes`, by position), so an alias bomb costs its size in the file, not its
-/// expansion.
-double expanded_values(const YAML::Node& node, std::unordered_map<size_t, double>& sizes) {
-  if (!(node.IsSequence() || node.IsMap())) return 1.0;
+/// The values of a tree: as written, and with every alias expanded.
+struct ValueCount {
+  double written = 0.0, expanded = 0.0;
+};
+
+/// Counts the values of `node`; each distinct collection is counted once (`sizes`, by position),
+/// so an alias bomb costs its size in the file, not its expansion. A collection that contains an
+/// alias of itself is an InputError naming its anchor (`text`: the file's, for the anchor's name).
+ValueCount count_values(const YAML::Node& node, std::unordered_map<size_t, double>& sizes, const std::string& text,
+                        const std::string& file) {
+  if (!(node.IsSequence() || node.IsMap())) return {1.0, 1.0};
   const auto pos = static_cast<size_t>(node.Mark().pos);
-  if (const auto at = sizes.find(pos); at != sizes.end()) return at->second;
-  double n = 1.0;
+  if (const auto at = sizes.find(pos); at != sizes.end()) {
+    if (at->second < 0.0) {  // still being counted: the alias is inside its own anchor
+      const bool named = pos < text.size() && text[pos] == '&';
+      const std::string name = named ? text.substr(pos + 1, text.find_first_of(" \t\r\n[]{},", pos) - pos - 1) : "";
+      throw InputError(
+          {file, node.Mark().line + 1}, named ? "anchor &" + name : "anchor",
+          "contains an alias of itself" + (named ? " (*" + name + ")" : std::string()) + ": its value would never end",
+          "alias the anchor only outside the value it names");
+    }
+    return {1.0, at->second};  // an alias: one value written
+  }
+  sizes[pos] = -1.0;
+  ValueCount n{1.0, 1.0};
+  const auto add = [&](const YAML::Node& child, double key) {
+    const ValueCount c = count_values(child, sizes, text, file);
+    n.written += key + c.written, n.expanded += key + c.expanded;
+  };
   if (node.IsSequence())
-    for (const YAML::Node& item : node) n += expanded_values(item, sizes);
+    for (const YAML::Node& item : node) add(item, 0.0);
   else
-    for (const auto& entry : node) n += 1.0 + expanded_values(entry.second, sizes);
-  sizes[pos] = n;
+    for (const auto& entry : node) add(entry.second, 1.0);
+  sizes[pos] = n.expanded;
   return n;
 }
 
@@ -142,11 +163,11 @@ YAML::Node YamlReader::load(const std::string& text) const {
   std::unordered_set<size_t> checked;
   check_keys(root, "", file_, checked);
   std::unordered_map<size_t, double> sizes;
-  if (const double n = expanded_values(root, sizes); n > max_expanded_values)
-    throw InputError(
-        {file_, 0}, "model",
-        fmt::format("its aliases (*name) expand to {:.3g} values, more than {:.0g}", n, max_expanded_values),
-        "write the repeated entries out, or alias fewer of them");
+  if (const ValueCount n = count_values(root, sizes, text, file_); n.expanded - n.written > max_expanded_values)
+    throw InputError({file_, 0}, "model",
+                     fmt::format("its aliases (*name) add {:.3g} values by their expansion, more than {:.0g}",
+                                 n.expanded - n.written, max_expanded_values),
+                     "write the repeated entries out, or alias fewer of them");
   return root;
 }
 
@@ -208,17 +229,6 @@ double YamlReader::number(const YAML::Node& node, const std::string& entity, Qua
          : kind == Quantity::plain ? "write a plain number in SI units"
                                    : "write a number in SI units or with a unit (" + accepted_units(kind) + ")");
   }
-  // A bare angle beyond a turn is almost always degrees written without their unit ("direction:
-  // 90" would be 90 rad): the unit is required there.
-  const std::string& text = node.Scalar();
-  const size_t last = text.find_last_not_of(" \t");
-  const bool bare =
-      last != std::string::npos && (std::isdigit(static_cast<unsigned char>(text[last])) || text[last] == '.');
-  if (kind == Quantity::angle && bare && std::abs(*value) > 2.0 * M_PI)
-    fail(node, entity,
-         fmt::format("a bare angle of {} is {:.3g} turns in radians, the unit of a bare number", node.Scalar(),
-                     *value / (2.0 * M_PI)),
-         fmt::format("write the unit: '{0} deg' or, if radians are meant, '{0} rad'", node.Scalar()));
   return *value;
 }
 

@@ -1,6 +1,9 @@
 #include "linkdyn/planar/sweep.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <limits>
 
 #include "linkdyn/core/interrupt.hpp"
 #include "linkdyn/core/progress.hpp"
@@ -131,6 +134,22 @@ void require_start_assembly(const Mechanism& m, const TimeGrid& grid, Workspace&
   if (!status.ok())
     throw AnalysisError(m.spec().where.file + ": " + describe(m, ws, status) +
                         "; change the dimensions, the drivers' start values or the assembly hints");
+  // An assembly whose loops do not close (to 1e-6 of the smallest body) has lost its digits:
+  // coordinates far larger than the links.
+  double smallest = 0.0;
+  for (size_t b = 1; b < m.bodies().size(); ++b) {
+    double size = 0.0;
+    for (const NamedPoint& p : m.bodies()[b].points)
+      for (const NamedPoint& q : m.bodies()[b].points) size = std::max(size, (p.local - q.local).norm());
+    if (size > 0.0) smallest = smallest > 0.0 ? std::min(smallest, size) : size;
+  }
+  const double allowed = smallest > 0.0 ? 1e-6 * smallest : std::numeric_limits<double>::infinity();
+  if (const double residual = constraint_residual(m, ws); !(residual <= allowed))
+    throw InputError(m.spec().where, "model",
+                     fmt::format("at {} the loops do not close: residual {:.3g} m, more than 1e-6 of the smallest "
+                                 "body ({:.3g} m); coordinates far larger than the links leave too few digits",
+                                 driver_values(m, ws.q), residual, smallest),
+                     "place the mechanism near the origin, its coordinates a few link lengths");
 }
 
 TimeGrid analysis_grid(const Mechanism& m, int steps) {

@@ -105,7 +105,7 @@ void check_along(const Mechanism& m, const std::vector<PointDirection>& along) {
     if (std::none_of(points.begin(), points.end(), [&](const auto& t) { return t.label == p.point; })) {
       std::string names;
       for (const planar::TrackedPoint& t : points) names += (names.empty() ? "" : ", ") + t.label;
-      throw InputError(m.spec().where, "--along " + p.point, "is not a tracked point", "name one of: " + names);
+      throw InputError({}, "--along " + p.point, "is not a tracked point", "name one of: " + names);  // an option
     }
 }
 

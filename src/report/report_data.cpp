@@ -1,6 +1,7 @@
 #include "report/report_data.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -217,8 +218,17 @@ ReportData report_data(const Mechanism& m, const dynamics::MachineSpec& machine,
   data.sections.push_back({"Kinematics", kinematics_plots(m, kinematics, options.along)});
   if (options.kinetostatics) {
     const planar::KinetostaticsResult kinetostatics = planar::kinetostatics(m, grid, options.solver);
-    data.sections.push_back({"Kinetostatics", kinetostatics_plots(m, kinetostatics)});
-    data.summary += kinetostatics_summary(m, kinetostatics);
+    if (kinetostatics.rows() > 0) {
+      data.sections.push_back({"Kinetostatics", kinetostatics_plots(m, kinetostatics)});
+      data.summary += kinetostatics_summary(m, kinetostatics);
+    } else {  // e.g. a grid of one or two steps on a parallelogram's singular positions
+      data.kinetostatics = false;
+      const std::vector<double>& singular = kinetostatics.summary.unbounded_t;
+      data.summary += "kinetostatics not shown: every position of the grid is singular or a dead point";
+      if (!singular.empty())
+        data.summary += fmt::format(" (reactions unbounded at t = {:.6g} s)", fmt::join(singular, ", "));
+      data.summary += "; a grid of more steps passes between them\n";
+    }
   }
   if (m.dof() == 1) add_dynamics(m, machine, grid, x, options, data);
   return data;

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 #include "apps/cli_run.hpp"
 #include "test_support.hpp"
@@ -112,6 +113,47 @@ TEST(Cli, CannotAssembleAtTheStartExitsWithCode3) {
   EXPECT_NE(r.output.find("crank_drive = 0 rad"), std::string::npos) << r.output;
 }
 
+TEST(Cli, AMachineFarFromTheOriginAssemblesOrIsRefusedWhereItsLoopsLoseTheirDigits) {
+  // The offset slider-crank's crank pin at 1e8 m: the rod still reaches the guide y = 0.03 m.
+  const std::string text = linkdyn::test::read_text(linkdyn::test::example("offset-slider-crank"));
+  const auto with_pin = [&](const std::string& x) {
+    std::string t = text;
+    t.replace(t.find("B: [0.1, 0]"), 11, "B: [" + x + ", 0]");
+    t.replace(t.find("offset-slider-crank-gas.csv"), 27,
+              std::string(LINKDYN_EXAMPLES_DIR) + "/offset-slider-crank-gas.csv");
+    return write_temp("far-" + x + ".yaml", t);
+  };
+  CliRun r = run("check " + with_pin("1e8"));
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("P                (99999999.651288, 0.030000) m"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("nan"), std::string::npos) << r.output;
+  // At 9e11 m the loops close to 3.7e-6 m only: exit 2 in every verb, with the driver's value.
+  const std::string far = with_pin("9e11");
+  for (const char* verb : {"check", "kinematics", "simulate --method kane", "simulate --method full", "report"}) {
+    r = run(std::string(verb) + " " + far);
+    EXPECT_EQ(r.code, 2) << verb << ": " << r.output;
+    EXPECT_NE(r.output.find(far + ":1: model: at motor = 0 deg the loops do not close: residual 3.67e-06 m, more "
+                                  "than 1e-6 of the smallest body (0.35 m)"),
+              std::string::npos)
+        << r.output;
+  }
+}
+
+TEST(Cli, KaneAndFullSimulationsThatStartAtADeadPointStopThereWithCode3) {
+  // The flywheel four-bar with its pivot D at (-1, 0): crank and rocker start in line.
+  std::string text = linkdyn::test::read_text(linkdyn::test::example("fourbar-flywheel"));
+  text.replace(text.find("D: [5.5, 0]"), 11, "D: [-1, 0]");
+  const std::string model = write_temp("dead-start.yaml", text);
+  for (const char* method : {"kane", "full"}) {
+    const CliRun r = run("simulate " + model + " --method " + method);
+    EXPECT_EQ(r.code, 3) << method << ": " << r.output;
+    EXPECT_NE(r.output.find("error: the simulation stops at t = 0 s, crank_drive = 3.06162e-17 rad (0.0000 deg): the "
+                            "mechanism reaches a dead point"),
+              std::string::npos)
+        << r.output;
+  }
+}
+
 TEST(Cli, KinetostaticsOfTheSeedWithAndWithoutFriction) {
   const std::string csv = ::testing::TempDir() + "/ks.csv";
   const CliRun r = run("kinetostatics " + linkdyn::test::example("seed001-fourbar") + " --csv " + csv);
@@ -184,7 +226,8 @@ TEST(Cli, ReduceAndSimulateRunAndRefuseBadRequests) {
   // An actuator that is not in the model.
   const CliRun adjust = run("simulate " + linkdyn::test::example("seed003-dwell") + " --mean-speed 20 --adjust pump");
   EXPECT_EQ(adjust.code, 2) << adjust.output;
-  EXPECT_NE(adjust.output.find("actuator 'pump': is not in the model"), std::string::npos) << adjust.output;
+  EXPECT_NE(adjust.output.find("error: --adjust pump: is not an actuator of the model"), std::string::npos)
+      << adjust.output;
 }
 
 TEST(Cli, BadActuatorIsAnInputError) {
@@ -645,6 +688,42 @@ TEST(Cli, AResultNeverOverwritesItsInputs) {
   EXPECT_EQ(run("report " + model + " -o " + model).code, 2);
 }
 
+TEST(Cli, ATableThatIsASymbolicLinkLoopExitsWithCode2NamingIt) {
+  const std::string dir = ::testing::TempDir() + "/link-loop";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(linkdyn::test::example("fourbar-table"), dir + "/fourbar-table.yaml");
+  std::filesystem::copy_file(std::string(LINKDYN_EXAMPLES_DIR) + "/fourbar-table-load.csv",
+                             dir + "/fourbar-table-load.csv");
+  std::filesystem::create_symlink("loop.csv", dir + "/fourbar-table.csv");
+  std::filesystem::create_symlink("fourbar-table.csv", dir + "/loop.csv");
+  const CliRun r = run("kinematics " + dir + "/fourbar-table.yaml");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("error: " + dir + "/fourbar-table.csv: table: is a loop of symbolic links"),
+            std::string::npos)
+      << r.output;
+}
+
+TEST(Cli, OneOutputFileSpelledTwoWaysIsRefusedUpFrontNamingBothOptions) {
+  // --csv o.csv --json ./o.csv once left the JSON in o.csv and lost the CSV (exit 3).
+  const std::string dir = ::testing::TempDir() + "/two-spellings";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const CliRun r = run("kinematics " + linkdyn::test::example("seed001-fourbar") + " --csv " + dir + "/o.csv --json " +
+                       dir + "/./o.csv");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("error: " + dir + "/./o.csv: --json: is the same file as --csv (" + dir + "/o.csv)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_TRUE(std::filesystem::is_empty(dir)) << "nothing written";
+  // flex names its response option, not --csv.
+  const std::string pump =
+      write_temp("pump-response.yaml", linkdyn::test::read_text(linkdyn::test::example("seed004-pump")));
+  const CliRun flex = run("flex " + pump + " --response " + pump);
+  EXPECT_EQ(flex.code, 2) << flex.output;
+  EXPECT_NE(flex.output.find("--response: is an input of this run"), std::string::npos) << flex.output;
+}
+
 TEST(Cli, AFailedWriteExitsWithCode3NamingTheFile) {
   if (!std::ifstream("/dev/full")) GTEST_SKIP() << "no /dev/full";
   const CliRun r = run("kinematics " + linkdyn::test::example("seed001-fourbar") + " --csv /dev/full");
@@ -660,6 +739,28 @@ TEST(Cli, ADuplicatedKeyIsRefusedNamingBothLines) {
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.output.find("'mass' in 'crank': is defined twice in the same map, on lines 12 and 13"), std::string::npos)
       << r.output;
+}
+
+TEST(Cli, AnAnchorContainingItsOwnAliasIsRefusedInEveryYamlInput) {
+  // Model, body, robot and study files: exit 2 at the anchor's line, no stack overflow.
+  const std::string examples = LINKDYN_EXAMPLES_DIR;
+  const std::string states = " --states " + examples + "/robots/planar-3r-trajectory.csv";
+  for (const auto& [verb, file, tail] :
+       {std::tuple<const char*, std::string, std::string>{"check", "seed001-fourbar.yaml", ""},
+        {"mass", "bodies/bracket.yaml", ""},
+        {"robot id", "robots/planar-3r.yaml", states},
+        {"study", "studies/fourbar-tolerances.yaml", ""}}) {
+    std::string text = linkdyn::test::read_text(examples + "/" + file);
+    const int line = static_cast<int>(std::count(text.begin(), text.end(), '\n')) + 1;
+    text += "loop: &x {y: *x}\n";
+    const std::string path = write_temp("self-alias-" + std::filesystem::path(file).filename().string(), text);
+    const CliRun r = run(std::string(verb) + " " + path + tail);
+    EXPECT_EQ(r.code, 2) << file << ": " << r.output;
+    EXPECT_NE(r.output.find(path + ":" + std::to_string(line) +
+                            ": anchor &x: contains an alias of itself (*x): its value would never end"),
+              std::string::npos)
+        << r.output;
+  }
 }
 
 TEST(Cli, NonFiniteNumbersAreRefusedForEveryOption) {
@@ -694,6 +795,18 @@ TEST(Cli, CtrlCStopsASimulationCleanlyAndWritesTheRowsUpToThere) {
   EXPECT_EQ(text.back(), '\n');
   for (const auto& entry : std::filesystem::directory_iterator(dir))
     EXPECT_EQ(entry.path().filename().string().find(".partial"), std::string::npos) << entry.path();
+}
+
+TEST(Cli, ALongKaneSimulationShowsItsProgressInALog) {
+  // Not on a terminal: a line after 2 s, then one every 10 s (as the sweeps).
+  const CliRun r = run_interrupted("simulate " + linkdyn::test::example("seed001-fourbar-motor") +
+                                       " --method kane --t-end 1e5 --steps 1000 --max-integrator-steps 1000000000",
+                                   4.0);
+  EXPECT_EQ(r.code, 130) << r.output;
+  const size_t line = r.output.find("simulate: t = ");
+  ASSERT_NE(line, std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(" s of 100000 s (0 %), ", line), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(" s left\n", line), std::string::npos) << r.output;
 }
 
 TEST(Cli, CtrlCStopsASweepWithoutWritingAnything) {
@@ -773,6 +886,41 @@ TEST(Cli, HugeRealOptionsAreRefusedLikeTheModelsNumbers) {
   // Just below the limit the value passes (and meets the integrator's budget instead).
   EXPECT_EQ(run("simulate " + motor + " --t-end 0.01 --steps 2 --qd0 -9.9e11").output.find("too large"),
             std::string::npos);
+}
+
+TEST(Cli, TheRelativeToleranceAndABareAngleAreCheckedAsInTheModelFile) {
+  const std::string motor = linkdyn::test::example("seed001-fourbar-motor") + " --t-end 0.01 --steps 2 ";
+  for (const char* rtol : {"1", "5"}) {
+    const CliRun r = run("simulate " + motor + "--rtol " + rtol);
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find("--rtol: must be greater than 0 and less than 1, not '" + std::string(rtol) + "'"),
+              std::string::npos)
+        << r.output;
+  }
+  const CliRun bare = run("simulate " + motor + "--q0 90");
+  EXPECT_EQ(bare.code, 2) << bare.output;
+  EXPECT_NE(bare.output.find("error: --q0: a bare angle of 90 is 14.3 turns in radians, the unit of a bare number: "
+                             "write the unit, '90 deg' or, if radians are meant, '90 rad'"),
+            std::string::npos)
+      << bare.output;
+  EXPECT_EQ(run("simulate " + motor + "--q0 90deg --rtol 0.5").code, 0);
+  EXPECT_EQ(run("simulate " + motor + "--q0 1.5").code, 0);
+}
+
+TEST(Cli, ASpeedTooSlowForAFiniteCycleIsRefusedAtItsLineInEveryVerb) {
+  // speed: 1e-308 rad/s: kinematics stopped at "t = inf" without file or line; the others ran.
+  std::string text = linkdyn::test::read_text(linkdyn::test::example("seed001-fourbar"));
+  const size_t at = text.find("speed: ");
+  ASSERT_NE(at, std::string::npos);
+  const int line = static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n')) + 1;
+  text.replace(at, text.find_first_of(",}", at) - at, "speed: 1e-308 rad/s");
+  const std::string model = write_temp("slow.yaml", text);
+  for (const char* verb : {"check", "kinematics", "kinetostatics", "simulate", "report"}) {
+    const CliRun r = run(std::string(verb) + " " + model);
+    EXPECT_EQ(r.code, 2) << verb << ": " << r.output;
+    EXPECT_NE(r.output.find(model + ":" + std::to_string(line) + ": "), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("at this speed one revolution takes"), std::string::npos) << r.output;
+  }
 }
 
 TEST(Cli, UnitsAreAcceptedOnTheCommandLineWhereTheModelFileAcceptsThem) {
@@ -930,6 +1078,8 @@ TEST(Cli, AlongTakesATrackedPointAndAnAngleWithItsUnit) {
   const std::string html = ::testing::TempDir() + "/along.report.html";
   expect_writes("report " + press + " --along T:90deg -o " + html, html, "T along 90 deg");
   expect_refused("report " + press + " --along T:90 -o " + html, "the angle has no unit");
-  expect_refused("report " + press + " --along X:1deg -o " + html, "is not a tracked point; name one of: A, B");
+  // An option's error names the option, not the model file's line 1.
+  expect_refused("report " + press + " --along ram.D:0deg -o " + html,
+                 "error: --along ram.D: is not a tracked point; name one of: A, B");
   expect_refused("kinematics " + press + " --along T:90deg", "--along requires --plot");
 }

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "linkdyn/core/geometry.hpp"
 
 using namespace linkdyn;
@@ -33,6 +35,16 @@ TEST(Geometry, LineCircleAndLineLine) {
   ASSERT_EQ(y.count, 1);
   EXPECT_NEAR((y.points[0] - Vec2(2, 1)).norm(), 0.0, 1e-15);
   EXPECT_EQ(intersect_lines(l, {{0, 3}, {-1, 0}}).count, 0);
+}
+
+TEST(Geometry, LineCircleKeepsItsDigitsFarFromTheLinesPoint) {
+  // A circle of 0.35 about (1e8, 0), the line y = 0.03 given by its point at the origin.
+  const Intersection x = intersect_line_circle({{0.0, 0.03}, {1.0, 0.0}}, {1e8, 0.0}, 0.35);
+  ASSERT_EQ(x.count, 2);
+  const double half_chord = std::sqrt(0.35 * 0.35 - 0.03 * 0.03);
+  EXPECT_NEAR(x.points[0].x(), 1e8 + half_chord, 3e-8);
+  EXPECT_NEAR(x.points[1].x(), 1e8 - half_chord, 3e-8);
+  EXPECT_NEAR(x.conditioning, half_chord / 0.35, 1e-7);
 }
 
 TEST(Geometry, WrapAngle) {

@@ -1,6 +1,7 @@
 // Bad input: one clear error naming the file, line, entity and the fix. One test per case.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -188,6 +189,22 @@ TEST(ModelErrors, GearRatioBeyondAMillion) {
 TEST(ModelErrors, NegativePinRadius) {
   expect_error(base + "friction:\n  revolute: {coefficient: 0.1, radius: -5 mm}\n", 29,
                {"friction.revolute", "friction radius is negative", "radius >= 0"});
+}
+
+TEST(ModelErrors, AnUnknownFrictionFieldIsNamedByItsPath) {
+  // Was "friction.prismatic.friction: unknown field 'radius'".
+  expect_error(base + "friction:\n  prismatic: {coefficient: 0.1, radius: 5 mm}\n", 29,
+               {"bad.yaml:29: friction.prismatic: unknown field 'radius'"});
+  expect_error(replace(base, "  C: {type: revolute, bodies: [coupler, rocker]}",
+                       "  C: {type: revolute, bodies: [coupler, rocker], friction: {coefficient: 0.1, length: 1}}"),
+               21, {"joint 'C'.friction: unknown field 'length'"});
+}
+
+TEST(ModelErrors, ASpeedTooSlowForAFiniteSpanIsRefusedAtItsLine) {
+  // Was "t = inf" from kinematics, without file and line, and exit 0 from check and simulate.
+  expect_error(replace(base, "speed: 1}", "speed: 1e-308 rad/s}"), 27,
+               {"bad.yaml:27: driver 'motor'", "at this speed one revolution takes", "beyond the 1e+12 s a time may be",
+                "give a faster speed"});
 }
 
 TEST(ModelErrors, LoadOnAnUnknownPoint) {
@@ -436,7 +453,21 @@ TEST(ModelErrors, AliasBombIsRefusedBeforeItExpands) {
     bomb += "]";
   }
   bomb += "}\n";
-  expect_error(bomb, 0, {"aliases (*name) expand to", "more than 1e+06"});
+  expect_error(bomb, 0, {"aliases (*name) add 4.9e+08 values by their expansion, more than 1e+06"});
+}
+
+TEST(ModelErrors, AnAnchorThatContainsItsOwnAliasIsRefusedNamingIt) {
+  expect_error(base + "analysis: {a: &a [*a]}\n", 28,
+               {"anchor &a: contains an alias of itself (*a)", "alias the anchor only outside the value it names"});
+  expect_error(replace(base, "bodies:\n", "bodies: &b\n  loop: *b\n"), 5,
+               {"anchor &b: contains an alias of itself (*b)"});
+}
+
+TEST(ModelErrors, ALargeModelWithoutAliasesIsNotCountedAsAnAliasExpansion) {
+  std::string big = base + "analysis: {values: [";
+  for (int k = 0; k < 1000100; ++k) big += k ? ",0" : "0";
+  big += "]}\n";
+  expect_error(big, 28, {"analysis: unknown field 'values'"});  // not an alias expansion
 }
 
 TEST(ModelErrors, DeepFlowNestingIsRefusedBeforeParsing) {
@@ -486,6 +517,31 @@ TEST(ModelErrors, UnusableFilesGetOneLineEach) {
   std::ofstream(dir + "/utf8.yaml", std::ios::binary)
       << base + "description: \xC3\xA9l\xC3\xA8ve \xE2\x86\x92 \xF0\x9F\x94\xA7\n";
   EXPECT_NO_THROW(io::read_model(dir + "/utf8.yaml"));
+}
+
+TEST(ModelErrors, ASymbolicLinkLoopIsNamedAsOne) {
+  // A model file or a table that is a loop of links: one InputError naming the file (was an
+  // uncaught filesystem_error for the table).
+  const std::string dir = testing::TempDir();
+  for (const char* name : {"/loop-a.yaml", "/loop-b.yaml", "/loop-a.csv", "/loop-b.csv"})
+    std::filesystem::remove(dir + name);
+  std::filesystem::create_symlink(dir + "/loop-b.yaml", dir + "/loop-a.yaml");
+  std::filesystem::create_symlink(dir + "/loop-a.yaml", dir + "/loop-b.yaml");
+  expect_file_error(dir + "/loop-a.yaml", "is a loop of symbolic links");
+  std::filesystem::create_symlink(dir + "/loop-b.csv", dir + "/loop-a.csv");
+  std::filesystem::create_symlink(dir + "/loop-a.csv", dir + "/loop-b.csv");
+  try {
+    (void)planar::compile(io::parse_planar_model(
+        base + "loads:\n  push: {type: force, body: coupler, point: B, table: {file: loop-a.csv, against: motor}}\n",
+        dir + "/bad.yaml"));
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().file, (std::filesystem::path(dir + "/bad.yaml").parent_path() / "loop-a.csv").string());
+    EXPECT_NE(std::string(e.what()).find("table: is a loop of symbolic links (Too many levels of symbolic links); "
+                                         "point the link at the file itself"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(ModelErrors, ABareAngleBeyondATurnNeedsItsUnit) {

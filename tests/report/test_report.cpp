@@ -531,3 +531,21 @@ TEST(Report, TheSliderRatiosNameTheChosenPointsWhenThereAreSome) {
   ASSERT_NE(along, points.end());
   EXPECT_EQ(along->series.size(), 2u) << "the point given twice is drawn once";
 }
+
+TEST(Report, AGridOfOnlySingularPositionsGivesTheKinematicsAndSaysWhyTheKinetostaticsAreMissing) {
+  // The parallelogram chain on one or two steps: every grid point is singular or a dead point.
+  const planar::Mechanism m = io::load_mechanism(test::example("parallelogram-chain"));
+  for (const int steps : {1, 2}) {
+    planar::TimeGrid grid = m.default_grid();
+    grid.steps = steps;
+    const std::string html = without_library(report::planar_report_html(m, {}, grid));
+    EXPECT_NE(html.find("kinetostatics not shown: every position of the grid is singular or a dead point (reactions "
+                        "unbounded at t = 0"),
+              std::string::npos)
+        << steps;
+    EXPECT_NE(html.find("a grid of more steps passes between them"), std::string::npos);
+    EXPECT_EQ(html.find("<h2>Kinetostatics</h2>"), std::string::npos);
+    EXPECT_NE(html.find("<h2>Kinematics</h2>"), std::string::npos);
+    EXPECT_EQ(html.find("nan"), std::string::npos);
+  }
+}

@@ -22,7 +22,8 @@ inline constexpr double max_input_magnitude = 1e12;
 
 /// Parses "<number>" or "<number> <unit>" and returns the value in SI, or nothing with `problem`
 /// set: not a number, not finite, an unknown unit, or |value| >= max_input_magnitude in SI. A
-/// bare number is already SI (rad, m, rad/s).
+/// bare number is already SI (rad, m, rad/s); a bare angle beyond a turn is refused (degrees
+/// without their unit, as a rule).
 [[nodiscard]] std::optional<double> parse_quantity(std::string_view text, Quantity kind, std::string& problem);
 
 }  // namespace linkdyn

@@ -42,6 +42,10 @@ class PartialFile {
 /// Writes a file whole or not at all (a PartialFile committed after `write`).
 void write_file(const std::string& path, const std::function<void(std::ostream&)>& write);
 
+/// Whether two paths name one file: an existing file by any path, or a new one spelled two ways
+/// (o.csv and ./o.csv).
+[[nodiscard]] bool same_file(const std::string& a, const std::string& b);
+
 /// InputError when `output` is one of `inputs` (the same file by any path): a result never
 /// overwrites what it was computed from. `option` names the output's option (--csv, ...).
 void require_not_an_input(const std::string& output, const std::vector<std::string>& inputs, const std::string& option);
