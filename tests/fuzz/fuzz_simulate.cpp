@@ -16,10 +16,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     dynamics::SimulationOptions o;
     o.method = dynamics::Method::LINKDYN_FUZZ_METHOD;
     if (o.method != dynamics::Method::reduced && !in.model.elastic_links.empty())
-      dynamics::couple_elastic_links(system, in.model.elastic_links, 2);
-    o.t_end = 0.05, o.steps = fuzz::grid_steps, o.table_points = 64;
+      dynamics::couple_elastic_links(system, in.model.elastic_links, 1);
+    o.t_end = 0.02, o.steps = fuzz::grid_steps, o.table_points = 16;
     o.rel_tol = 1e-8, o.abs_tol = 1e-10;
-    o.max_integrator_steps = 500, o.max_events = 200;
+    o.max_integrator_steps = 100, o.max_events = 50;
     o.reactions = true;
     const dynamics::SimulationResult r = dynamics::simulate(system, o);
     const Table table = io::simulation_table(system, r);
