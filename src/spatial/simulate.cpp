@@ -93,7 +93,7 @@ ChainSimulationResult simulate_chain(const Chain& chain, ChainData& data, Vector
                         "switching about qd = 0 (there is no stiction model), or a stiff controller; "
                         "try --no-friction or smaller gains",
                         chain.spec.name, stepper->time(), result.rhs_evaluations - rows_emitted));
-      stepper->step(system);
+      (void)stepper->step(system);  // the interval it took: stepper->time() says where it is
       while (next <= o.steps && o.t_end * next / o.steps <= stepper->time()) {
         const double t = o.t_end * next / o.steps;
         stepper->state_at(system, t, row_state);

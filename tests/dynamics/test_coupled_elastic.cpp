@@ -195,7 +195,7 @@ TEST(CoupledElastic, TheReducedMethodRefusesCoupledLinksAndAFreeEndWithAPairIsRe
   const DynamicSystem system = coupled(model, 4);
   SimulationOptions o = kane(0.01, 10);
   o.method = Method::reduced;
-  EXPECT_THROW(simulate(system, o), InputError);
+  EXPECT_THROW((void)simulate(system, o), InputError);
   io::Model free_end = model;
   free_end.elastic_links[0].supports = {flex::BeamSupport::clamped, flex::BeamSupport::free};
   try {

@@ -516,7 +516,7 @@ TEST(ModelErrors, UnusableFilesGetOneLineEach) {
   expect_file_error(dir + "/overlong.yaml", "not UTF-8");
   std::ofstream(dir + "/utf8.yaml", std::ios::binary)
       << base + "description: \xC3\xA9l\xC3\xA8ve \xE2\x86\x92 \xF0\x9F\x94\xA7\n";
-  EXPECT_NO_THROW(io::read_model(dir + "/utf8.yaml"));
+  EXPECT_NO_THROW((void)io::read_model(dir + "/utf8.yaml"));
 }
 
 TEST(ModelErrors, ASymbolicLinkLoopIsNamedAsOne) {
@@ -548,10 +548,10 @@ TEST(ModelErrors, ABareAngleBeyondATurnNeedsItsUnit) {
   // "angle: 90" read as 90 rad (14 turns) was silently wrong: the unit is required beyond 2 pi.
   expect_error(replace(base, "law: {type: constant_speed, speed: 1}", "law: {type: constant_speed, q0: 90, speed: 1}"),
                27, {"a bare angle of 90 is 14.3 turns in radians", "'90 deg' or, if radians are meant, '90 rad'"});
-  EXPECT_NO_THROW(planar::compile(io::parse_planar_model(
+  EXPECT_NO_THROW((void)planar::compile(io::parse_planar_model(
       replace(base, "law: {type: constant_speed, speed: 1}", "law: {type: constant_speed, q0: 90 deg, speed: 1}"),
       "ok.yaml")));
-  EXPECT_NO_THROW(planar::compile(io::parse_planar_model(
+  EXPECT_NO_THROW((void)planar::compile(io::parse_planar_model(
       replace(base, "law: {type: constant_speed, speed: 1}", "law: {type: constant_speed, q0: 1.5, speed: 1}"),
       "ok.yaml")));
 }

@@ -398,7 +398,7 @@ TEST(Report, ChosenPointsAlongADirectionMoveAsTheSliderOnThatGuide) {
       EXPECT_NEAR(p->series[2].y[r], 0.0, 1e-9) << id << " " << r;
     }
   }
-  EXPECT_THROW(report::kinematics_plots(m, k, {{"nowhere", 0.0}}), InputError);
+  EXPECT_THROW((void)report::kinematics_plots(m, k, {{"nowhere", 0.0}}), InputError);
 }
 
 TEST(Report, AGearedFlywheelsAngleHasItsOwnPanelApartFromTheCranksRamp) {

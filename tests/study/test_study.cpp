@@ -436,8 +436,8 @@ TEST(ModelTemplate, APathThatLeadsNowhereNamesTheEntriesThere) {
     EXPECT_NE(what.find("study.yaml:7"), std::string::npos) << what;
     EXPECT_NE(what.find("D, C"), std::string::npos) << what;
   }
-  EXPECT_THROW(model.entry("bodies.rocker.points.C", {"s", 1}, "p"), InputError);  // a point, not a number
-  EXPECT_THROW(model.entry("joints.A.type", {"s", 1}, "p"), InputError);           // a word
+  EXPECT_THROW((void)model.entry("bodies.rocker.points.C", {"s", 1}, "p"), InputError);  // a point, not a number
+  EXPECT_THROW((void)model.entry("joints.A.type", {"s", 1}, "p"), InputError);           // a word
 }
 
 }  // namespace

@@ -2,7 +2,6 @@
 // Constraint equations of the pairs in body coordinates (x, y, theta per body): residual,
 // Jacobian blocks and the acceleration right-hand side gamma, with Phi_q qdd = gamma.
 #include <Eigen/Dense>
-#include <ranges>
 #include <vector>
 
 #include "linkdyn/planar/mechanism.hpp"
@@ -36,8 +35,22 @@ void store_reaction(const Joint& joint, int joint_index, const Eigen::Vector2d& 
 /// Column of `body` among every moving body (body b at 3 (b - 1)), or -1 for the ground.
 inline int body_column(int body) { return body == 0 ? -1 : 3 * (body - 1); }
 
+/// The indices 0 .. n - 1 for a range-for (std::views::iota, which clang 14 cannot compile with
+/// libstdc++ 12's <ranges>: the sanitizer build).
+struct IndexRange {
+  struct Iterator {
+    int i;
+    int operator*() const { return i; }
+    Iterator& operator++() { return ++i, *this; }
+    bool operator!=(const Iterator& other) const { return i != other.i; }
+  };
+  int n = 0;
+  [[nodiscard]] Iterator begin() const { return {0}; }
+  [[nodiscard]] Iterator end() const { return {n}; }
+};
+
 /// Every pair of `m`, in order (Mechanism::joints()).
-inline auto all_joints(const Mechanism& m) { return std::views::iota(0, static_cast<int>(m.joints().size())); }
+inline IndexRange all_joints(const Mechanism& m) { return {static_cast<int>(m.joints().size())}; }
 
 /// A callback that does nothing.
 struct Skip {
