@@ -122,8 +122,9 @@ class Run {
   Run(const Run&) = delete;
   Run& operator=(const Run&) = delete;
 
-  /// InputError when the start's speed needs more steps than the budget (about 16 per turn).
-  void check_speed(const State& y);
+  /// InputError, before the run, when the step budget cannot hold it: the start's speed needs more
+  /// steps (about 16 per turn), or a load table has more rows (each crossed is a step).
+  void check_budget(const State& y);
   /// The branches at the start (a one-DOF machine at rest sticks or starts), its row.
   void start(State& y);
   /// Steps to t_end, or to the stop at q.
@@ -188,7 +189,7 @@ class Run {
   std::vector<double> g_end_, g_probe_;
 };
 
-void Run::check_speed(const State& y) {
+void Run::check_budget(const State& y) {
   stop_dir_ = stop_at_q_ && o_.stop_q < y[0] ? -1.0 : 1.0;
   result_.qd_min = result_.qd_max = y[L_.n];
   for (size_t i = 0; i < L_.n; ++i) speed_ = std::max(speed_, std::abs(y[L_.n + i]));
@@ -347,7 +348,7 @@ SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& 
   eval->report(result);
   result.friction = o.friction && !system.mechanism->bearings().empty();
   Run run(system, o, L, *eval, result);
-  run.check_speed(y);
+  run.check_budget(y);
   try {
     run.start(y);
     run.integrate();
