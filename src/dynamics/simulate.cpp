@@ -132,7 +132,7 @@ class Run {
   /// A run that cannot go on: what stopped it, the totals where it stopped.
   void stop(int exit_code, const std::string& message);
   /// t and the drivers' values where the run is.
-  std::string where() const { return where_text(*sys_.mechanism, t_, state()); }
+  [[nodiscard]] std::string where() const { return where_text(*sys_.mechanism, t_, state()); }
   /// The rows kept (or handed over as the last chunk).
   void finish_rows() { rows_.finish(); }
 
@@ -143,9 +143,9 @@ class Run {
     int function = -1;
     bool stop_at_q = false;
   };
-  double out_time(int k) const { return k == o_.steps ? o_.t_end : o_.t0 + span_ * k / o_.steps; }
+  [[nodiscard]] double out_time(int k) const { return k == o_.steps ? o_.t_end : o_.t0 + span_ * k / o_.steps; }
   /// The state where the run is: the start's until the integrator starts from it.
-  const State& state() const { return at_start_ ? *at_start_ : stepper_->state(); }
+  [[nodiscard]] const State& state() const { return at_start_ ? *at_start_ : stepper_->state(); }
   void emit(double t, const State& x) {
     f_(x, dy_, t);
     rows_.write(t, x, e_, switches_.branches);
