@@ -16,6 +16,8 @@ Switches::Switches(const DynamicSystem& s, const SimulationOptions& o, Evaluator
   const size_t na = sys_.machine.actuators.size(), ne = s.coulomb.size();
   speeds_.coulomb.assign(ne, 0.0), speeds_.when.assign(na, 0.0), speeds_.actuator.assign(na, 0.0);
   speeds_.table.assign(m_.spec().loads.size(), NAN);
+  at_state_ = speeds_;
+  for (const auto& load : m_.spec().loads) any_table_ = any_table_ || load.table.has_value();
   branches.coulomb.assign(ne, 0.0), branches.when.assign(na, 0.0), branches.motor.assign(na, 0.0);
   branches.segment.assign(m_.spec().loads.size(), planar::no_segment);
   branches.normal.assign(ne, {0.0, 0.0});
@@ -48,6 +50,11 @@ void Switches::values(double t, const State& y, std::vector<double>& g) {
     unit_[1] = 1.0;
     eval_.speeds(t, unit_.data(), speeds_);
     factor = machine_sign_;
+    // A table's coordinate (a speed perhaps) at the state itself, not per unit qd.
+    if (any_table_) {
+      eval_.speeds(t, y.data(), at_state_);
+      speeds_.table = at_state_.table;
+    }
   } else {
     eval_.speeds(t, y.data(), speeds_);
   }

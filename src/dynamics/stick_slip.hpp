@@ -61,6 +61,8 @@ class Switches {
   Evaluator& eval_;
   const StateLayout& L_;
   Speeds speeds_;
+  Speeds at_state_;  ///< a one-DOF machine's speeds at the state itself (speeds_ is per unit qd)
+  bool any_table_ = false;
   std::vector<double> scratch_, coefficients_;
   State unit_;
   std::vector<bool> active_;

@@ -522,3 +522,46 @@ TEST(FrictionDynamics, TwoDofPumpWithHeldElementsAgreesByKaneAndTheFullModel) {
   EXPECT_LT(std::abs(kane.energy_residual), 1e-10);
   EXPECT_LT(std::abs(full.energy_residual), 1e-10);
 }
+
+TEST(FrictionDynamics, LoadAgainstASpeedActsAsItsTableWithPairFriction) {
+  // A user's shaper (../shared/repro/whitworth): a cutting force of 2 kN tabulated against the
+  // ram's speed (flat on the forward stroke, a ramp to 0 at rest). With pair friction the table's
+  // segment was located at the switching functions' unit speed instead of the state's, and the
+  // ramp's line acted far outside its segment (up to 19.6 kN). The load, recovered from its work
+  // column between rows as |dW / dx| of the ram, must never exceed the table's 2 kN, and must be
+  // 2 kN where the ram moves forward faster than the ramp's end (0.05 m/s) over the whole row.
+  const DynamicSystem system = io::load_machine(data("whitworth-cutting-ramp.yaml"));
+  const planar::Mechanism& m = *system.mechanism;
+  size_t cutting = 0;
+  while (m.spec().loads[cutting].name != "cutting") ++cutting;
+  for (const Method method : {Method::reduced, Method::full, Method::kane}) {
+    SCOPED_TRACE(static_cast<int>(method));
+    SimulationOptions o;
+    o.method = method;
+    o.t_end = 1.2, o.steps = 2400;
+    const SimulationResult r = simulate(system, o);
+    ASSERT_FALSE(r.stopped) << r.stop_message;
+    ASSERT_TRUE(r.friction);
+    const planar::KinematicsResult& k = r.kinematics;
+    Eigen::Index ram = 0;
+    while (k.points[static_cast<size_t>(ram)].label != "D") ++ram;
+    double largest = 0.0, flat_error = 0.0;
+    int flat_rows = 0;
+    for (Eigen::Index row = 0; row + 1 < r.rows(); ++row) {
+      const double dx = k.x(row + 1, ram) - k.x(row, ram);
+      if (std::abs(dx) < 1e-9) continue;
+      const double load = std::abs((r.energy.load_work(row + 1, static_cast<Eigen::Index>(cutting)) -
+                                    r.energy.load_work(row, static_cast<Eigen::Index>(cutting))) /
+                                   dx);
+      largest = std::max(largest, load);
+      if (k.vx(row, ram) < -0.06 && k.vx(row + 1, ram) < -0.06)
+        flat_error = std::max(flat_error, std::abs(load - 2000.0)), ++flat_rows;
+    }
+    std::printf(
+        "shaper, method %d, friction: largest cutting force %.6f N, |F - 2 kN| on the flat part %.1e N (%d rows)\n",
+        static_cast<int>(method), largest, flat_error, flat_rows);
+    EXPECT_LT(largest, 2000.0 * (1.0 + 1e-6));
+    EXPECT_GT(flat_rows, 400);
+    EXPECT_LT(flat_error, 2000.0 * 1e-6);
+  }
+}
