@@ -29,9 +29,9 @@ class DenseDopri5 final : public Stepper {
     return interval;
   }
   void state_at(const System&, double t, State& y) override { stepper_.calc_state(t, y); }
-  const State& state() const override { return stepper_.current_state(); }
-  double time() const override { return stepper_.current_time(); }
-  double step_size() const override { return stepper_.current_time_step(); }
+  [[nodiscard]] const State& state() const override { return stepper_.current_state(); }
+  [[nodiscard]] double time() const override { return stepper_.current_time(); }
+  [[nodiscard]] double step_size() const override { return stepper_.current_time_step(); }
 
  private:
   static void check(double a, double b) {
@@ -76,9 +76,9 @@ class ExactRkf78 final : public Stepper {
     }
     controlled_.stepper().do_step(std::cref(f), start_, t_start_, y, t - t_start_);
   }
-  const State& state() const override { return y_; }
-  double time() const override { return t_; }
-  double step_size() const override { return dt_; }
+  [[nodiscard]] const State& state() const override { return y_; }
+  [[nodiscard]] double time() const override { return t_; }
+  [[nodiscard]] double step_size() const override { return dt_; }
 
  private:
   odeint::controlled_runge_kutta<odeint::runge_kutta_fehlberg78<State>> controlled_;

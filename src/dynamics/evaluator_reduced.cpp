@@ -159,12 +159,12 @@ class ReducedEvaluator final : public Evaluator {
     if (mag.coordinate()->is<planar::Coordinate::Time>()) return {t, 1.0, 0.0};
     return {y[0], y[1], 0.0};
   }
-  int count_rows() const {
+  [[nodiscard]] int count_rows() const {
     int rows = 0;
     for (int r : model_->reaction_rows) rows += r;
     return rows;
   }
-  double scale_of_efforts() const {
+  [[nodiscard]] double scale_of_efforts() const {
     double s = 0.0;
     for (double v : bearing_effort_) s = std::max(s, std::abs(v));
     return s;

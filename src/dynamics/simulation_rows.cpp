@@ -54,7 +54,7 @@ void RowWriter::allocate(Eigen::Index rows) {
   energy.elastic_damping_loss.resize(coupled), energy.geometric_work.resize(coupled);
   r_.elastic.resize(sys_.elastic.size());
   for (size_t l = 0; l < sys_.elastic.size(); ++l) {
-    const auto nodes = static_cast<Eigen::Index>(sys_.elastic[l].beam.elements + 1);
+    const auto nodes = static_cast<Eigen::Index>(sys_.elastic[l].beam.elements) + 1;
     r_.elastic[l].mid_w.resize(rows), r_.elastic[l].node_w.resize(rows, nodes),
         r_.elastic[l].node_u.resize(rows, nodes);
   }

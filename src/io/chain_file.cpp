@@ -17,21 +17,21 @@ class ChainReader {
 
   YAML::Node load() { return in_.load_file(); }
 
-  Vec3 vec3(const YAML::Node& node, const std::string& entity, Quantity kind = Quantity::plain) const {
+  [[nodiscard]] Vec3 vec3(const YAML::Node& node, const std::string& entity, Quantity kind = Quantity::plain) const {
     if (!node.IsSequence() || node.size() != 3)
       in_.fail(node, entity, "expected three numbers [x, y, z]", "write e.g. [0, 0, 1]");
     return {in_.number(node[0], entity, kind), in_.number(node[1], entity, kind), in_.number(node[2], entity, kind)};
   }
 
   /// xyz and rpy keys of `map` (both optional) as a pose.
-  Pose pose(const YAML::Node& map, const std::string& entity) const {
+  [[nodiscard]] Pose pose(const YAML::Node& map, const std::string& entity) const {
     Pose p;
     if (map["xyz"]) p.p = vec3(map["xyz"], entity + ".xyz", Quantity::length);
     if (map["rpy"]) p.R = rpy_rotation(vec3(map["rpy"], entity + ".rpy", Quantity::angle));
     return p;
   }
 
-  Pose frame(const YAML::Node& node, const std::string& entity) const {
+  [[nodiscard]] Pose frame(const YAML::Node& node, const std::string& entity) const {
     in_.allow_only(node, entity, {"xyz", "rpy"});
     return pose(node, entity);
   }
@@ -43,7 +43,7 @@ class ChainReader {
     return v;
   }
 
-  Primitive primitive(const YAML::Node& p, const std::string& entity) const {
+  [[nodiscard]] Primitive primitive(const YAML::Node& p, const std::string& entity) const {
     in_.require_map(p, entity);
     Primitive part;
     const YAML::Node shape = in_.required(p, "shape", entity,
@@ -145,7 +145,7 @@ class ChainReader {
     return part;
   }
 
-  std::vector<Primitive> parts(const YAML::Node& node, const std::string& entity) const {
+  [[nodiscard]] std::vector<Primitive> parts(const YAML::Node& node, const std::string& entity) const {
     if (!node.IsSequence() || node.size() == 0)
       in_.fail(node, entity, "parts must be a list of primitives", "write parts: followed by '- shape: ...' entries");
     std::vector<Primitive> out;
@@ -155,7 +155,7 @@ class ChainReader {
   }
 
   /// A body from parts, checked for physical consistency.
-  MassProperties composite(const YAML::Node& node, const std::string& entity) const {
+  [[nodiscard]] MassProperties composite(const YAML::Node& node, const std::string& entity) const {
     MassProperties b = composite_mass_properties(parts(node, entity));
     const std::string problem = physical_consistency_problem(b);
     if (!problem.empty())
@@ -164,7 +164,7 @@ class ChainReader {
     return b;
   }
 
-  ChainLink link(const YAML::Node& node, const std::string& entity) const {
+  [[nodiscard]] ChainLink link(const YAML::Node& node, const std::string& entity) const {
     in_.allow_only(node, entity, {"name", "mass", "com", "inertia", "parts"});
     ChainLink l;
     l.name = node["name"] ? in_.text(node["name"], entity + ".name") : entity;
@@ -191,7 +191,7 @@ class ChainReader {
     return l;
   }
 
-  JointFriction friction(const YAML::Node& node, const std::string& entity) const {
+  [[nodiscard]] JointFriction friction(const YAML::Node& node, const std::string& entity) const {
     in_.allow_only(node, entity, {"viscous", "coulomb", "diameter", "constant"});
     JointFriction f;
     f.constant = in_.optional_number(node, "constant", entity).value_or(0.0);
@@ -332,7 +332,8 @@ class ChainReader {
   }
 
   /// The index of the link named by `node` (a link listed above, or the base).
-  int link_of(const YAML::Node& node, const std::map<std::string, int>& links, const std::string& entity) const {
+  [[nodiscard]] int link_of(const YAML::Node& node, const std::map<std::string, int>& links,
+                            const std::string& entity) const {
     const std::string name = in_.text(node, entity);
     const auto it = links.find(name);
     if (it != links.end()) return it->second;

@@ -32,12 +32,12 @@ std::vector<LoadPart> load_parts(const Load& load) {
   // A coordinate named after the load, for messages.
   auto named = [&](Coordinate::Kind kind) {
     Coordinate c;
-    c.kind = kind, c.label = load.name;
+    c.kind = std::move(kind), c.label = load.name;
     return c;
   };
   auto part = [](LoadPart::Pattern pattern, M::Law law) {
     LoadPart p;
-    p.pattern = pattern;
+    p.pattern = std::move(pattern);
     p.magnitude.law = std::move(law);
     return p;
   };

@@ -234,10 +234,10 @@ struct PointCarriers {
   std::vector<int> first;   // per root: the first body of its group
   int groups = 0;
 
-  int index(int body) const {
+  [[nodiscard]] int index(int body) const {
     return static_cast<int>(std::lower_bound(bodies.begin(), bodies.end(), body) - bodies.begin());
   }
-  int root(int x) const {
+  [[nodiscard]] int root(int x) const {
     while (parent[x] != x) x = parent[x];
     return x;
   }

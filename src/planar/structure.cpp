@@ -116,7 +116,7 @@ class StructureFinder {
 
   /// Binary pairs that tie the bodies of `set` to each other or to known bodies, in index order.
   /// (A pair materialised for a pin joins bodies already placed, so it never ties a new set.)
-  std::vector<int> joints_of(const std::vector<int>& set) const {
+  [[nodiscard]] std::vector<int> joints_of(const std::vector<int>& set) const {
     std::vector<int> out;
     for (int b : set)
       for (int jn : pairs_at_[b]) {
@@ -129,7 +129,7 @@ class StructureFinder {
   }
 
   /// Compound pins with a member in `set`, in index order.
-  std::vector<int> pins_of(const std::vector<int>& set) const {
+  [[nodiscard]] std::vector<int> pins_of(const std::vector<int>& set) const {
     std::vector<int> out;
     for (int b : set) out.insert(out.end(), pins_at_[b].begin(), pins_at_[b].end());
     std::sort(out.begin(), out.end());
@@ -140,7 +140,7 @@ class StructureFinder {
   /// Equations that the pairs and compound pins give on the bodies of `set`. A pin is a
   /// hyper-edge: 2 per member in the set when one of its members is already placed, else
   /// 2 (m - 1) for its m members in the set.
-  int equations(const std::vector<int>& set) const {
+  [[nodiscard]] int equations(const std::vector<int>& set) const {
     int n = 0;
     for (int jn : joints_of(set)) n += pairs_[jn].constraint_count();
     for (int pin : pins_of(set)) {
@@ -243,7 +243,7 @@ class StructureFinder {
     return true;
   }
 
-  bool touches_known(int body) const {
+  [[nodiscard]] bool touches_known(int body) const {
     return std::any_of(neighbours_[body].begin(), neighbours_[body].end(), [&](int o) { return known_[o]; });
   }
 

@@ -57,7 +57,7 @@ class Bytes {
 class Reader {
  public:
   explicit Reader(const std::vector<char>& data) : data_(data) {}
-  bool done() const { return at_ >= data_.size(); }
+  [[nodiscard]] bool done() const { return at_ >= data_.size(); }
   template <class T>
   T get() {
     T value;

@@ -130,14 +130,14 @@ struct OuterJoint {
     det = J(0, c0) * J(1, c1) - J(0, c1) * J(1, c0);
   }
   /// A solution x of J x = rhs (with x_k = 0).
-  Eigen::Vector3d particular(const Eigen::Vector2d& rhs) const {
+  [[nodiscard]] Eigen::Vector3d particular(const Eigen::Vector2d& rhs) const {
     Eigen::Vector3d x = Eigen::Vector3d::Zero();
     x(c0) = (rhs(0) * J(1, c1) - J(0, c1) * rhs(1)) / det;
     x(c1) = (J(0, c0) * rhs(1) - rhs(0) * J(1, c0)) / det;
     return x;
   }
   /// lambda with J^T lambda = g, for g in the range of J^T (rows c0, c1).
-  Eigen::Vector2d transposed(const Eigen::Vector3d& g) const {
+  [[nodiscard]] Eigen::Vector2d transposed(const Eigen::Vector3d& g) const {
     return {(g(c0) * J(1, c1) - J(1, c0) * g(c1)) / det, (J(0, c0) * g(c1) - g(c0) * J(0, c1)) / det};
   }
 };

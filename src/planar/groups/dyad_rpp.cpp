@@ -10,9 +10,9 @@ namespace {
 class DyadRPP final : public Dyad {
  public:
   using Dyad::Dyad;
-  std::string type() const override { return "RPP"; }
+  [[nodiscard]] std::string type() const override { return "RPP"; }
 
-  Candidates candidates(const Mechanism& m, const Workspace& ws) const override {
+  [[nodiscard]] Candidates candidates(const Mechanism& m, const Workspace& ws) const override {
     const Joint &ji = joint(m, outer_i), &jij = joint(m, inner), &jj = joint(m, outer_j);
     const int k1 = ji.other(i()), k2 = jj.other(j());
     const Vec2 rot_j = slide_rotation(m, outer_j, ws.body[k2].rotation(), k2);

@@ -11,9 +11,9 @@ namespace {
 class DyadRPR final : public Dyad {
  public:
   using Dyad::Dyad;
-  std::string type() const override { return "RPR"; }
+  [[nodiscard]] std::string type() const override { return "RPR"; }
 
-  Candidates candidates(const Mechanism& m, const Workspace& ws) const override {
+  [[nodiscard]] Candidates candidates(const Mechanism& m, const Workspace& ws) const override {
     const Joint &ji = joint(m, outer_i), &jij = joint(m, inner), &jj = joint(m, outer_j);
     const int k1 = ji.other(i()), k2 = jj.other(j());
     const int g = jij.body[0], s = jij.body[1];  // guide body, slider body
@@ -52,8 +52,8 @@ class DyadRPR final : public Dyad {
     return out;
   }
 
-  bool has_transmission_angle() const override { return true; }
-  std::optional<double> transmission_angle(const Mechanism& m, const Workspace& ws) const override {
+  [[nodiscard]] bool has_transmission_angle() const override { return true; }
+  [[nodiscard]] std::optional<double> transmission_angle(const Mechanism& m, const Workspace& ws) const override {
     // The guide body as the output (inverted slider-crank, crank shaper): the frictionless force
     // of the slider is normal to the guide at the slider's point P, whose velocity on the guide
     // body is normal to P - pin_g. mu = pi/2 - the angle between them = acos(|guide x (P -

@@ -10,9 +10,9 @@ namespace {
 class DyadRRP final : public Dyad {
  public:
   using Dyad::Dyad;
-  std::string type() const override { return "RRP"; }
+  [[nodiscard]] std::string type() const override { return "RRP"; }
 
-  Candidates candidates(const Mechanism& m, const Workspace& ws) const override {
+  [[nodiscard]] Candidates candidates(const Mechanism& m, const Workspace& ws) const override {
     const Joint &ji = joint(m, outer_i), &jij = joint(m, inner), &jj = joint(m, outer_j);
     const int k1 = ji.other(i()), k2 = jj.other(j());
     const Vec2 A = global_point(ji, ws.body[k1], k1);
@@ -35,8 +35,8 @@ class DyadRRP final : public Dyad {
     return out;
   }
 
-  bool has_transmission_angle() const override { return true; }
-  std::optional<double> transmission_angle(const Mechanism& m, const Workspace& ws) const override {
+  [[nodiscard]] bool has_transmission_angle() const override { return true; }
+  [[nodiscard]] std::optional<double> transmission_angle(const Mechanism& m, const Workspace& ws) const override {
     // Angle between the link i and the normal of the guide, folded to [0, pi/2].
     const Joint &ji = joint(m, outer_i), &jij = joint(m, inner), &jj = joint(m, outer_j);
     const int k2 = jj.other(j());

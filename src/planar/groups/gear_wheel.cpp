@@ -17,8 +17,8 @@ class GearWheel final : public Group {
     ratio_ = g.as<GearPair>().ratio;
     phase_ = g.as<GearPair>().phase;
   }
-  std::string type() const override { return "G"; }
-  int assur_class() const override { return 1; }
+  [[nodiscard]] std::string type() const override { return "G"; }
+  [[nodiscard]] int assur_class() const override { return 1; }
   bool solve_position(const Mechanism&, Workspace& ws, int self) const override {
     place_on_pivot(ws.body[bodies_[0]], pivot_, pin_, ratio_ * ws.body[source_].theta + phase_);
     ws.group[self].conditioning = 1.0;
@@ -48,7 +48,7 @@ class GearWheel final : public Group {
     push_constraint_force(pivot, pr, 1 - side, x.head<2>(), ws);
     push_constraint_force(gear, gr, 0, gear_lambda, ws);
   }
-  int label_joint() const override { return joints_[1]; }
+  [[nodiscard]] int label_joint() const override { return joints_[1]; }
 
  private:
   Vec2 pivot_, pin_;

@@ -22,9 +22,9 @@ class GenericGroup final : public Group {
     assur_class_ = classify(m);
   }
 
-  std::string type() const override { return letters_; }
-  int assur_class() const override { return assur_class_; }
-  int newton_unknowns() const override { return 3 * static_cast<int>(bodies_.size()); }
+  [[nodiscard]] std::string type() const override { return letters_; }
+  [[nodiscard]] int assur_class() const override { return assur_class_; }
+  [[nodiscard]] int newton_unknowns() const override { return 3 * static_cast<int>(bodies_.size()); }
 
   bool solve_position(const Mechanism& m, Workspace& ws, int self) const override {
     GroupState& state = ws.group[self];
@@ -58,7 +58,7 @@ class GenericGroup final : public Group {
   }
 
  private:
-  int column(int body) const { return group_column(bodies_, body); }
+  [[nodiscard]] int column(int body) const { return group_column(bodies_, body); }
 
   /// Assembly from scratch: deterministic starts, every distinct solution kept; the model's
   /// hint (a joint near a point) picks among them, else the first found.
@@ -121,7 +121,7 @@ class GenericGroup final : public Group {
     }
   }
 
-  int classify(const Mechanism& m) const {
+  [[nodiscard]] int classify(const Mechanism& m) const {
     // Assur's class: a link with three inner pairs makes class III; otherwise the size of the
     // closed contour of inner pairs.
     const int n = static_cast<int>(bodies_.size());

@@ -17,8 +17,8 @@ class LinearDriver final : public Group {
     slider_point_ = j.point[1];
     angle_ = slide.angle_offset;
   }
-  std::string type() const override { return "P"; }
-  int assur_class() const override { return 1; }
+  [[nodiscard]] std::string type() const override { return "P"; }
+  [[nodiscard]] int assur_class() const override { return 1; }
   bool solve_position(const Mechanism&, Workspace& ws, int self) const override {
     BodyState& b = ws.body[bodies_[0]];
     b.set_angle(angle_);

@@ -29,8 +29,8 @@ class RotationalDriver final : public Group {
     pivot_ = j.point[ground_side];
     pin_ = j.point[1 - ground_side];
   }
-  std::string type() const override { return "R"; }
-  int assur_class() const override { return 1; }
+  [[nodiscard]] std::string type() const override { return "R"; }
+  [[nodiscard]] int assur_class() const override { return 1; }
   bool solve_position(const Mechanism&, Workspace& ws, int self) const override {
     place_on_pivot(ws.body[bodies_[0]], pivot_, pin_, ws.q[driver_]);
     ws.group[self].conditioning = 1.0;
