@@ -16,7 +16,8 @@ struct ReportCliOptions {
   std::string model, output;
   int steps = 0;
   bool no_friction = false, steady = false, start_up = false;
-  double start_up_t_end = Table::missing;
+  double start_up_t_end = Table::missing, rel_tol = 1e-9;
+  std::string method = "auto";
   std::vector<std::string> along;
 };
 
@@ -31,6 +32,8 @@ void run_report(const ReportCliOptions& o) {
                      : o.start_up ? report::DynamicsRun::start_up
                                   : report::DynamicsRun::automatic;
   options.start_up_duration = o.start_up_t_end - grid.t0;  // NaN unless given
+  options.method = dynamics::method_named(o.method);
+  options.rel_tol = o.rel_tol;
   for (const std::string& a : o.along) options.along.push_back(point_direction(a));
   const std::string html = report::planar_report_html(m, model.machine, grid, options);
   const std::string path = o.output.empty() ? m.spec().name + ".report.html" : o.output;
@@ -66,6 +69,7 @@ void add_report_command(CLI::App& app) {
       ->transform(in_si(Quantity::time))
       ->check(positive)
       ->needs(start_up);
+  add_method_options(cmd, options->method, options->rel_tol);
   cmd->callback([options] { run_report(*options); });
 }
 

@@ -20,7 +20,7 @@ namespace linkdyn::cli {
 namespace {
 
 struct SimulateOptions {
-  std::string model, csv, json, method = "reduced", integrator = "rkf78", plot_dir;
+  std::string model, csv, json, method = "auto", integrator = "rkf78", plot_dir;
   dynamics::SimulationOptions sim;
   bool steady = false, no_friction = false, no_kinematics = false, rigid_links = false;
   int elastic_modes = 4;
@@ -229,9 +229,7 @@ void run_simulate(SimulateOptions o) {
   check_output_paths({{"--csv", o.csv}, {"--json", o.json}}, model_inputs(m.spec()));
   require_within_max_steps(o.sim.steps, {}, "--steps");
   require_within_max_steps(o.sim.table_points, {}, "--table-points", "table points");
-  o.sim.method = o.method == "full"   ? dynamics::Method::full
-                 : o.method == "kane" ? dynamics::Method::kane
-                                      : dynamics::Method::reduced;
+  o.sim.method = dynamics::method_named(o.method);
   o.sim.integrator = o.integrator == "dopri5" ? dynamics::Integrator::dopri5 : dynamics::Integrator::rkf78;
   o.sim.friction = !o.no_friction;
   o.sim.kinematics = !o.no_kinematics;
@@ -242,7 +240,10 @@ void run_simulate(SimulateOptions o) {
   auto system = std::make_unique<dynamics::DynamicSystem>(m, model.machine);
   // Elastic links act on the motion with Kane's and the full method; the reduced one takes them rigid.
   if (!model.elastic_links.empty() && !o.rigid_links) {
-    if (o.sim.method != dynamics::Method::reduced) {
+    // (the automatic method: the reduced one for one DOF, which takes them rigid)
+    const bool reduced = o.sim.method == dynamics::Method::reduced ||
+                         (o.sim.method == dynamics::Method::automatic && m.drivers().size() == 1);
+    if (!reduced) {
       if (o.steady || o.mean_speed != 0.0 || o.fluctuation > 0.0)
         throw InputError(m.spec().where, "elastic link '" + model.elastic_links.front().name + "'",
                          "--steady, --mean-speed and --fluctuation take the machine rigid, not its coupled links",
@@ -255,6 +256,11 @@ void run_simulate(SimulateOptions o) {
                  "full) couples them with the motion\n");
     }
   }
+  // The method, once (its tables are built here and kept for the runs that follow).
+  std::string note;
+  o.sim.method = dynamics::resolve_method(*system, o.sim, note);
+  o.method = dynamics::method_name(o.sim.method);
+  if (!note.empty()) fmt::print(stderr, "note: {}\n", note);
   o.sim.progress = progress_reporter(o.sim.t0, o.sim.t_end);
   if (o.steady || o.mean_speed != 0.0 || o.fluctuation > 0.0) o.sim = steady_setup(m, model.machine, o, system);
   o.sim.progress = progress_reporter(o.sim.t0, o.sim.t_end);
@@ -292,6 +298,7 @@ void run_simulate(SimulateOptions o) {
     extra["energy"]["geometric_work"] = r.geometric_work;
     extra["settings"]["elastic_modes"] = o.elastic_modes;
   }
+  if (!note.empty()) extra["settings"]["method_note"] = note;
   if (r.stopped) extra["stopped"] = {{"t", r.t_final}, {"message", r.stop_message}};
   // Whatever was computed is written, also when the run stopped early.
   const nlohmann::ordered_json metadata = analysis_metadata(m, o.model, "simulate", planar::SweepSummary{}, extra);
@@ -320,19 +327,10 @@ void add_simulate_command(CLI::App& app) {
                   "The integrator's step budget; beyond it the run stops with the rows so far (default: 10^5 + 100 "
                   "per output row)")
       ->check(positive);
-  cmd->add_option(
-         "--method", options->method,
-         "reduced (tabulated reduced model, fast, one DOF), full (whole constrained model) or kane (Kane's equations "
-         "[004 App. B], any DOF)")
-      ->check(CLI::IsMember({"reduced", "full", "kane"}))
-      ->capture_default_str();
+  add_method_options(cmd, options->method, options->sim.rel_tol);
   cmd->add_option("--integrator", options->integrator,
                   "rkf78 (Runge-Kutta-Fehlberg 7(8)) or dopri5 (Dormand-Prince 5(4))")
       ->check(CLI::IsMember({"rkf78", "dopri5"}))
-      ->capture_default_str();
-  cmd->add_option("--rtol", options->sim.rel_tol,
-                  "Relative tolerance of the integration (the reduced model's tables follow it)")
-      ->check(fraction)
       ->capture_default_str();
   cmd->add_option("--atol", options->sim.abs_tol, "Absolute tolerance of the integration")
       ->check(positive)

@@ -124,6 +124,8 @@ class SweepProgress {
 /// The most output rows a command computes (--max-steps, default 10^6): a larger request is
 /// refused before any work with the number and the option to raise it.
 extern long max_steps;
+/// Adds --method (auto, reduced, full, kane) and --rtol to a command that simulates.
+void add_method_options(CLI::App* command, std::string& method, double& rel_tol);
 /// Adds --max-steps to a command that computes rows.
 void add_max_steps_option(CLI::App* command);
 /// InputError when `count` (what `source`, read at `where`, asks for, as `what` says) exceeds

@@ -135,6 +135,21 @@ void add_every_option(CLI::App* command) {
       ->capture_default_str();
 }
 
+void add_method_options(CLI::App* command, std::string& method, double& rel_tol) {
+  command
+      ->add_option("--method", method,
+                   "The direct dynamics' method: reduced (tabulated reduced model, fast, one DOF), full (whole "
+                   "constrained model), kane (Kane's equations [004 App. B], any DOF) or auto (reduced for one DOF "
+                   "where its tables converge, else kane, with a note)")
+      ->check(CLI::IsMember({"auto", "reduced", "full", "kane"}))
+      ->capture_default_str();
+  command
+      ->add_option("--rtol", rel_tol,
+                   "Relative tolerance of the direct dynamics' integration (the reduced model's tables follow it)")
+      ->check(fraction)
+      ->capture_default_str();
+}
+
 void add_max_steps_option(CLI::App* command) {
   command
       ->add_option("--max-steps", max_steps,

@@ -104,10 +104,11 @@ py::tuple reduce(const PlanarModel& model, int points) {
 }
 
 dynamics::Method method_of(const std::string& name) {
-  if (name == "reduced") return dynamics::Method::reduced;
-  if (name == "full") return dynamics::Method::full;
-  if (name == "kane") return dynamics::Method::kane;
-  throw py::value_error("method: 'reduced', 'full' or 'kane', not '" + name + "'");
+  try {
+    return dynamics::method_named(name);
+  } catch (const InputError&) {
+    throw py::value_error("method: 'auto', 'reduced', 'full' or 'kane', not '" + name + "'");
+  }
 }
 Integrator integrator_of(const std::string& name) {
   if (name == "rkf78") return Integrator::rkf78;
@@ -117,7 +118,7 @@ Integrator integrator_of(const std::string& name) {
 
 /// The options of a simulation as the Python layer passes them (defaults: SimulationOptions').
 struct SimulateArgs {
-  std::string method = "reduced", integrator = "rkf78";
+  std::string method = "auto", integrator = "rkf78";
   double t0 = 0.0, t_end = 1.0;
   int steps = 1000;
   double rtol = 1e-10, atol = 1e-12;
@@ -153,7 +154,9 @@ py::tuple simulate(const PlanarModel& model, const SimulateArgs& args) {
   planar::require_start_assembly(*model.mechanism, model.mechanism->default_grid());
   std::shared_ptr<const dynamics::DynamicSystem> system = model.system();
   // As the command line: Kane's and the full method couple the elastic links unless asked rigid.
-  if (o.method != dynamics::Method::reduced && !args.rigid_links && !model.model.elastic_links.empty()) {
+  const bool reduced = o.method == dynamics::Method::reduced ||
+                       (o.method == dynamics::Method::automatic && model.mechanism->drivers().size() == 1);
+  if (!reduced && !args.rigid_links && !model.model.elastic_links.empty()) {
     if (args.elastic_modes < 0) throw py::value_error("elastic_modes: 0 (every dof) or more");
     auto coupled = std::make_shared<dynamics::DynamicSystem>(*system);
     dynamics::couple_elastic_links(*coupled, model.model.elastic_links, args.elastic_modes);
@@ -171,7 +174,8 @@ py::tuple simulate(const PlanarModel& model, const SimulateArgs& args) {
                 py::arg("friction_loss") = r.friction_loss, py::arg("energy_change") = r.energy_change,
                 py::arg("energy_residual") = r.energy_residual, py::arg("friction") = r.friction,
                 py::arg("table_points") = r.table_points, py::arg("table_error") = r.table_error,
-                py::arg("elastic_damping_loss") = r.elastic_damping_loss, py::arg("geometric_work") = r.geometric_work);
+                py::arg("elastic_damping_loss") = r.elastic_damping_loss, py::arg("geometric_work") = r.geometric_work,
+                py::arg("method") = dynamics::method_name(r.method), py::arg("method_note") = r.method_note);
   return result(io::simulation_table(*system, r), info);
 }
 
@@ -243,7 +247,8 @@ py::tuple flex_response(const PlanarModel& model, const std::string& link_name, 
 std::vector<std::string> model_inputs(const PlanarModel& model) { return {model.path}; }
 
 void write_report(const PlanarModel& model, const std::string& path, int steps, bool friction,
-                  const std::string& dynamics, double t_end, const std::vector<std::pair<std::string, double>>& along) {
+                  const std::string& dynamics, double t_end, const std::vector<std::pair<std::string, double>>& along,
+                  const std::string& method, double rtol) {
   const planar::Mechanism& m = *model.mechanism;
   const planar::TimeGrid grid = planar::analysis_grid(m, steps);
   report::ReportOptions options;
@@ -255,6 +260,9 @@ void write_report(const PlanarModel& model, const std::string& path, int steps, 
     options.dynamics = report::DynamicsRun::start_up;
   else if (dynamics != "auto")
     throw InputError(m.spec().where, "dynamics", "'" + dynamics + "' is not a choice", "use auto, steady or start-up");
+  options.method = method_of(method);  // as --method and --rtol
+  if (!(rtol > 0.0 && rtol < 1.0)) throw py::value_error("rtol: between 0 and 1");
+  options.rel_tol = rtol;
   options.start_up_duration = t_end - grid.t0;                                       // NaN unless given
   for (const auto& [point, angle] : along) options.along.push_back({point, angle});  // as --along
   std::string html;
@@ -332,7 +340,7 @@ void bind_planar(py::module_& m) {
   m.def("flex_response", &flex_response, py::arg("model"), py::arg("link"), py::arg("steps"), py::arg("substeps"),
         py::arg("from_rest"), py::arg("friction"));
   m.def("report", &write_report, py::arg("model"), py::arg("path"), py::arg("steps"), py::arg("friction"),
-        py::arg("dynamics"), py::arg("t_end"), py::arg("along"));
+        py::arg("dynamics"), py::arg("t_end"), py::arg("along"), py::arg("method"), py::arg("rtol"));
 }
 
 }  // namespace linkdyn::python

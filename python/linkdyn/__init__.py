@@ -276,13 +276,14 @@ def _simulate_args(method, integrator, t0, t_end, steps, rtol, atol, friction, r
     return a
 
 
-def simulate(model, method="reduced", integrator="rkf78", t0=0.0, t_end=1.0, steps=1000, rtol=1e-10, atol=1e-12,
+def simulate(model, method="auto", integrator="rkf78", t0=0.0, t_end=1.0, steps=1000, rtol=1e-10, atol=1e-12,
              friction=True, reactions=False, kinematics=True, q0=None, qd0=None, current0=None,
              table_tolerance=0.0, table_points=0, stop_q=None, rigid_links=False, elastic_modes=4):
     """Direct dynamics of the machine under its actuators and loads (``linkdyn simulate``).
 
     method: "reduced" (one DOF, Eksergian's reduced model [003]), "full" (the constrained
-    mechanism) or "kane" (Kane's equations [004], any DOF). integrator: "rkf78" or "dopri5".
+    mechanism), "kane" (Kane's equations [004], any DOF) or "auto" (reduced for one DOF where
+    its tables converge, else kane; info["method"] says which ran, info["method_note"] why). integrator: "rkf78" or "dopri5".
     t0, t_end (s); steps: output rows - 1; rtol, atol: the integration's tolerances. friction:
     Coulomb friction in the pairs; reactions: every pair's reaction at each row; kinematics:
     every body's and point's columns. q0, qd0: the first coordinate's initial state (default:
@@ -298,7 +299,7 @@ def simulate(model, method="reduced", integrator="rkf78", t0=0.0, t_end=1.0, ste
     return Result(*_linkdyn.simulate(_model(model), args))
 
 
-def steady_regime(model, qd_guess=None, method="reduced", integrator="rkf78", rtol=1e-10, atol=1e-12, friction=True,
+def steady_regime(model, qd_guess=None, method="auto", integrator="rkf78", rtol=1e-10, atol=1e-12, friction=True,
                   q0=None, t0=0.0, table_tolerance=0.0, table_points=0):
     """The periodic (steady) regime of a one-DOF machine: the speed and currents at q0 that
     repeat one turn later, by Newton's method on the cycle map from ``qd_guess`` (default: the
@@ -328,16 +329,18 @@ def flex_response(model, link=None, steps=None, substeps=20, from_rest=False, fr
     return Result(*_linkdyn.flex_response(_model(model), link or "", _steps(steps), substeps, from_rest, friction))
 
 
-def report(model, path, steps=None, friction=True, dynamics="auto", t_end=None, along=()):
+def report(model, path, steps=None, friction=True, dynamics="auto", t_end=None, along=(), method="auto", rtol=1e-9):
     """Writes the self-contained HTML report (``linkdyn report``) to ``path``: animation and
     the plots of every analysis at ``steps`` positions (default: the model's); friction: the
     kinetostatics with friction. dynamics (a one-DOF machine with actuators): "auto" (the
     steady cycle when one exists, else the start-up), "steady" (an error without one) or
     "start-up" (from rest until t_end, s; default 5 times the analysis grid's duration, at
     least 1 s), as ``--steady``, ``--start-up``, ``--t-end``. along: (point, angle in rad)
-    pairs whose signed motion along the direction is plotted, as ``--along POINT:ANGLE``."""
+    pairs whose signed motion along the direction is plotted, as ``--along POINT:ANGLE``.
+    method, rtol: the direct dynamics' method and tolerance, as ``simulate``'s."""
     _linkdyn.report(_model(model), _os.fsdecode(path), _steps(steps), friction, dynamics,
-                    float("nan") if t_end is None else float(t_end), [(str(p), float(a)) for p, a in along])
+                    float("nan") if t_end is None else float(t_end), [(str(p), float(a)) for p, a in along],
+                    method, float(rtol))
 
 
 def simulate_robot(robot, data, q0, v0, tau, t_end=1.0, steps=100, rtol=1e-10, atol=1e-10, integrator="dopri5",

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import linkdyn
-from conftest import assert_same_as_csv, example, planar_examples, run_cli
+from conftest import TEST_DATA, assert_same_as_csv, example, planar_examples, run_cli
 
 # Each analysis: the command line's arguments and the same call from Python.
 ANALYSES = {
@@ -130,6 +130,20 @@ def test_steady_regime_repeats_and_simulating_from_it_closes_the_cycle():
     run = linkdyn.simulate(model, qd0=s["qd0"], current0=s["current0"], t_end=s["period"], steps=50)
     speed = run["crank_drive.omega"]
     assert abs(speed[-1] - speed[0]) < 1e-6 * abs(speed[0])
+
+
+def test_a_method_not_chosen_falls_back_to_kane_where_the_reduced_tables_cannot_be_built():
+    rocker = os.path.join(TEST_DATA, "triple-rocker-spring.yaml")  # does not assemble over a whole turn
+    run = linkdyn.simulate(rocker, q0=math.radians(40), qd0=0.0, t_end=1.0, steps=10)
+    assert run.info["method"] == "kane"
+    assert "cannot tabulate" in run.info["method_note"]
+    kane = linkdyn.simulate(rocker, method="kane", q0=math.radians(40), qd0=0.0, t_end=1.0, steps=10)
+    np.testing.assert_array_equal(run["rock.angle"], kane["rock.angle"])
+    assert kane.info["method_note"] == ""
+    with pytest.raises(linkdyn.AnalysisError, match="does not assemble"):
+        linkdyn.simulate(rocker, method="reduced", q0=math.radians(40), qd0=0.0, t_end=1.0, steps=10)
+    lift = linkdyn.simulate(os.path.join(TEST_DATA, "scissor-lift.yaml"), q0=0.5, qd0=0.0, t_end=0.5, steps=10)
+    assert lift.info["method"] == "reduced" and lift.info["method_note"] == ""
 
 
 def test_simulation_energy_balance_closes():

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <limits>
 
 #include "linkdyn/dynamics/reduced.hpp"
 #include "linkdyn/planar/friction.hpp"
@@ -161,7 +162,7 @@ class NodeEvaluator {
     size_ = 2 * primary_ + secondary_;
     for (int k = 0; k < size_; ++k) kinds_.push_back(k < 2 * primary_ ? (k < primary_ ? 0 : 1) : 2);
   }
-  int size() const { return size_; }
+  [[nodiscard]] int size() const { return size_; }
   /// Positions (and rates for the next prediction) at q, tracked from the previous call.
   void track(double q) {
     ws_.q[0] = q, ws_.qd[0] = 1.0, ws_.qdd[0] = 0.0;
@@ -174,7 +175,7 @@ class NodeEvaluator {
     planar::solve_accelerations(m_, ws_);
     limits_.anchor.save(ws_);
   }
-  int primary() const { return primary_; }
+  [[nodiscard]] int primary() const { return primary_; }
   Workspace& workspace() { return ws_; }
 
   /// The node vector at q; positions tracked from the previous call.
@@ -184,9 +185,9 @@ class NodeEvaluator {
     ws_.qd[0] = 1.0, ws_.qdd[0] = 0.0;
     const planar::KinematicStatus s = planar::solve_positions(m_, ws_);
     if (!s.ok())
-      throw AnalysisError("the reduced method tabulates the machine over the driver's range, and " +
-                          planar::describe(m_, ws_, s) +
-                          "; use --method kane or full for a motion that stays where the mechanism assembles");
+      throw TabulationError("the reduced method tabulates the machine over the driver's range, and " +
+                            planar::describe(m_, ws_, s) +
+                            "; use --method kane or full for a motion that stays where the mechanism assembles");
     if (planar::near_singular(m_, ws_)) {
       Eigen::VectorXd limit;
       const bool ok = limits_.evaluate(
@@ -198,7 +199,7 @@ class NodeEvaluator {
         return;
       }
       if (!planar::solve_velocities(m_, ws_).ok())
-        throw AnalysisError(
+        throw TabulationError(
             fmt::format("the reduced parameters have no limit at the singular position q = {:.9g} (a dead point of the "
                         "driver); the reduced method cannot pass it",
                         q));
@@ -216,7 +217,7 @@ class NodeEvaluator {
     out.setZero();
     // Velocity coefficients and their derivatives: qd = 1, qdd = 0 (then a = dv/dq).
     ws.qd[0] = 1.0, ws.qdd[0] = 0.0;
-    if (!planar::solve_velocities(m_, ws).ok()) throw AnalysisError("a reduced-table node is at a dead point");
+    if (!planar::solve_velocities(m_, ws).ok()) throw TabulationError("a reduced-table node is at a dead point");
     planar::solve_accelerations(m_, ws);
     const ReducedInertia inertia = reduced_inertia_from_energy(m_, ws);
     auto put = [&](int curve, double value, double slope) { out(curve) = value, out(primary_ + curve) = slope; };
@@ -429,7 +430,7 @@ ReducedModel::ReducedModel(const DynamicSystem& system, const ReducedModelOption
       // After one turn the mechanism must be back in its assembly mode.
       const double scale = v.col(0).head(P).cwiseAbs().maxCoeff() + 1e-300;
       if ((v.col(n).head(P) - v.col(0).head(P)).cwiseAbs().maxCoeff() > 1e-6 * scale)
-        throw AnalysisError(
+        throw TabulationError(
             "the mechanism does not come back to its assembly mode after one turn of the driver: the reduced "
             "method's periodic table does not close; use --method kane or full");
       v.col(n) = v.col(0);
@@ -461,11 +462,19 @@ ReducedModel::ReducedModel(const DynamicSystem& system, const ReducedModelOption
     for (const ReducedModel::Part& part : parts)  // an angle's size includes its steady advance
       if (part.x >= 0) scale(part.x) = std::max(scale(part.x), std::abs(part.advance));
     if (friction) {
+      // A reaction coefficient is measured against at least 1e-6 of its row (the sources' units
+      // differ) and against its source's largest coefficient in any bearing times the rounding
+      // level over the tolerance: the walk computes it to a few ulps of that column, so a
+      // coefficient that is zero in exact arithmetic is its rounding and converges no further.
       const int rows = (curves_count - P) / std::max(sources, 1);
+      Eigen::VectorXd column_size = Eigen::VectorXd::Zero(sources);
+      for (int r = 0; r < rows; ++r) column_size = column_size.cwiseMax(scale.segment(P + r * sources, sources));
+      const double rounding = 64.0 * std::numeric_limits<double>::epsilon() / tolerance;
       for (int r = 0; r < rows; ++r) {
         const double row_size = scale.segment(P + r * sources, sources).maxCoeff();
         for (int s = 0; s < sources; ++s)
-          scale(P + r * sources + s) = std::max(scale(P + r * sources + s), 1e-6 * row_size);
+          scale(P + r * sources + s) =
+              std::max({scale(P + r * sources + s), 1e-6 * row_size, rounding * column_size(s)});
       }
     }
     // Slopes too (m' enters the equation of motion), against the larger of their own size and
@@ -493,7 +502,7 @@ ReducedModel::ReducedModel(const DynamicSystem& system, const ReducedModelOption
       // The nodes' rounding (amplified by 1/h in the slopes) is reached and more nodes would
       // not help; far above the tolerance, a tabulated quantity jumps or has a kink instead.
       if (estimated_error > std::max(1e3 * tolerance, 1e-8))
-        throw AnalysisError(fmt::format(
+        throw TabulationError(fmt::format(
             "the reduced method's tables do not converge near {} = {:.9g} (estimated relative error {:.2g} with {} "
             "intervals): a reduced parameter or force jumps or has a kink there (a load whose line of action is "
             "undefined, such as a spring or damper whose two points meet); use --method kane or full, or change the "

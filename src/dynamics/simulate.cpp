@@ -9,6 +9,7 @@
 #include "dynamics/simulation_rows.hpp"
 #include "dynamics/stick_slip.hpp"
 #include "linkdyn/core/interrupt.hpp"
+#include "linkdyn/dynamics/reduced_model.hpp"
 
 namespace linkdyn::dynamics {
 
@@ -63,7 +64,8 @@ std::unique_ptr<Evaluator> make_evaluator(const DynamicSystem& system, const Sim
   switch (o.method) {
     case Method::reduced: return make_reduced_evaluator(system, o);
     case Method::full: return make_full_evaluator(system, o, y.data());
-    case Method::kane: break;
+    case Method::kane:
+    case Method::automatic: break;  // resolved before
   }
   return make_kane_evaluator(system, o, y.data());
 }
@@ -339,11 +341,42 @@ void Run::switch_branches(int which) {
 
 }  // namespace
 
-SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& o) {
+Method resolve_method(const DynamicSystem& system, const SimulationOptions& o, std::string& note) {
+  note.clear();
+  if (o.method != Method::automatic) return o.method;
+  if (system.mechanism->drivers().size() != 1 || !system.elastic.empty()) return Method::kane;
+  try {
+    (void)make_reduced_evaluator(system, o);  // builds the tables (cached in the system)
+    return Method::reduced;
+  } catch (const TabulationError& error) {
+    note = fmt::format("Kane's method, since the reduced method cannot tabulate this machine: {}", error.what());
+    return Method::kane;
+  }
+}
+
+const char* method_name(Method method) {
+  switch (method) {
+    case Method::reduced: return "reduced";
+    case Method::full: return "full";
+    case Method::kane: return "kane";
+    case Method::automatic: break;
+  }
+  return "auto";
+}
+
+Method method_named(const std::string& name) {
+  for (const Method m : {Method::reduced, Method::full, Method::kane, Method::automatic})
+    if (name == method_name(m)) return m;
+  throw InputError({}, "method '" + name + "'", "is not a simulation method", "give reduced, full, kane or auto");
+}
+
+SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& options) {
   const StateLayout L(system);
-  check_options(system, o, L);
-  State y = initial_state(system, o, L);
+  check_options(system, options, L);
   SimulationResult result;
+  SimulationOptions o = options;
+  o.method = result.method = resolve_method(system, options, result.method_note);
+  State y = initial_state(system, o, L);
   const std::unique_ptr<Evaluator> eval = make_evaluator(system, o, y);
   eval->report(result);
   result.friction = o.friction && !system.mechanism->bearings().empty();

@@ -25,11 +25,31 @@ void require_one_dof(const Mechanism& m, const char* what) {
 double periodicity_tolerance(const SimulationOptions& o) {
   return std::max({1e-10, 10.0 * o.rel_tol, 10.0 * o.abs_tol});
 }
+/// AnalysisError unless the cycle's work balances: over a period the kinetic and potential
+/// energy come back, so the actuators' and loads' net work equals the friction losses. Newton's
+/// test on the speed is relative, and a drive that nothing resists passes it at an ever higher
+/// speed, where the energy gained per turn is small against the kinetic energy but not against
+/// the work that flows.
+void require_balanced_cycle(const DynamicSystem& system, const SimulationResult& r) {
+  double input = 0.0, flows = 0.0, loss = 0.0;
+  for (double w : r.actuator_work) input += w, flows += std::abs(w);
+  for (double w : r.load_work) input += w, flows += std::abs(w);
+  for (double w : r.friction_loss) loss += w, flows += std::abs(w);
+  if (std::abs(r.energy_change) <= 1e-2 * flows) return;
+  throw AnalysisError(fmt::format(
+      "no steady regime: the work per cycle cannot balance: the actuators and loads do {:.6g} J per cycle and "
+      "friction and resistances take {:.6g} J, so the machine {} by {:.6g} J on every cycle (Newton's iteration "
+      "stopped at {:.6g} {}); a periodic regime needs resistances that absorb the drive's work",
+      input, loss, r.energy_change > 0.0 ? "gains kinetic energy" : "loses kinetic energy", std::abs(r.energy_change),
+      r.qd_max, system.mechanism->drivers()[0].type == planar::DriverType::rotational ? "rad/s" : "m/s"));
+}
 }  // namespace
 
 SteadyRegime steady_regime(const DynamicSystem& system, SimulationOptions o, double qd_guess) {
   const Mechanism& m = *system.mechanism;
   require_one_dof(m, "the steady regime");
+  std::string note;
+  o.method = resolve_method(system, o, note);  // once, not at every cycle
   const planar::Driver& d = m.drivers()[0];
   if (d.type != planar::DriverType::rotational)
     throw InputError(d.where, "driver '" + d.name + "'", "a steady regime needs a cyclic (rotational) coordinate",
@@ -84,6 +104,7 @@ SteadyRegime steady_regime(const DynamicSystem& system, SimulationOptions o, dou
                     "drive?)",
                     x(0)));
   cycle(x, r);
+  require_balanced_cycle(system, r);
   s.qd0 = x(0);
   s.current0.assign(x.data() + 1, x.data() + n);
   s.period = r.t_final - o.t0;
@@ -101,6 +122,8 @@ ActuatorSolution solve_actuator_for_mean_speed(const DynamicSystem& system, Simu
   // independent of the speed, as in pedalling) are handled as well as dissipative ones.
   const Mechanism& m = *system.mechanism;
   require_one_dof(m, "solving an actuator for a mean speed");
+  std::string note;
+  o.method = resolve_method(system, o, note);
   const size_t nm = system.motors.size(), n = 2 + nm;
   const double q0 = std::isfinite(o.q0) ? o.q0 : planar::evaluate(m.drivers()[0].law, o.t0).q;
   o.q0 = q0;

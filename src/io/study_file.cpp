@@ -110,7 +110,8 @@ class StudyParser {
 
   /// A number with or without a unit, in SI. `kind`: the quantity it must be (that of the model
   /// entry it changes); plain: any unit (an entry written as a bare number has no known kind).
-  double quantity(const YAML::Node& node, const std::string& entity, Quantity kind = Quantity::plain) const {
+  [[nodiscard]] double quantity(const YAML::Node& node, const std::string& entity,
+                                Quantity kind = Quantity::plain) const {
     if (!node.IsScalar()) in_.fail(node, entity, "expected a number", "write a number, with a unit if it has one");
     if (kind != Quantity::plain) return in_.number(node, entity, kind);
     const auto value = parse_any_quantity(node.Scalar());
@@ -118,8 +119,8 @@ class StudyParser {
     return value->first;
   }
 
-  std::pair<double, double> interval(const YAML::Node& node, const std::string& entity,
-                                     Quantity kind = Quantity::plain) const {
+  [[nodiscard]] std::pair<double, double> interval(const YAML::Node& node, const std::string& entity,
+                                                   Quantity kind = Quantity::plain) const {
     if (!node.IsSequence() || node.size() != 2)
       in_.fail(node, entity, "expected two values [low, high]", "write [2.5, 3.5] (units allowed)");
     const double low = quantity(node[0], entity, kind), high = quantity(node[1], entity, kind);
@@ -244,7 +245,7 @@ class StudyParser {
     return p;
   }
 
-  bool flag_or_map(const YAML::Node& node, const std::string& entity) const {
+  [[nodiscard]] bool flag_or_map(const YAML::Node& node, const std::string& entity) const {
     if (node.IsMap()) return true;
     const std::string v = in_.text(node, entity);
     if (v != "true" && v != "false") in_.fail(node, entity, "expected true, false or a map of settings", "write true");
@@ -279,9 +280,9 @@ class StudyParser {
       }
       if (m["method"]) {
         a.method = in_.text(m["method"], "analysis.simulate.method");
-        if (a.method != "reduced" && a.method != "full" && a.method != "kane")
+        if (a.method != "auto" && a.method != "reduced" && a.method != "full" && a.method != "kane")
           in_.fail(m["method"], "analysis.simulate.method", "unknown method '" + a.method + "'",
-                   "write reduced, full or kane");
+                   "write auto, reduced, full or kane");
       }
       if (m["friction"]) a.friction = flag_or_map(m["friction"], "analysis.simulate.friction");
     }
@@ -348,7 +349,7 @@ class StudyParser {
     return m;
   }
 
-  int metric_index(const YAML::Node& key, const Study& s, const std::string& entity) const {
+  [[nodiscard]] int metric_index(const YAML::Node& key, const Study& s, const std::string& entity) const {
     for (size_t k = 0; k < s.metrics.size(); ++k)
       if (s.metrics[k].name == key.Scalar()) return static_cast<int>(k);
     in_.fail(key, entity, "'" + key.Scalar() + "' is not a metric of the study", "name a metric under metrics:");

@@ -150,9 +150,12 @@ void add_dynamics(const Mechanism& m, const dynamics::MachineSpec& machine, cons
     dynamics::SimulationOptions so;
     so.t0 = grid.t0;
     so.steps = 600;
-    so.rel_tol = so.abs_tol = 1e-9;
+    so.rel_tol = so.abs_tol = options.rel_tol;
     so.kinematics = true;  // the bodies' speeds (the motors' operating points)
     const dynamics::DynamicSystem system(m, machine);
+    std::string note;
+    so.method = dynamics::resolve_method(system, so, note);
+    if (!note.empty()) data.summary += "direct dynamics by " + note + "\n";
     std::optional<dynamics::SteadyRegime> steady;
     std::string why_not;
     if (options.dynamics != DynamicsRun::start_up) {

@@ -155,9 +155,7 @@ struct VariantEvaluator::Impl {
     if (a.simulate) {
       const dynamics::DynamicSystem system(m, model.machine);
       dynamics::SimulationOptions sim;
-      sim.method = a.method == "full"   ? dynamics::Method::full
-                   : a.method == "kane" ? dynamics::Method::kane
-                                        : dynamics::Method::reduced;
+      sim.method = dynamics::method_named(a.method);
       sim.friction = a.friction;
       sim.t_end = sim.t0 + a.t_end;
       sim.steps = a.simulate_steps;
@@ -199,7 +197,7 @@ struct VariantEvaluator::Impl {
   }
 
   /// The table holding `column` ("analysis:column" names the table), and the column's index.
-  std::pair<const Table*, int> find(const std::string& name) const {
+  [[nodiscard]] std::pair<const Table*, int> find(const std::string& name) const {
     const size_t colon = name.find(':');
     const std::string analysis = colon == std::string::npos ? std::string() : name.substr(0, colon);
     const std::string column = colon == std::string::npos ? name : name.substr(colon + 1);
@@ -210,7 +208,7 @@ struct VariantEvaluator::Impl {
     return {nullptr, -1};
   }
 
-  double metric(const io::StudyMetric& metric) const {
+  [[nodiscard]] double metric(const io::StudyMetric& metric) const {
     double value = nan;
     if (metric.statistic == io::StudyMetric::Statistic::value) {
       const auto it = values.find(metric.value);
@@ -224,14 +222,14 @@ struct VariantEvaluator::Impl {
   }
 
   /// The first driver's column of a table (the reduced parameters' is q), or -1.
-  int driver_of(const Table& table) const {
+  [[nodiscard]] int driver_of(const Table& table) const {
     const int k = table.column(driver_column);
     return k >= 0 ? k : table.column("q");
   }
 
   /// Why a metric cannot be taken from the last evaluation's outputs (empty: it can), with the
   /// nearest name that exists.
-  std::pair<std::string, std::string> problem(const io::StudyMetric& metric) const {
+  [[nodiscard]] std::pair<std::string, std::string> problem(const io::StudyMetric& metric) const {
     std::vector<std::string> names;
     if (metric.statistic == io::StudyMetric::Statistic::value) {
       if (values.contains(metric.value)) return {};

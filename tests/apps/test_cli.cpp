@@ -219,10 +219,14 @@ TEST(Cli, ReduceAndSimulateRunAndRefuseBadRequests) {
       run("simulate " + linkdyn::test::example("seed003-dwell") + " --t-end 0.2 --steps 20 --method full");
   EXPECT_EQ(sim.code, 0) << sim.output;
   EXPECT_NE(sim.output.find("full method"), std::string::npos);
-  // Two degrees of freedom: one equation of motion is not enough.
-  const CliRun two = run("simulate " + linkdyn::test::example("pump-2dof"));
+  // Two degrees of freedom: one equation of motion is not enough for the reduced method; a run
+  // that does not choose takes Kane's.
+  const CliRun two = run("simulate " + linkdyn::test::example("pump-2dof") + " --method reduced");
   EXPECT_EQ(two.code, 2) << two.output;
   EXPECT_NE(two.output.find("one degree of freedom"), std::string::npos) << two.output;
+  const CliRun two_automatic = run("simulate " + linkdyn::test::example("pump-2dof") + " --t-end 0.1 --steps 10");
+  EXPECT_EQ(two_automatic.code, 0) << two_automatic.output;
+  EXPECT_NE(two_automatic.output.find("pump-2dof: kane method"), std::string::npos) << two_automatic.output;
   // An actuator that is not in the model.
   const CliRun adjust = run("simulate " + linkdyn::test::example("seed003-dwell") + " --mean-speed 20 --adjust pump");
   EXPECT_EQ(adjust.code, 2) << adjust.output;
@@ -405,8 +409,8 @@ TEST(Cli, SimulateByKaneRunsThePumpAndWritesItsColumns) {
   size_t rows = 0;
   for (char ch : text) rows += ch == '\n';
   EXPECT_EQ(rows, 1u + 51u);
-  // The reduced method (the default) still wants one degree of freedom.
-  const CliRun reduced = run("simulate " + linkdyn::test::example("seed004-pump"));
+  // The reduced method still wants one degree of freedom.
+  const CliRun reduced = run("simulate " + linkdyn::test::example("seed004-pump") + " --method reduced");
   EXPECT_EQ(reduced.code, 2) << reduced.output;
   EXPECT_NE(reduced.output.find("one degree of freedom"), std::string::npos) << reduced.output;
 }
@@ -1082,4 +1086,36 @@ TEST(Cli, AlongTakesATrackedPointAndAnAngleWithItsUnit) {
   expect_refused("report " + press + " --along ram.D:0deg -o " + html,
                  "error: --along ram.D: is not a tracked point; name one of: A, B");
   expect_refused("kinematics " + press + " --along T:90deg", "--along requires --plot");
+}
+
+namespace {
+/// The command ends with exit code `code` and its output holds each of `says`.
+void expect_exit(const std::string& args, int code, std::initializer_list<std::string> says) {
+  const CliRun r = run(args);
+  EXPECT_EQ(r.code, code) << args << "\n" << r.output;
+  for (const std::string& text : says) EXPECT_NE(r.output.find(text), std::string::npos) << args << "\n" << r.output;
+}
+}  // namespace
+
+TEST(Cli, AMethodNotChosenFallsBackToKaneWithANoteAndReportTakesMethodAndRtol) {
+  const std::string data = std::string(LINKDYN_TEST_DATA_DIR) + "/", dir = ::testing::TempDir();
+  const std::string rocker = data + "triple-rocker-spring.yaml", lift = data + "scissor-lift.yaml";
+  const std::string swing = " --q0 40deg --qd0 0 --t-end 1 --steps 10";
+  // Not chosen: Kane's method, a note on stderr and in the JSON settings, exit 0.
+  expect_exit("simulate " + rocker + swing + " --json " + dir + "/rocker.json", 0,
+              {"note: Kane's method, since the reduced method cannot tabulate", "triple-rocker-spring: kane method"});
+  const std::string json = linkdyn::test::read_text(dir + "/rocker.json");
+  EXPECT_NE(json.find("\"method\": \"kane\""), std::string::npos);
+  EXPECT_NE(json.find("\"method_note\""), std::string::npos);
+  // Asked for: the reduced method stops with exit 3 and the reason.
+  expect_exit("simulate " + rocker + swing + " --method reduced", 3, {"does not assemble"});
+  // The scissor lift runs by the reduced method at default settings, and its report by each method.
+  expect_exit("simulate " + lift + " --q0 0.5 --qd0 0 --t-end 2 --steps 20", 0, {"scissor-lift: reduced method"});
+  for (const std::string method : {"reduced", "kane"})
+    expect_exit("report " + lift + " --start-up --t-end 1 --method " + method + " --rtol 1e-8 -o " + dir + "/lift-" +
+                    method + ".html",
+                0, {"wrote "});
+  expect_exit("report " + lift + " --method euler", 2, {"--method"});
+  // A steady search whose work per cycle cannot balance: exit 3 and the reason.
+  expect_exit("simulate " + data + "fourbar-free-torque.yaml --steady", 3, {"the work per cycle cannot balance"});
 }

@@ -10,6 +10,7 @@
 #include "linkdyn/dynamics/reduced.hpp"
 #include "linkdyn/dynamics/reduced_model.hpp"
 #include "linkdyn/dynamics/simulate.hpp"
+#include "linkdyn/io/model_file.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
 #include "test_support.hpp"
 
@@ -183,6 +184,53 @@ TEST(DirectDynamics, SteadyRegimeOfAMachineWithoutResistanceIsRefused) {
   } catch (const AnalysisError& e) {
     EXPECT_NE(std::string(e.what()).find("no steady regime"), std::string::npos) << e.what();
   }
+}
+
+TEST(DirectDynamics, SteadySearchWhoseWorkPerCycleCannotBalanceEndsWithTheReason) {
+  // A constant torque of 100 N m on [001]'s four-bar with nothing to resist it: Newton's test on
+  // the speed is relative, and at 10^5 rad/s the 628 J gained per turn are small against the
+  // kinetic energy, so the search stopped there and reported a period of 8e-5 s. Over a
+  // period the energy must come back: the work per cycle (2 pi T) cannot balance.
+  const DynamicSystem system = io::load_machine(std::string(LINKDYN_TEST_DATA_DIR) + "/fourbar-free-torque.yaml");
+  try {
+    const SteadyRegime s = steady_regime(system, SimulationOptions{}, 10.0);
+    ADD_FAILURE() << "a steady regime was reported at " << s.mean_speed << " rad/s";
+  } catch (const AnalysisError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("the work per cycle cannot balance"), std::string::npos) << what;
+    EXPECT_NE(what.find("628.319 J per cycle"), std::string::npos) << what;  // 2 pi 100 N m
+  }
+}
+
+TEST(DirectDynamics, AutomaticMethodIsTheReducedOneWhereItTabulatesAndKanesWithANoteWhereNot) {
+  // The scissor lift tabulates (one DOF): the automatic method is the reduced one, no note.
+  const DynamicSystem lift = io::load_machine(std::string(LINKDYN_TEST_DATA_DIR) + "/scissor-lift.yaml");
+  SimulationOptions o;
+  o.method = Method::automatic;
+  o.q0 = 0.5, o.qd0 = 0.0, o.t_end = 0.5, o.steps = 10;
+  std::string note;
+  EXPECT_EQ(resolve_method(lift, o, note), Method::reduced);
+  EXPECT_TRUE(note.empty()) << note;
+  // A triple rocker whose driver's law sweeps a turn it cannot make: the reduced method cannot
+  // tabulate it (TabulationError, when asked for); the automatic method runs Kane's, says why,
+  // and gives Kane's motion bit for bit.
+  const DynamicSystem rocker = io::load_machine(std::string(LINKDYN_TEST_DATA_DIR) + "/triple-rocker-spring.yaml");
+  o.q0 = 40.0 * M_PI / 180.0, o.qd0 = 0.0, o.t_end = 3.0, o.steps = 30;
+  o.method = Method::reduced;
+  EXPECT_THROW((void)simulate(rocker, o), TabulationError);
+  o.method = Method::automatic;
+  const SimulationResult automatic = simulate(rocker, o);
+  o.method = Method::kane;
+  const SimulationResult kane = simulate(rocker, o);
+  ASSERT_FALSE(automatic.stopped || kane.stopped) << automatic.stop_message << kane.stop_message;
+  EXPECT_EQ(automatic.method, Method::kane);
+  EXPECT_NE(automatic.method_note.find("cannot tabulate"), std::string::npos) << automatic.method_note;
+  EXPECT_NE(automatic.method_note.find("does not assemble"), std::string::npos) << automatic.method_note;
+  EXPECT_TRUE(kane.method_note.empty());
+  EXPECT_EQ(test::largest_difference(automatic.q, kane.q), 0.0);
+  // It swings through the spring's free angle and back, within its range (|q| < 97.9 deg).
+  EXPECT_LT(automatic.q.minCoeff(), -0.5);
+  EXPECT_LT(automatic.q.cwiseAbs().maxCoeff(), 97.0 * M_PI / 180.0);
 }
 
 TEST(DirectDynamics, AFlywheelTrialEqualsTheMachineCompiledWithItsInertia) {

@@ -82,6 +82,15 @@ class CurveBundle {
   double q0_ = 0.0, span_ = 0.0, h_ = 1.0;
 };
 
+/// The reduced method cannot tabulate the machine over the driver's range: it does not
+/// assemble there, its parameters have no limit at a singular position, a periodic table does
+/// not close, or the tables do not converge to the tolerance. Method::automatic then takes
+/// Kane's method.
+class TabulationError : public AnalysisError {
+ public:
+  using AnalysisError::AnalysisError;
+};
+
 struct ReducedModelOptions {
   double tolerance = 1e-11;  ///< relative interpolation error of every curve
   int intervals = 0;         ///< > 0: this many intervals, no refinement

@@ -38,7 +38,6 @@
 
 namespace linkdyn::dynamics {
 
-enum class Method { reduced, full, kane };
 using linkdyn::Integrator;
 
 struct SimulationOptions {
@@ -80,6 +79,14 @@ struct SimulationOptions {
 /// range, a load table is left) returns what it computed with `stopped` set; bad options
 /// throw InputError.
 [[nodiscard]] SimulationResult simulate(const DynamicSystem& system, const SimulationOptions& options);
+/// The method a run of `options` takes: options.method unless Method::automatic, which takes the
+/// reduced method for one DOF and no coupled elastic link, built (and cached) here, and Kane's
+/// otherwise or where the reduced method cannot tabulate the machine; `note` then says why
+/// (empty when the reduced method, or several DOF, decided).
+/// "reduced", "full", "kane", "auto"; method_named is the inverse (InputError for another name).
+[[nodiscard]] const char* method_name(Method method);
+[[nodiscard]] Method method_named(const std::string& name);
+[[nodiscard]] Method resolve_method(const DynamicSystem& system, const SimulationOptions& options, std::string& note);
 /// A run that stopped (`stopped`) as the error that stopped it: InputError when bad input caused
 /// it (the message names the model line, the entity and the fix), else AnalysisError.
 void throw_if_stopped(const SimulationResult& result);

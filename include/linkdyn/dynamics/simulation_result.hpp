@@ -33,6 +33,10 @@ struct ElasticRows {
   Eigen::MatrixXd node_w, node_u;  ///< rows x nodes
 };
 
+/// automatic: the reduced method for one DOF where its tables converge (TabulationError
+/// otherwise), else Kane's: what a run takes when its caller does not choose.
+enum class Method { reduced, full, kane, automatic };
+
 /// A simulation's results as arrays: one row per output time (uniform from t0; the last row is
 /// where the run ended: t_end, the stop at q, or a stop), one column per driver, DC motor,
 /// actuator, constraint action or Coulomb element. io::simulation_table makes the table.
@@ -71,9 +75,11 @@ struct SimulationResult {
   int table_points = 0;                                     ///< reduced method: the intervals of its table
   double table_error = 0.0;                                 ///< reduced method: the table's estimated relative error
   bool friction = false;                                    ///< pair friction acted
-  bool stopped = false;                                     ///< the run stopped before t_end: see stop_message
-  std::string stop_message;                                 ///< t, the driver values, the group and the reason
-  int stop_exit_code = AnalysisError::exit_code;            ///< 2: bad input caused it (a load table left); 130: Ctrl-C
+  Method method = Method::reduced;                          ///< the method that ran
+  std::string method_note;   ///< Method::automatic took Kane's method where the reduced one failed: why
+  bool stopped = false;      ///< the run stopped before t_end: see stop_message
+  std::string stop_message;  ///< t, the driver values, the group and the reason
+  int stop_exit_code = AnalysisError::exit_code;  ///< 2: bad input caused it (a load table left); 130: Ctrl-C
 };
 
 }  // namespace linkdyn::dynamics

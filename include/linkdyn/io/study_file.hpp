@@ -50,7 +50,7 @@ struct StudyAnalyses {
   int reduce_points = 360;
   bool steady = false;  ///< simulate: from the steady regime, `cycles` cycles
   int cycles = 1;
-  std::string method = "reduced";
+  std::string method = "auto";
   double t_end = 1.0;  ///< simulate without steady
   int simulate_steps = 720;
   int modes = 3;                   ///< flex

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "linkdyn/dynamics/machine_spec.hpp"
+#include "linkdyn/dynamics/simulation_result.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
 #include "linkdyn/report/plots.hpp"
 #include "linkdyn/study/study.hpp"
@@ -25,6 +26,9 @@ struct ReportOptions {
   /// The start-up's duration (s); NaN: five times the analysis grid's, at least 1 s.
   double start_up_duration = std::numeric_limits<double>::quiet_NaN();
   planar::KinetostaticsOptions solver;
+  /// The direct dynamics' method and relative tolerance (the absolute one follows it).
+  dynamics::Method method = dynamics::Method::automatic;
+  double rel_tol = 1e-9;
   std::vector<PointDirection> along;  ///< points whose motion along a direction is plotted
   size_t max_frames = 600;            ///< animation frames, decimated from the grid
   size_t max_plot_points = 2000;      ///< per series, decimated for display
