@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "linkdyn/io/design_numbers.hpp"
 #include "linkdyn/io/model_file.hpp"
 #include "linkdyn/io/result_tables.hpp"
 #include "linkdyn/report/report.hpp"
@@ -64,8 +65,11 @@ void run_kinematics(const KinematicsOptions& o) {
              grid.t_end);
   print_sweep_events(m, summary);
   print_summary(m, columns, ranges);
+  const planar::DesignNumbers design = planar::design_numbers(m, grid);
+  fmt::print("{}", io::design_numbers_text(m, design));
   nlohmann::ordered_json extra;
   extra["settings"] = {{"t0", grid.t0}, {"t_end", grid.t_end}, {"steps", grid.steps}, {"singular_tol", o.singular_tol}};
+  extra["design"] = nlohmann::ordered_json::parse(io::design_numbers_json(design));
   files.finish(analysis_metadata(m, o.model, "kinematics", summary, extra));
   all.summary = summary;
   if (!o.plot_dir.empty()) write_plots(o.plot_dir, report::kinematics_plots(m, all, along));

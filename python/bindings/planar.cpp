@@ -15,6 +15,7 @@
 #include "linkdyn/io/model_file.hpp"
 #include "linkdyn/io/result_tables.hpp"
 #include "linkdyn/io/table_writer.hpp"
+#include "linkdyn/io/design_numbers.hpp"
 #include "linkdyn/report/report.hpp"
 
 namespace linkdyn::python {
@@ -61,12 +62,15 @@ py::tuple kinematics(const PlanarModel& model, int steps, double singular_tol) {
   const planar::Mechanism& m = *model.mechanism;
   const planar::TimeGrid grid = planar::analysis_grid(m, steps);
   planar::KinematicsResult r;
+  std::string design;
   {
     const py::gil_scoped_release release;
     r = planar::kinematics(m, grid, singular_tol);
+    design = io::design_numbers_json(planar::design_numbers(m, grid));
   }
   py::dict info = sweep_summary(r.summary);
   info["t0"] = grid.t0, info["t_end"] = grid.t_end;
+  info["design"] = py::module_::import("json").attr("loads")(design);  // as the CLI's JSON metadata
   return result(io::kinematics_table(m, r), info);
 }
 

@@ -146,6 +146,14 @@ def test_a_method_not_chosen_falls_back_to_kane_where_the_reduced_tables_cannot_
     assert lift.info["method"] == "reduced" and lift.info["method_note"] == ""
 
 
+def test_kinematics_info_holds_the_design_numbers_of_the_command_lines_json():
+    design = linkdyn.kinematics(example("seed001-fourbar.yaml")).info["design"]
+    rocker = next(o for o in design["outputs"] if o["name"] == "rocker")
+    assert rocker["kind"] == "swing" and math.isclose(math.degrees(rocker["travel"]), 93.383211593, rel_tol=1e-9)
+    assert math.isclose(rocker["time_ratio"], 1.219423242447, rel_tol=1e-9)
+    assert design["four_bars"][0]["type"] == "crank-rocker"
+
+
 def test_simulation_energy_balance_closes():
     run = linkdyn.simulate(example("seed001-fourbar-motor.yaml"), t_end=0.5, steps=50, rtol=1e-11)
     assert abs(run.info["energy_residual"]) < 1e-7 * sum(abs(w) for w in run.info["actuator_work"])

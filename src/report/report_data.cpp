@@ -9,6 +9,7 @@
 
 #include "linkdyn/core/interrupt.hpp"
 #include "linkdyn/dynamics/simulate.hpp"
+#include "linkdyn/io/design_numbers.hpp"
 #include "linkdyn/planar/motion_law.hpp"
 #include "report/axes.hpp"
 
@@ -218,6 +219,7 @@ ReportData report_data(const Mechanism& m, const dynamics::MachineSpec& machine,
   const XAxis x = x_axis(m, kinematics.t, kinematics.q);
   data.animation = animation(m, machine, grid, kinematics, x, options.max_frames);
   data.summary = sweep_summary(m, grid, kinematics.summary);
+  data.summary += io::design_numbers_text(m, planar::design_numbers(m, kinematics));
   data.sections.push_back({"Kinematics", kinematics_plots(m, kinematics, options.along)});
   if (options.kinetostatics) {
     const planar::KinetostaticsResult kinetostatics = planar::kinetostatics(m, grid, options.solver);

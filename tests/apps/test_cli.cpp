@@ -1119,3 +1119,15 @@ TEST(Cli, AMethodNotChosenFallsBackToKaneWithANoteAndReportTakesMethodAndRtol) {
   // A steady search whose work per cycle cannot balance: exit 3 and the reason.
   expect_exit("simulate " + data + "fourbar-free-torque.yaml --steady", 3, {"the work per cycle cannot balance"});
 }
+
+TEST(Cli, KinematicsPrintsTheDesignNumbersAndWritesThemInTheJsonMetadata) {
+  const std::string json = ::testing::TempDir() + "/fourbar-design.json";
+  expect_exit("kinematics " + linkdyn::test::example("seed001-fourbar") + " --json " + json, 0,
+              {"design numbers:", "rocker               swing 93.3832 deg", "time ratio 1.21942",
+               "four-bar ground-crank-coupler-rocker: 5.5, 2, 6, 3 m: crank-rocker (Grashof)",
+               "transmission angle at C: min 24.533 deg"});
+  const std::string text = linkdyn::test::read_text(json);
+  EXPECT_NE(text.find("\"design\""), std::string::npos);
+  EXPECT_NE(text.find("\"type\": \"crank-rocker\""), std::string::npos);
+  EXPECT_NE(text.find("\"time_ratio\": 1.2194232424"), std::string::npos);
+}
