@@ -37,6 +37,14 @@ void print_summary(const planar::Mechanism& m, const planar::KinetostaticsSummar
   if (s.has_useful_loads && s.driver_work > 0.0)
     fmt::print("cycle efficiency useful / driving work [001 Eq. 1]: {:.6f} (useful work {:.6g} J)\n",
                s.useful_work / s.driver_work, s.useful_work);
+  fmt::print("{:<16} {:>14} {:>12} {:>14} {:>24}\n", "driver effort", "peak |.|", "at t s", "RMS",
+             "without friction: peak, RMS");
+  for (size_t d = 0; d < m.drivers().size(); ++d) {
+    const planar::Driver& driver = m.drivers()[d];
+    const char* unit = driver.type == planar::DriverType::rotational ? "N m" : "N";
+    fmt::print("{:<16} {:>14.6g} {:>12.6g} {:>14.6g} {:>11.6g}, {:<11.6g} {}\n", driver.name, s.effort[d].peak,
+               s.effort[d].peak_t, s.effort[d].rms, s.effort_frictionless[d].peak, s.effort_frictionless[d].rms, unit);
+  }
   fmt::print("{:<16} {:>16} {:>14} {:>12}\n", "pair", "friction loss J", "max |F| N", "at t s");
   for (size_t k = 0; k < m.spec().joints.size(); ++k) {
     if (m.joints()[k].is<planar::GearPair>()) continue;
@@ -102,7 +110,10 @@ void run_kinetostatics(KinetostaticsCliOptions o) {
                       {"useful_work", summary.useful_work},
                       {"friction_work", summary.friction_work},
                       {"mean_iterations", summary.mean_iterations},
-                      {"self_locking_rows", summary.flagged}};
+                      {"self_locking_rows", summary.flagged},
+                      {"efficiency", summary.driver_work > 0.0 && o.solver.friction
+                                         ? nlohmann::ordered_json(1.0 - summary.friction_work / summary.driver_work)
+                                         : nlohmann::ordered_json(nullptr)}};
   nlohmann::ordered_json pairs = nlohmann::ordered_json::object();
   for (size_t k = 0; k < m.spec().joints.size(); ++k)
     pairs[m.joints()[k].name] = {{"friction_energy", summary.friction_energy[k]},
@@ -113,6 +124,14 @@ void run_kinetostatics(KinetostaticsCliOptions o) {
                                {"max_force", summary.pin_max_force[p]},
                                {"max_force_t", summary.pin_max_force_t[p]}};
   extra["pairs"] = pairs;
+  nlohmann::ordered_json efforts = nlohmann::ordered_json::object();
+  for (size_t d = 0; d < m.drivers().size(); ++d)
+    efforts[m.drivers()[d].name] = {{"peak", summary.effort[d].peak},
+                                    {"peak_t", summary.effort[d].peak_t},
+                                    {"rms", summary.effort[d].rms},
+                                    {"peak_frictionless", summary.effort_frictionless[d].peak},
+                                    {"rms_frictionless", summary.effort_frictionless[d].rms}};
+  extra["driver_efforts"] = efforts;
   files.finish(analysis_metadata(m, o.model, "kinetostatics", summary.sweep, extra));
   all.summary = summary;
   if (!o.plot_dir.empty()) write_plots(o.plot_dir, report::kinetostatics_plots(m, all));

@@ -92,6 +92,13 @@ py::tuple kinetostatics(const PlanarModel& model, int steps, bool friction, doub
   info["useful_work"] = s.useful_work, info["friction_work"] = s.friction_work;
   info["efficiency"] = s.has_useful_loads && s.driver_work > 0.0 ? s.useful_work / s.driver_work : NAN;
   info["rows"] = s.rows, info["flagged"] = s.flagged, info["mean_iterations"] = s.mean_iterations;
+  py::dict efforts;  // as the CLI's JSON metadata driver_efforts
+  for (size_t d = 0; d < m.drivers().size(); ++d)
+    efforts[py::str(m.drivers()[d].name)] =
+        py::dict(py::arg("peak") = s.effort[d].peak, py::arg("peak_t") = s.effort[d].peak_t,
+                 py::arg("rms") = s.effort[d].rms, py::arg("peak_frictionless") = s.effort_frictionless[d].peak,
+                 py::arg("rms_frictionless") = s.effort_frictionless[d].rms);
+  info["driver_efforts"] = efforts;
   return result(io::kinetostatics_table(m, r), info);
 }
 

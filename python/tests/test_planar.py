@@ -154,6 +154,13 @@ def test_kinematics_info_holds_the_design_numbers_of_the_command_lines_json():
     assert design["four_bars"][0]["type"] == "crank-rocker"
 
 
+def test_kinetostatics_info_holds_each_drivers_peak_and_rms_effort_with_and_without_friction():
+    motor = linkdyn.kinetostatics(example("scotch-yoke.yaml")).info["driver_efforts"]["motor"]
+    # T = 1.5 (1 - cos 2 theta) + 0.05 sin 2 theta without friction (tests/planar/test_kinetostatics.cpp)
+    assert math.isclose(motor["rms_frictionless"], math.sqrt(1.5 ** 2 + (1.5 ** 2 + 0.05 ** 2) / 2), rel_tol=1e-12)
+    assert motor["rms"] > motor["rms_frictionless"] and motor["peak"] > motor["peak_frictionless"]
+
+
 def test_simulation_energy_balance_closes():
     run = linkdyn.simulate(example("seed001-fourbar-motor.yaml"), t_end=0.5, steps=50, rtol=1e-11)
     assert abs(run.info["energy_residual"]) < 1e-7 * sum(abs(w) for w in run.info["actuator_work"])

@@ -59,8 +59,9 @@ Vec2 principal_direction(const Eigen::VectorXd& x, const Eigen::VectorXd& y) {
 }
 
 /// Locates the limit positions of `o` between the sweep's rows where its rate changes sign
-/// (TOMS 748 on the velocity coefficient at the positions solved there), and sets its travel.
-void locate_limits(const Mechanism& m, const KinematicsResult& k, Eigen::Index column, bool full_turn, Workspace& ws,
+/// (TOMS 748 on the velocity coefficient at the positions solved there), and sets its travel
+/// (and its time ratio when `time_ratio`: a crank turning once at constant speed).
+void locate_limits(const Mechanism& m, const KinematicsResult& k, Eigen::Index column, bool time_ratio, Workspace& ws,
                    Output& o) {
   const Eigen::Index rows = k.rows();
   OutputTravel& out = o.travel;
@@ -113,7 +114,7 @@ void locate_limits(const Mechanism& m, const KinematicsResult& k, Eigen::Index c
     if (solve_positions(m, ws).ok()) consider(o.position(ws), q);
   }
   out.low = low, out.high = high, out.travel = high - low;
-  if (full_turn && out.travel > 0.0) {
+  if (time_ratio && out.travel > 0.0) {
     const double forward = std::fmod(std::abs(out.q_high - out.q_low), 2.0 * M_PI);
     const double slow = std::max(forward, 2.0 * M_PI - forward), fast = std::min(forward, 2.0 * M_PI - forward);
     if (fast > 0.0) out.time_ratio = slow / fast;
@@ -182,6 +183,11 @@ DesignNumbers design_numbers(const Mechanism& m, const KinematicsResult& k) {
   const Eigen::Index rows = k.rows();
   const bool full_turn = m.drivers()[0].type == DriverType::rotational &&
                          std::abs(k.q(rows - 1, 0) - k.q(0, 0)) >= 2.0 * M_PI * (1.0 - 1e-9);
+  // A crank turning once at constant speed: the time ratio is that of the crank angles.
+  bool constant_speed = full_turn;
+  const double speed = (k.q(rows - 1, 0) - k.q(0, 0)) / (k.t(rows - 1) - k.t(0));
+  for (Eigen::Index row = 0; row < rows && constant_speed; ++row)
+    constant_speed = std::abs(k.q(row, 0) - k.q(0, 0) - speed * (k.t(row) - k.t(0))) <= 1e-9 * 2.0 * M_PI;
   const int driven = m.drivers()[0].joint;
   Workspace ws(m);
   // Bodies pinned to or sliding on the ground (other than the driven one).
@@ -207,7 +213,7 @@ DesignNumbers design_numbers(const Mechanism& m, const KinematicsResult& k) {
         std::abs(k.angle(rows - 1, body - 1) - k.angle(0, body - 1)) > M_PI) {
       o.travel.revolves = true;  // it turns with the crank
     } else {
-      locate_limits(m, k, column, full_turn, ws, o);
+      locate_limits(m, k, column, constant_speed, ws, o);
     }
     d.outputs.push_back(o.travel);
   }
@@ -228,7 +234,7 @@ DesignNumbers design_numbers(const Mechanism& m, const KinematicsResult& k) {
     o.travel.name = m.output_points()[p].label;
     o.travel.kind = OutputTravel::Kind::stroke;
     o.travel.direction = principal_direction(k.x.col(c), k.y.col(c));
-    locate_limits(m, k, c, full_turn, ws, o);
+    locate_limits(m, k, c, constant_speed, ws, o);
     d.outputs.push_back(o.travel);
   }
   for (size_t g = 0; g < k.transmission_groups.size(); ++g) {

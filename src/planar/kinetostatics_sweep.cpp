@@ -138,6 +138,10 @@ KinetostaticsSummary kinetostatics(const Mechanism& m, const TimeGrid& grid, con
   sum.has_useful_loads =
       std::any_of(m.spec().loads.begin(), m.spec().loads.end(), [](const Load& l) { return l.useful; });
   std::vector<double> friction(n_joints), friction_prev(n_joints);
+  sum.effort.assign(static_cast<size_t>(nd), {0.0, grid.t0, 0.0});
+  sum.effort_frictionless = sum.effort;
+  // Per driver, with friction then without: the effort at this row and the previous one.
+  std::vector<double> effort(2 * static_cast<size_t>(nd)), effort_prev(2 * static_cast<size_t>(nd));
   Workspace ws(m);
   bool have_prev = false;
   double t_prev = 0, p_drive_prev = 0, p_useful_prev = 0, p_friction_prev = 0;
@@ -192,6 +196,13 @@ KinetostaticsSummary kinetostatics(const Mechanism& m, const TimeGrid& grid, con
           res.pin_friction_power(row, static_cast<Eigen::Index>(p)) = kept(pin_friction[p]);
           p_friction += pin_friction[p];
         }
+        const auto peak = [t](EffortStatistics& e, double value) {
+          if (std::abs(value) > e.peak) e.peak = std::abs(value), e.peak_t = t;
+        };
+        for (size_t d = 0; d < static_cast<size_t>(nd); ++d) {
+          effort[2 * d] = ws.effort[d], effort[2 * d + 1] = ws.effort_frictionless[d];
+          if (valid) peak(sum.effort[d], effort[2 * d]), peak(sum.effort_frictionless[d], effort[2 * d + 1]);
+        }
         const double p_drive = driver_power(m, ws);
         const double p_useful = load_power(m, ws, t, true);
         for (size_t k = 0; k < n_loads; ++k) activity[k] = std::abs(load_power(m, ws, m.spec().loads[k], t));
@@ -223,6 +234,11 @@ KinetostaticsSummary kinetostatics(const Mechanism& m, const TimeGrid& grid, con
           for (size_t p = 0; p < n_pins; ++p)
             sum.pin_friction_energy[p] += 0.5 * h * (pin_friction[p] + pin_friction_prev[p]);
           for (size_t k = 0; k < n_loads; ++k) sum.load_activity[k] += 0.5 * h * (activity[k] + activity_prev[k]);
+          for (size_t d = 0; d < static_cast<size_t>(nd); ++d) {  // (the squares' integrals, rooted below)
+            sum.effort[d].rms += 0.5 * h * (effort[2 * d] * effort[2 * d] + effort_prev[2 * d] * effort_prev[2 * d]);
+            sum.effort_frictionless[d].rms +=
+                0.5 * h * (effort[2 * d + 1] * effort[2 * d + 1] + effort_prev[2 * d + 1] * effort_prev[2 * d + 1]);
+          }
           sum.duration += h;
         }
         have_prev = true;
@@ -230,9 +246,12 @@ KinetostaticsSummary kinetostatics(const Mechanism& m, const TimeGrid& grid, con
         friction_prev = friction;
         pin_friction_prev = pin_friction;
         activity_prev = activity;
+        effort_prev = effort;
       },
       limits);
   sum.mean_driver_power = sum.duration > 0.0 ? sum.driver_work / sum.duration : 0.0;
+  for (std::vector<EffortStatistics>* efforts : {&sum.effort, &sum.effort_frictionless})
+    for (EffortStatistics& e : *efforts) e.rms = sum.duration > 0.0 ? std::sqrt(e.rms / sum.duration) : e.peak;
   sum.mean_iterations = sum.rows > 0 ? static_cast<double>(total_iterations) / sum.rows : 0.0;
   keep_rows(row, res);
   on_chunk(res);

@@ -56,19 +56,13 @@ std::string kinetostatics_summary(const Mechanism& m, const planar::Kinetostatic
     const planar::Driver& driver = m.drivers()[d];
     const std::string unit = effort_axis(m, d).unit;
     for (const bool with_friction : {true, false}) {
-      const Eigen::MatrixXd& effort = with_friction ? r.effort : r.effort_frictionless;
-      double peak = 0.0, sum = 0.0;
-      Eigen::Index at = 0, count = 0;
-      for (Eigen::Index k = 0; k < effort.rows(); ++k) {
-        const double v = effort(k, static_cast<Eigen::Index>(d));
-        if (!std::isfinite(v)) continue;
-        if (std::abs(v) > std::abs(peak)) peak = v, at = k;
-        sum += v * v, ++count;
-      }
-      if (count == 0) continue;
-      text += fmt::format("driver {} effort{}: peak {:.6g} {} at {} (t = {:.6g} s), RMS {:.6g} {}\n", driver.name,
-                          with_friction ? "" : " without friction", peak, unit, driver_values_at(m, r, at), r.t(at),
-                          std::sqrt(sum / static_cast<double>(count)), unit);
+      const planar::EffortStatistics& e = with_friction ? ksum.effort[d] : ksum.effort_frictionless[d];
+      if (ksum.rows == 0) continue;
+      Eigen::Index at = 0;  // the row of the peak
+      while (at + 1 < r.rows() && r.t(at) != e.peak_t) ++at;
+      text += fmt::format("driver {} effort{}: peak |.| {:.6g} {} at {} (t = {:.6g} s), RMS {:.6g} {}\n", driver.name,
+                          with_friction ? "" : " without friction", e.peak, unit, driver_values_at(m, r, at), e.peak_t,
+                          e.rms, unit);
     }
   }
   if (ksum.has_useful_loads && ksum.driver_work > 0) {

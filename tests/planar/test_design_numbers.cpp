@@ -85,7 +85,8 @@ TEST(DesignNumbers, OffsetSliderCranksStrokeAndTimeRatioAreThoseOfItsGeometry) {
 TEST(DesignNumbers, CentredSliderCranksStrokeIsTwiceTheCrankWithATimeRatioOfOne) {
   // The Scotch yoke: a crank of 0.1 m drives the yoke along x, x = r cos(theta).
   const planar::Mechanism m = io::load_mechanism(test::example("scotch-yoke"));
-  const OutputTravel& yoke = output(planar::design_numbers(m, m.default_grid()), "yoke");
+  const planar::DesignNumbers d = planar::design_numbers(m, m.default_grid());
+  const OutputTravel& yoke = output(d, "yoke");
   EXPECT_NEAR(yoke.travel, 0.2, 1e-12);
   EXPECT_NEAR(yoke.time_ratio, 1.0, 1e-9);
 }

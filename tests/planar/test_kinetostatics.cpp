@@ -10,6 +10,7 @@
 #include <Eigen/Dense>
 #include <cmath>
 
+#include "linkdyn/io/model_file.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
 #include "linkdyn/planar/constraints.hpp"
 #include "test_support.hpp"
@@ -299,4 +300,31 @@ TEST(Kinetostatics, SelfLockingNearADeadCentreIsFlaggedWithEmptyCells) {
   EXPECT_TRUE(std::isfinite(table.at(last, table.column("push.force_frictionless"))));
   EXPECT_EQ(table.at(0, table.column("self_locking")), 0.0);
   EXPECT_EQ(s.rows + s.flagged, 101);
+}
+
+TEST(Kinetostatics, DriverEffortsPeakAndRmsAreThoseOfTheScotchYokesClosedForm) {
+  // The Scotch yoke (no gravity) at w = 2 rad/s: the yoke (2.5 kg) moves as x = r cos(theta),
+  // r = 0.1 m, against a pump's -150 v; the crank and the block keep their kinetic energy. The
+  // power balance gives T = A (1 - cos 2 theta) + B sin 2 theta with A = 75 r^2 w and
+  // B = m r^2 w^2 / 2: its peak A + sqrt(A^2 + B^2) and, over the turn, its RMS
+  // sqrt(A^2 + (A^2 + B^2) / 2) (the trapezoidal rule is exact for it on the uniform grid).
+  const Mechanism m = io::load_mechanism(test::example("scotch-yoke"));
+  const KinetostaticsResult with_friction = kinetostatics(m, m.default_grid(), {});
+  const double r = 0.1, w = 2.0, A = 75.0 * r * r * w, B = 2.5 * r * r * w * w / 2.0;
+  const double peak = A + std::hypot(A, B), rms = std::sqrt(A * A + (A * A + B * B) / 2.0);
+  const EffortStatistics& frictionless = with_friction.summary.effort_frictionless[0];
+  std::printf("Scotch yoke driver torque: RMS %.15f (closed form %.15f), peak %.9f (%.9f, on a 1 deg grid)\n",
+              frictionless.rms, rms, frictionless.peak, peak);
+  EXPECT_NEAR(frictionless.rms, rms, 1e-12 * rms);
+  EXPECT_LE(frictionless.peak, peak * (1.0 + 1e-12));
+  EXPECT_NEAR(frictionless.peak, peak, 1e-3 * peak);
+  // Friction in the slot and the rail costs torque: more of it, and the same again when the
+  // sweep itself runs without friction.
+  EXPECT_GT(with_friction.summary.effort[0].rms, 1.01 * rms);
+  KinetostaticsOptions off;
+  off.friction = false;
+  const KinetostaticsResult frictionless_sweep = kinetostatics(m, m.default_grid(), off);
+  const EffortStatistics& without = frictionless_sweep.summary.effort[0];
+  EXPECT_NEAR(without.rms, rms, 1e-12 * rms);
+  EXPECT_EQ(without.peak, frictionless.peak);
 }

@@ -27,8 +27,8 @@ struct OutputTravel {
   double low = 0.0, high = 0.0;      ///< the limit positions: angle (rad) or position along the direction (m)
   double travel = 0.0;               ///< high - low
   double q_low = 0.0, q_high = 0.0;  ///< the first driver's value at each limit position
-  /// A crank turning at constant speed over a full turn: the crank angle of the slower stroke
-  /// over the faster's (>= 1; 1 for a symmetric output); NaN otherwise.
+  /// The sweep turns a crank once at constant speed: the crank angle (and time) of the slower
+  /// stroke over the faster's (>= 1; 1 for a symmetric output); NaN otherwise.
   double time_ratio = std::numeric_limits<double>::quiet_NaN();
 };
 

@@ -12,12 +12,21 @@
 
 namespace linkdyn::planar {
 
+/// A driver effort over the sweep: its largest magnitude, when, and its root mean square over
+/// time (trapezoidal rule, the rows integrated as the works are).
+struct EffortStatistics {
+  double peak = 0.0, peak_t = 0.0, rms = 0.0;
+};
+
 struct KinetostaticsSummary {
   SweepSummary sweep;
   double duration = 0.0;
   double mean_driver_power = 0.0;
   double driver_work = 0.0, useful_work = 0.0, friction_work = 0.0;  ///< over the sweep (J)
   bool has_useful_loads = false;
+  /// Per driver: its effort with the pairs' friction (as the sweep ran) and without it (the
+  /// frictionless walk of the same motion), N m or N.
+  std::vector<EffortStatistics> effort, effort_frictionless;
   std::vector<double> friction_energy;      ///< per pair of m.joints() (J)
   std::vector<double> load_activity;        ///< per load: integral of |power| (J); 0 if it does no work
   std::vector<double> max_reaction;         ///< per pair of m.joints(): largest |F| (N) ...
