@@ -11,12 +11,8 @@ namespace linkdyn::io {
 using planar::OutputTravel;
 
 namespace {
-/// The first driver's value in its unit.
-std::string driver_value(const planar::Mechanism& m, double q) {
-  const planar::Driver& d = m.drivers()[0];
-  return d.type == planar::DriverType::rotational ? fmt::format("{} = {:.6g} deg", d.name, q * 180.0 / M_PI)
-                                                  : fmt::format("{} = {:.6g} m", d.name, q);
-}
+/// The first driver's value in its unit ("crank = 30 deg").
+std::string driver_value(const planar::Mechanism& m, double q) { return planar::driver_values(m, {&q, 1}); }
 /// A JSON number, null when not finite.
 nlohmann::ordered_json number(double x) { return std::isfinite(x) ? nlohmann::ordered_json(x) : nullptr; }
 }  // namespace

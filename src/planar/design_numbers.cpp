@@ -89,8 +89,6 @@ void locate_limits(const Mechanism& m, const KinematicsResult& k, Eigen::Index c
     if (!placed || !(r0 * r1 < 0.0) || k.status[static_cast<size_t>(row)] != StepStatus::ok ||
         k.status[static_cast<size_t>(row + 1)] != StepStatus::ok)
       continue;
-    ws.q[0] = qa;
-    if (!solve_positions(m, ws).ok()) continue;
     auto coefficient = [&](double q) {
       ws.q[0] = q, ws.qd[0] = 1.0;
       if (!solve_positions(m, ws).ok() || !solve_velocities(m, ws).ok())

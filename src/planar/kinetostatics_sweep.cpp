@@ -140,8 +140,9 @@ KinetostaticsSummary kinetostatics(const Mechanism& m, const TimeGrid& grid, con
   std::vector<double> friction(n_joints), friction_prev(n_joints);
   sum.effort.assign(static_cast<size_t>(nd), {0.0, grid.t0, 0.0});
   sum.effort_frictionless = sum.effort;
-  // Per driver, with friction then without: the effort at this row and the previous one.
-  std::vector<double> effort(2 * static_cast<size_t>(nd)), effort_prev(2 * static_cast<size_t>(nd));
+  // Per driver: the effort with friction and without, at this row and the previous one.
+  std::vector<double> effort(static_cast<size_t>(nd)), effort_prev(effort), frictionless(effort),
+      frictionless_prev(effort);
   Workspace ws(m);
   bool have_prev = false;
   double t_prev = 0, p_drive_prev = 0, p_useful_prev = 0, p_friction_prev = 0;
@@ -200,8 +201,8 @@ KinetostaticsSummary kinetostatics(const Mechanism& m, const TimeGrid& grid, con
           if (std::abs(value) > e.peak) e.peak = std::abs(value), e.peak_t = t;
         };
         for (size_t d = 0; d < static_cast<size_t>(nd); ++d) {
-          effort[2 * d] = ws.effort[d], effort[2 * d + 1] = ws.effort_frictionless[d];
-          if (valid) peak(sum.effort[d], effort[2 * d]), peak(sum.effort_frictionless[d], effort[2 * d + 1]);
+          effort[d] = ws.effort[d], frictionless[d] = ws.effort_frictionless[d];
+          if (valid) peak(sum.effort[d], effort[d]), peak(sum.effort_frictionless[d], frictionless[d]);
         }
         const double p_drive = driver_power(m, ws);
         const double p_useful = load_power(m, ws, t, true);
@@ -235,9 +236,9 @@ KinetostaticsSummary kinetostatics(const Mechanism& m, const TimeGrid& grid, con
             sum.pin_friction_energy[p] += 0.5 * h * (pin_friction[p] + pin_friction_prev[p]);
           for (size_t k = 0; k < n_loads; ++k) sum.load_activity[k] += 0.5 * h * (activity[k] + activity_prev[k]);
           for (size_t d = 0; d < static_cast<size_t>(nd); ++d) {  // (the squares' integrals, rooted below)
-            sum.effort[d].rms += 0.5 * h * (effort[2 * d] * effort[2 * d] + effort_prev[2 * d] * effort_prev[2 * d]);
+            sum.effort[d].rms += 0.5 * h * (effort[d] * effort[d] + effort_prev[d] * effort_prev[d]);
             sum.effort_frictionless[d].rms +=
-                0.5 * h * (effort[2 * d + 1] * effort[2 * d + 1] + effort_prev[2 * d + 1] * effort_prev[2 * d + 1]);
+                0.5 * h * (frictionless[d] * frictionless[d] + frictionless_prev[d] * frictionless_prev[d]);
           }
           sum.duration += h;
         }
@@ -247,6 +248,7 @@ KinetostaticsSummary kinetostatics(const Mechanism& m, const TimeGrid& grid, con
         pin_friction_prev = pin_friction;
         activity_prev = activity;
         effort_prev = effort;
+        frictionless_prev = frictionless;
       },
       limits);
   sum.mean_driver_power = sum.duration > 0.0 ? sum.driver_work / sum.duration : 0.0;

@@ -52,12 +52,11 @@ std::string kinetostatics_summary(const Mechanism& m, const planar::Kinetostatic
   std::string text = fmt::format("mean driving power: {:.6g} W; driving work {:.6g} J; friction loss {:.6g} J\n",
                                  ksum.mean_driver_power, ksum.driver_work, ksum.friction_work);
   // What a motor is sized by: each driver's peak and RMS effort, with and without friction.
-  for (size_t d = 0; d < m.drivers().size(); ++d) {
+  for (size_t d = 0; d < m.drivers().size() && ksum.rows > 0; ++d) {
     const planar::Driver& driver = m.drivers()[d];
     const std::string unit = effort_axis(m, d).unit;
     for (const bool with_friction : {true, false}) {
       const planar::EffortStatistics& e = with_friction ? ksum.effort[d] : ksum.effort_frictionless[d];
-      if (ksum.rows == 0) continue;
       Eigen::Index at = 0;  // the row of the peak
       while (at + 1 < r.rows() && r.t(at) != e.peak_t) ++at;
       text += fmt::format("driver {} effort{}: peak |.| {:.6g} {} at {} (t = {:.6g} s), RMS {:.6g} {}\n", driver.name,

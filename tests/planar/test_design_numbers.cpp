@@ -59,6 +59,10 @@ TEST(DesignNumbers, CrankRockersSwingAndTimeRatioAreThoseOfItsFourLengths) {
   EXPECT_NEAR(output(d, "B").travel, 2 * a, 1e-12);
   ASSERT_EQ(d.transmission.size(), 1u);
   EXPECT_LT(d.transmission[0].min, d.transmission[0].max);
+  // The smallest transmission angle of a crank-rocker is at crank 0 (B nearest D), a grid row:
+  // cos(mu) = (b^2 + c^2 - (d - a)^2) / (2 b c).
+  EXPECT_NEAR(d.transmission[0].min, std::acos((b * b + c * c - (f - a) * (f - a)) / (2 * b * c)), 1e-12);
+  EXPECT_NEAR(std::remainder(d.transmission[0].q_at_min, 2 * M_PI), 0.0, 1e-12);
 }
 
 TEST(DesignNumbers, OffsetSliderCranksStrokeAndTimeRatioAreThoseOfItsGeometry) {
