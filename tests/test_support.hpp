@@ -57,6 +57,8 @@ inline const std::vector<ExampleCase>& example_cases() {
       {"seed004-pump", "R_I(0,1) -> P_I(0,4) -> RRR_II(2,3)"},
       {"toggle-press", "R_I(0,1) -> RRR_II(2,3) -> RRP_II(4,5)"},
       {"parallelogram-chain", "R_I(0,1) -> RRR_II(2,5) -> RRR_II(3,6) -> RRR_II(4,7)"},
+      {"excavator", "RR[P]R_II(1,4,5) -> RR[P]R_II(2,6,7) -> RR[P]R_II(3,8,9)"},
+      {"scissor-lift-cylinder", "RR[P]R_II(1,6,7) -> RRP_II(2,3) -> RPR_II(4,5)"},
   };
   return cases;
 }

@@ -12,6 +12,7 @@
 
 #include "dynamics/placed_evaluator.hpp"
 #include "linkdyn/planar/constraints.hpp"
+#include "linkdyn/planar/kinetostatics.hpp"
 
 namespace linkdyn::dynamics {
 namespace {
@@ -110,9 +111,12 @@ class FullEvaluator final : public PlacedEvaluator {
       const planar::Driver& driver = m_.drivers()[d];
       const planar::Joint& dj = m_.joints()[driver.joint];
       const planar::BodyState& s = ws.body[dj.other(0)];
-      ws.qdd[d] = driver.type == planar::DriverType::rotational
-                      ? s.alpha
-                      : dj.as<planar::PrismaticPair>().guide_dir.dot(s.a);  // a slider on a ground guide
+      if (driver.type == planar::DriverType::rotational)
+        ws.qdd[d] = s.alpha;
+      else if (m_.relative_driver(static_cast<int>(d)))
+        ws.qdd[d] = planar::sliding_acceleration(dj, ws);  // a cylinder's length
+      else
+        ws.qdd[d] = dj.as<planar::PrismaticPair>().guide_dir.dot(s.a);  // a slider on a ground guide
     }
     if (!reactions) return;
     // The multipliers of the solve: the reactions are lambda = -mu.

@@ -363,10 +363,14 @@ class NodeEvaluator {
 };
 
 /// The driver's tabulated range: a full turn of a rotational driver whose law turns one or
-/// stands still (periodic), else the law's range.
+/// stands still (periodic), a cylinder's stroke (its limits, when given), else the law's range.
 void table_range(const Mechanism& m, double& q0, double& span, bool& periodic) {
   const planar::TimeGrid grid = m.default_grid();
   const planar::Driver& drv = m.drivers()[0];
+  if (const planar::Cylinder* c = m.driven_cylinder(0); c && c->stroke_max > 0.0) {
+    q0 = c->stroke_min, span = c->stroke_max - c->stroke_min, periodic = false;
+    return;
+  }
   const double q_start = planar::evaluate(drv.law, grid.t0).q, q_end = planar::evaluate(drv.law, grid.t_end).q;
   periodic = drv.type == planar::DriverType::rotational &&
              (std::abs(q_end - q_start) >= 2.0 * M_PI * (1.0 - 1e-12) || q_end == q_start);

@@ -120,6 +120,11 @@ class Run {
       stepper_->state_at(f_, s, row_state_);
       return row_state_[0] - o_.stop_q;
     };
+    distance_to_end_ = [this](double s) {
+      stepper_->state_at(f_, s, row_state_);
+      const EndStop& e = end_stops_[located_end_];
+      return e.sign * (row_state_[e.index] - e.limit);
+    };
   }
   Run(const Run&) = delete;
   Run& operator=(const Run&) = delete;
@@ -144,7 +149,26 @@ class Run {
     double t;
     int function = -1;
     bool stop_at_q = false;
+    int end_stop = -1;  ///< a cylinder reached the end of its stroke (end_stops_)
   };
+  /// A cylinder's end of stroke: the run stops where sign (q_index - limit) turns negative.
+  struct EndStop {
+    size_t index;
+    double limit, sign;
+    std::string what;
+  };
+  [[nodiscard]] static std::vector<EndStop> end_stops(const planar::Mechanism& m) {
+    std::vector<EndStop> out;
+    for (const planar::Cylinder& c : m.cylinders()) {
+      if (c.driver < 0 || !(c.stroke_max > 0.0)) continue;
+      const auto d = static_cast<size_t>(c.driver);
+      out.push_back(
+          {d, c.stroke_min, 1.0, fmt::format("cylinder '{}' is fully retracted ({:g} m)", c.name, c.stroke_min)});
+      out.push_back(
+          {d, c.stroke_max, -1.0, fmt::format("cylinder '{}' is fully extended ({:g} m)", c.name, c.stroke_max)});
+    }
+    return out;
+  }
   [[nodiscard]] double out_time(int k) const { return k == o_.steps ? o_.t_end : o_.t0 + span_ * k / o_.steps; }
   /// The state where the run is: the start's until the integrator starts from it.
   [[nodiscard]] const State& state() const { return at_start_ ? *at_start_ : stepper_->state(); }
@@ -175,9 +199,11 @@ class Run {
   Evaluation e_;
   Stepper::System f_;
   std::unique_ptr<Stepper> stepper_;
-  std::function<double(double)> switching_function_, distance_to_stop_;
+  std::function<double(double)> switching_function_, distance_to_stop_, distance_to_end_;
   const double span_;
   const long step_budget_;
+  const std::vector<EndStop> end_stops_ = end_stops(*sys_.mechanism);
+  size_t located_end_ = 0;
   long switching_events_ = 0;  ///< the events that are not a table's rows
   const bool stop_at_q_;
   double stop_dir_ = 1.0;
@@ -193,6 +219,12 @@ class Run {
 
 void Run::check_budget(const State& y) {
   stop_dir_ = stop_at_q_ && o_.stop_q < y[0] ? -1.0 : 1.0;
+  for (const EndStop& e : end_stops_)
+    if (e.sign * (y[e.index] - e.limit) < 0.0)
+      throw InputError(sys_.mechanism->drivers()[e.index].where, "the start",
+                       fmt::format("{} = {:.9g} m is beyond the stroke: {}", sys_.mechanism->drivers()[e.index].name,
+                                   y[e.index], e.what),
+                       "start within the cylinder's limits (--q0, or the law's start)");
   result_.qd_min = result_.qd_max = y[L_.n];
   for (size_t i = 0; i < L_.n; ++i) speed_ = std::max(speed_, std::abs(y[L_.n + i]));
   if (const double needed = 16.0 * speed_ * span_ / (2.0 * M_PI); needed > static_cast<double>(step_budget_))
@@ -233,6 +265,15 @@ void Run::integrate() {
     reach(event.t);
     if (event.stop_at_q) {
       emit(t_, y_event_);
+      rows_.totals(t_, y_event_);
+      return;
+    }
+    if (event.end_stop >= 0) {  // exit 3 with the rows up to the end of the stroke
+      emit(t_, y_event_);
+      result_.stopped = true;
+      result_.stop_exit_code = AnalysisError::exit_code;
+      result_.stop_message = fmt::format("the simulation stops at {}: {}", where_text(*sys_.mechanism, t_, y_event_),
+                                         end_stops_[static_cast<size_t>(event.end_stop)].what);
       rows_.totals(t_, y_event_);
       return;
     }
@@ -291,6 +332,14 @@ Run::Event Run::first_event(double ta, double tb) {
   if (stop_at_q_ && stop_dir_ * (stepper_->state()[0] - o_.stop_q) >= 0.0) {
     const double ts = locate_sign_change(ta, tb, distance_to_stop_);
     if (ts <= event.t) event = {ts, -1, true};
+  }
+  // A cylinder's end of stroke: the run stops there.
+  for (size_t k = 0; k < end_stops_.size(); ++k) {
+    const EndStop& e = end_stops_[k];
+    if (e.sign * (stepper_->state()[e.index] - e.limit) >= 0.0) continue;
+    located_end_ = k;
+    const double ts = locate_sign_change(ta, tb, distance_to_end_);
+    if (ts <= event.t) event = {ts, -1, false, static_cast<int>(k)};
   }
   return event;
 }

@@ -277,18 +277,22 @@ void ModelParser::drivers(const YAML::Node& node) {
       node, "drivers", spec_.drivers, "driver",
       [&](const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& value) {
         const YAML::Node& d = value;
+        if (d.IsMap() && field(d, "type") && field(d, "type").IsScalar() && field(d, "type").Scalar() == "cylinder") {
+          cylinder(name, entity, key, d);
+          return;
+        }
         in_.allow_only(d, entity, {"type", "joint", "body", "law"});
         Driver drv;
         drv.name = name;
         drv.where = in_.where(key);
-        const YAML::Node type = in_.required(d, "type", entity, "give type: rotational or linear");
+        const YAML::Node type = in_.required(d, "type", entity, "give type: rotational, linear or cylinder");
         const std::string t = in_.text(type, entity + ".type");
         if (t == "rotational")
           drv.type = DriverType::rotational;
         else if (t == "linear")
           drv.type = DriverType::linear;
         else
-          in_.fail(type, entity, "unknown driver type '" + t + "'", "use rotational or linear");
+          in_.fail(type, entity, "unknown driver type '" + t + "'", "use rotational, linear or cylinder");
         const YAML::Node jn = in_.required(d, "joint", entity, "name the joint it drives");
         drv.joint = spec_.find_joint(in_.text(jn, entity + ".joint"));
         drv.pin = spec_.find_pin(jn.Scalar());

@@ -66,6 +66,28 @@ void joint_rows(const Joint& joint, const Workspace& ws, bool with_gamma, JointR
   }
 }
 
+void displacement_row(const Joint& joint, const Workspace& ws, bool with_gamma, DisplacementRow& row) {
+  // s = u . d, d = r1 + A1 p1 - r0 - A0 p0, u turning with body 0 (u' = w0 n, n = perp(u)).
+  const BodyState& b0 = ws.body[joint.body[0]];
+  const BodyState& b1 = ws.body[joint.body[1]];
+  const Vec2 u = b0.arm(joint.as<PrismaticPair>().guide_dir);
+  const Vec2 n = perp(u);
+  const Vec2 arm0 = b0.arm(joint.point[0]);
+  const Vec2 arm1 = b1.arm(joint.point[1]);
+  const Vec2 d = b1.r + arm1 - b0.r - arm0;
+  row.value = u.dot(d);
+  row.jac[0] << -u.x(), -u.y(), n.dot(d) - u.dot(perp(arm0));
+  row.jac[1] << u.x(), u.y(), u.dot(perp(arm1));
+  row.velocity_terms = 0.0;
+  if (with_gamma) {
+    // s'' = u.d'' + 2 u'.d' + u''.d with u'' = alpha0 n - w0^2 u; the terms in (a, alpha) are the
+    // row above, the rest: u.(w0^2 arm0 - w1^2 arm1) + 2 w0 n.d' - w0^2 u.d.
+    const Vec2 d_dot = b1.v + b1.omega * perp(arm1) - b0.v - b0.omega * perp(arm0);
+    const double w0 = b0.omega * b0.omega, w1 = b1.omega * b1.omega;
+    row.velocity_terms = u.dot(w0 * arm0 - w1 * arm1) + 2.0 * b0.omega * n.dot(d_dot) - w0 * row.value;
+  }
+}
+
 void push_constraint_force(const Joint& joint, const JointRows& rows, int side, const Eigen::Vector2d& lambda,
                            Workspace& ws) {
   ws.load[joint.body[side]] += rows.jac[side].topRows(rows.count).transpose() * lambda.head(rows.count);

@@ -73,6 +73,23 @@ void solve_reactions(const Mechanism& m, Workspace& ws) {
   for (size_t g = groups.size(); g-- > 0;) groups[g]->solve_reactions(m, ws, static_cast<int>(g));
 }
 
+namespace {
+/// A cylinder's seals: the Coulomb force -sgn(v) F0 along it on the rod, v its rate of length.
+double seal_effort(const Mechanism& m, const Workspace& ws, const Cylinder& c) {
+  return -sign(sliding_speed(m.joints()[c.slide_joint], ws)) * c.seal_friction;
+}
+/// The power the seals of the cylinder in pair `joint` lose (>= 0), or 0.
+double seal_power(const Mechanism& m, const Workspace& ws, int joint) {
+  for (const Cylinder& c : m.cylinders())
+    if (c.slide_joint == joint) return c.seal_friction * std::abs(sliding_speed(m.joints()[joint], ws));
+  return 0.0;
+}
+bool has_seal_friction(const Mechanism& m) {
+  return std::any_of(m.cylinders().begin(), m.cylinders().end(),
+                     [](const Cylinder& c) { return c.seal_friction > 0.0; });
+}
+}  // namespace
+
 void update_friction(const Mechanism& m, Workspace& ws) {
   // Each bearing: -sgn(speed) f' r |F| or -sgn(speed) f N_p [001 Eqs. 9-11, 16].
   for (Wrench& w : ws.friction_load) w.setZero();
@@ -82,6 +99,8 @@ void update_friction(const Mechanism& m, Workspace& ws) {
     ws.bearing_effort[k] = effort;
     add_bearing_effort(m, ws, b, effort, ws.friction_load);
   }
+  for (const Cylinder& c : m.cylinders())
+    if (c.seal_friction > 0.0) add_guide_force(m.joints()[c.slide_joint], ws, seal_effort(m, ws, c), ws.friction_load);
   ws.friction_load[0].setZero();
 }
 
@@ -109,6 +128,7 @@ double total_friction_power(const Mechanism& m, const Workspace& ws) {
   double power = 0.0;
   for (size_t k = 0; k < m.bearings().size(); ++k)
     power -= ws.bearing_effort[k] * bearing_speed(m, ws, m.bearings()[k]);
+  for (const Cylinder& c : m.cylinders()) power += seal_power(m, ws, c.slide_joint);
   return power;
 }
 
@@ -120,7 +140,7 @@ double friction_power(const Mechanism& m, const Workspace& ws, int joint) {
   for (size_t k = 0; k < m.bearings().size(); ++k)
     if (std::visit(in_joint, m.bearings()[k].kind))
       power -= ws.bearing_effort[k] * bearing_speed(m, ws, m.bearings()[k]);
-  return power;
+  return power + seal_power(m, ws, joint);
 }
 
 double driver_power(const Mechanism& m, const Workspace& ws) {
@@ -138,7 +158,7 @@ KinetostaticsStatus solve_kinetostatics(const Mechanism& m, Workspace& ws, doubl
   std::fill(ws.bearing_effort.begin(), ws.bearing_effort.end(), 0.0);
   solve_reactions(m, ws);
   ws.effort_frictionless = ws.effort;
-  if (!options.friction || m.bearings().empty()) return status;
+  if (!options.friction || (m.bearings().empty() && !has_seal_friction(m))) return status;
   // Successive approximations [001 Eqs. 12-13]: friction from the last reactions, re-solve.
   double change = 0.0, last_change = 0.0;
   status.converged = false;

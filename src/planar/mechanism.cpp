@@ -65,6 +65,16 @@ Mechanism Mechanism::with_inertia(int body, double inertia) const {
   return m;
 }
 
+const Cylinder* Mechanism::driven_cylinder(int d) const {
+  const int c = spec_.drivers[static_cast<size_t>(d)].cylinder;
+  return c >= 0 ? &spec_.cylinders[static_cast<size_t>(c)] : nullptr;
+}
+
+bool Mechanism::relative_driver(int d) const {
+  const Driver& drv = spec_.drivers[static_cast<size_t>(d)];
+  return drv.type == DriverType::linear && drv.joint >= 0 && joints_[static_cast<size_t>(drv.joint)].body[0] != 0;
+}
+
 TimeGrid Mechanism::default_grid() const {
   if (spec_.grid) return *spec_.grid;
   if (spec_.drivers.empty()) return {};
@@ -208,12 +218,12 @@ void check_spec(const MechanismSpec& spec) {
       throw InputError(d.where, entity,
                        "a rotational driver needs a revolute joint to the ground, and '" + j.name + "' is not one",
                        "name the revolute joint that pins the driven body to the ground");
-    if (d.type == DriverType::linear && (!j.is<PrismaticPair>() || j.body[0] != 0))
+    if (d.type == DriverType::linear && (!j.is<PrismaticPair>() || (j.body[0] != 0 && j.body[1] == 0)))
       throw InputError(d.where, entity,
-                       "a linear driver needs a prismatic joint whose guide is on the ground, "
-                       "and '" +
+                       "a linear driver needs a prismatic joint whose guide is its first body (the ground, or a "
+                       "cylinder's barrel), and '" +
                            j.name + "' is not one",
-                       "name a prismatic joint with the ground as its first body");
+                       "name a prismatic joint with the guide's body first");
   }
   const int dof = gruebler_dof(spec);
   if (dof != static_cast<int>(spec.drivers.size())) {

@@ -100,6 +100,11 @@ class StructureFinder {
 
   void add_driver(int d) {
     Driver& drv = drivers_[d];
+    if (drv.pin < 0 && m_.relative_driver(d)) {
+      // A cylinder's length: one more equation of the group that places its barrel and rod.
+      driver_of_pair_[drv.joint] = d;
+      return;
+    }
     const int body = drv.pin >= 0 ? drv.pin_body : pairs_[drv.joint].other(0);
     if (known_[body]) {
       throw InputError(drv.where, "driver '" + drv.name + "'",
@@ -142,7 +147,7 @@ class StructureFinder {
   /// 2 (m - 1) for its m members in the set.
   [[nodiscard]] int equations(const std::vector<int>& set) const {
     int n = 0;
-    for (int jn : joints_of(set)) n += pairs_[jn].constraint_count();
+    for (int jn : joints_of(set)) n += pairs_[jn].constraint_count() + (driver_of(jn) >= 0 ? 1 : 0);
     for (int pin : pins_of(set)) {
       const CompoundPin& p = spec_.pins[pin];
       const auto in_set =
@@ -190,11 +195,25 @@ class StructureFinder {
     }
   }
 
+  /// The driver of pair `jn` when it is a relative one (a cylinder's length), else -1.
+  [[nodiscard]] int driver_of(int jn) const {
+    const auto at = driver_of_pair_.find(jn);
+    return at == driver_of_pair_.end() ? -1 : at->second;
+  }
+
   /// Makes the group for `set` if its equations balance its unknowns; false otherwise.
   bool try_group(const std::vector<int>& set) {
     if (equations(set) != 3 * static_cast<int>(set.size())) return false;
     materialise_pins(set);
     const std::vector<int> joints = joints_of(set);
+    std::vector<int> driven;
+    for (int jn : joints)
+      if (driver_of(jn) >= 0) driven.push_back(driver_of(jn));
+    if (!driven.empty()) {  // a driving dyad: Newton's method with the drivers' equations
+      groups_.push_back(make_generic_group(m_, set, joints, std::move(driven)));
+      for (int b : set) set_known(b);
+      return true;
+    }
     auto type = [&](int jn) { return pairs_[jn].type(); };
     if (set.size() == 1 && !force_generic_ && joints.size() == 2) {
       // A wheel on a ground pivot geared to a known body.
@@ -401,6 +420,7 @@ class StructureFinder {
   int unknown_;
   size_t searched_ = 0;
   std::map<std::vector<int>, int, SizeThenIndices> candidates_;  // group -> frontier bodies naming it
+  std::map<int, int> driver_of_pair_;  // the relative drivers (cylinders' lengths) by their pair
   std::vector<std::unique_ptr<Group>> groups_;
 };
 

@@ -162,7 +162,8 @@ TimeGrid analysis_grid(const Mechanism& m, int steps) {
 std::string driver_column(const Driver& d, int order) {
   static const char* const rotational[] = {".angle", ".omega", ".alpha"};
   static const char* const linear[] = {".position", ".velocity", ".acceleration"};
-  return d.name + (d.type == DriverType::rotational ? rotational : linear)[order];
+  static const char* const cylinder[] = {".length", ".speed", ".acceleration"};
+  return d.name + (d.type == DriverType::rotational ? rotational : d.cylinder >= 0 ? cylinder : linear)[order];
 }
 
 std::vector<TrackedPoint> tracked_points(const Mechanism& m) {

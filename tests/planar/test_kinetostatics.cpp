@@ -61,6 +61,13 @@ Wrench reaction_wrench(const Mechanism& m, const Workspace& ws, int body) {
   for (size_t d = 0; d < m.drivers().size(); ++d) {
     const Driver& drv = m.drivers()[d];
     const Joint& j = m.joints()[drv.joint];
+    if (m.relative_driver(static_cast<int>(d))) {  // a cylinder: its force on the rod, the opposite on the barrel
+      if (!j.connects(body)) continue;
+      std::vector<Wrench> loads(m.bodies().size(), Wrench::Zero());
+      add_guide_force(j, ws, ws.effort[d], loads);
+      w += loads[static_cast<size_t>(body)];
+      continue;
+    }
     if (j.other(0) != body) continue;
     if (drv.type == DriverType::rotational) {
       w(2) += ws.effort[d];
@@ -253,6 +260,7 @@ TEST(Kinetostatics, ZeroFrictionPathEqualsFrictionlessExactly) {
     MechanismSpec spec = io::read_planar_model(test::example(c.name));
     for (Joint& j : spec.joints) j.friction = 0.0;
     for (CompoundPin& p : spec.pins) p.friction = 0.0;
+    for (Cylinder& cyl : spec.cylinders) cyl.seal_friction = 0.0;
     const Mechanism m = compile(spec);
     for_each_position(m, [&](Workspace& ws, double t) {
       (void)solve_kinetostatics(m, ws, t, frictionless);

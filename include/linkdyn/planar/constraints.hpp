@@ -2,6 +2,7 @@
 // Constraint equations of the pairs in body coordinates (x, y, theta per body): residual,
 // Jacobian blocks and the acceleration right-hand side gamma, with Phi_q qdd = gamma.
 #include <Eigen/Dense>
+#include <span>
 #include <vector>
 
 #include "linkdyn/planar/mechanism.hpp"
@@ -18,6 +19,16 @@ struct JointRows {
 
 /// Residual and Jacobian at the current poses; gamma too when `with_gamma` (needs velocities).
 void joint_rows(const Joint& joint, const Workspace& ws, bool with_gamma, JointRows& rows);
+
+/// The displacement s = u . (P_slider - P_guide) of a prismatic pair (u its guide direction,
+/// turning with body[0]) as the equation of a driver, s = q: its value, ds/d(x, y, theta) of
+/// each side's body, and the terms of s'' in the velocities alone (s'' = J a + velocity_terms).
+struct DisplacementRow {
+  Eigen::Matrix<double, 1, 3> jac[2];
+  double value = 0.0;
+  double velocity_terms = 0.0;
+};
+void displacement_row(const Joint& joint, const Workspace& ws, bool with_gamma, DisplacementRow& row);
 
 /// The pair's constraint force on its body `side`, J_side^T lambda, added to ws.load.
 void push_constraint_force(const Joint& joint, const JointRows& rows, int side, const Eigen::Vector2d& lambda,
@@ -97,26 +108,62 @@ void assemble_jacobian(const Mechanism& m, const Workspace& ws, const Joints& jo
 
 enum class Rate { velocity, acceleration };
 
+/// A known body's velocity (x, y, theta rates) or acceleration.
+[[nodiscard]] inline Eigen::Vector3d body_rates(const BodyState& b, Rate rate) {
+  return rate == Rate::velocity ? Eigen::Vector3d(b.v.x(), b.v.y(), b.omega)
+                                : Eigen::Vector3d(b.a.x(), b.a.y(), b.alpha);
+}
+
+/// The rows of the drivers `driven` (each a prismatic pair's displacement, DisplacementRow)
+/// after the pairs' `first_row` rows: `block(i, col, J)` for a body of the group (col =
+/// column(body) >= 0), `known(i, body, J)` for the others; `value(i, d, row)` first.
+template <class Column, class Value, class Block, class Known>
+void scatter_driver_rows(const Mechanism& m, const Workspace& ws, std::span<const int> driven, int first_row,
+                         bool with_gamma, const Column& column, Value&& value, Block&& block, Known&& known) {
+  DisplacementRow row;
+  int i = first_row;
+  for (int d : driven) {
+    const Joint& joint = m.joints()[m.drivers()[d].joint];
+    displacement_row(joint, ws, with_gamma, row);
+    value(i, d, row);
+    for (int side = 0; side < 2; ++side) {
+      const int col = column(joint.body[side]);
+      if (col >= 0)
+        block(i, col, row.jac[side]);
+      else
+        known(i, joint.body[side], row.jac[side]);
+    }
+    ++i;
+  }
+}
+
 /// Velocities or accelerations of a group's bodies from the linear equations
-/// Phi_u x_u = rhs - Phi_k x_k, with the known bodies' rates on the right.
-/// Jac is a fixed-size or dynamic matrix; `lu` must accept it.
+/// Phi_u x_u = rhs - Phi_k x_k, with the known bodies' rates on the right; the rows of the
+/// drivers `driven` (a driving dyad's, DisplacementRow) after the pairs' rows, with the drivers'
+/// rates on the right. Jac is a fixed-size or dynamic matrix; `lu` must accept it.
 template <class Matrix, class Vector, class Solver>
 void solve_group_rates(const Mechanism& m, Workspace& ws, const std::vector<int>& bodies,
-                       const std::vector<int>& joints, Rate rate, Matrix& jac, Vector& rhs, Solver& lu) {
+                       const std::vector<int>& joints, Rate rate, Matrix& jac, Vector& rhs, Solver& lu,
+                       std::span<const int> driven = {}) {
   jac.setZero();
   rhs.setZero();
-  scatter_rows(
-      m, ws, joints, rate == Rate::acceleration, [&](int body) { return group_column(bodies, body); },
+  const auto column = [&](int body) { return group_column(bodies, body); };
+  const auto block = [&](int i, int col, const auto& J) { jac.template block<1, 3>(i, col) = J; };
+  const auto known = [&](int i, int body, const auto& J) {  // a known body's rates to the right-hand side
+    rhs(i) -= J.dot(body_rates(ws.body[body], rate));
+  };
+  const int rows = scatter_rows(
+      m, ws, joints, rate == Rate::acceleration, column,
       [&](int i, const Joint&, const JointRows& rows, int r) {
         if (rate == Rate::acceleration) rhs(i) = rows.gamma(r);
       },
-      [&](int i, int col, const auto& J) { jac.template block<1, 3>(i, col) = J; },
-      [&](int i, int body, const auto& J) {  // a known body's rates to the right-hand side
-        const BodyState& kb = ws.body[body];
-        const Eigen::Vector3d known = rate == Rate::velocity ? Eigen::Vector3d(kb.v.x(), kb.v.y(), kb.omega)
-                                                             : Eigen::Vector3d(kb.a.x(), kb.a.y(), kb.alpha);
-        rhs(i) -= J.dot(known);
-      });
+      block, known);
+  scatter_driver_rows(
+      m, ws, driven, rows, rate == Rate::acceleration, column,
+      [&](int i, int d, const DisplacementRow& row) {
+        rhs(i) = rate == Rate::velocity ? ws.qd[d] : ws.qdd[d] - row.velocity_terms;
+      },
+      block, known);
   lu.compute(jac);
   const auto x = lu.solve(rhs).eval();
   for (size_t k = 0; k < bodies.size(); ++k) {
@@ -132,13 +179,17 @@ void solve_group_rates(const Mechanism& m, Workspace& ws, const std::vector<int>
 }
 
 /// Kinetostatics of a group by its linear system: Phi_u^T lambda = -load_u, then the
-/// reactions are stored and pushed onto the known bodies. Jac is sized 3n x 3n.
+/// reactions are stored and pushed onto the known bodies. Jac is sized 3n x 3n. A driver's row
+/// (`driven`) gives its effort: the force along its pair's guide on the slider.
 template <class Matrix, class Vector, class Solver>
 void solve_group_reactions(const Mechanism& m, Workspace& ws, const std::vector<int>& bodies,
-                           const std::vector<int>& joints, Matrix& jac, Vector& rhs, Solver& lu) {
+                           const std::vector<int>& joints, Matrix& jac, Vector& rhs, Solver& lu,
+                           std::span<const int> driven = {}) {
   jac.setZero();
-  assemble_jacobian(
-      m, ws, joints, [&](int body) { return group_column(bodies, body); }, jac);
+  const auto column = [&](int body) { return group_column(bodies, body); };
+  const auto block = [&](int i, int col, const auto& J) { jac.template block<1, 3>(i, col) = J; };
+  const int pair_rows = scatter_rows(m, ws, joints, false, column, Skip{}, block);
+  scatter_driver_rows(m, ws, driven, pair_rows, false, column, Skip{}, block, Skip{});
   for (size_t k = 0; k < bodies.size(); ++k) rhs.template segment<3>(3 * k) = -ws.load[bodies[k]];
   lu.compute(jac.transpose());
   const auto lambda = lu.solve(rhs).eval();
@@ -154,6 +205,9 @@ void solve_group_reactions(const Mechanism& m, Workspace& ws, const std::vector<
       if (group_column(bodies, joint.body[side]) < 0) push_constraint_force(joint, rows, side, l, ws);
     row += rows.count;
   }
+  scatter_driver_rows(
+      m, ws, driven, row, false, column, [&](int i, int d, const DisplacementRow&) { ws.effort[d] = lambda(i); },
+      Skip{}, [&](int i, int body, const auto& J) { ws.load[body] += J.transpose() * lambda(i); });
 }
 
 }  // namespace linkdyn::planar

@@ -107,7 +107,10 @@ struct CompoundPin {
 enum class DriverType { rotational, linear };
 
 /// A first-class mechanism: the angle of a body pinned to the ground (rotational), or the
-/// position of a slider along a ground guide (linear), q measured from the guide point.
+/// position of a slider along a ground guide (linear), q measured from the guide point. A linear
+/// driver on a prismatic pair between two moving bodies (a cylinder's) gives that pair's
+/// displacement: it is not a group of its own but one more equation of the group that places
+/// the pair's bodies (a driving dyad, structure.cpp).
 struct Driver {
   std::string name;
   DriverType type = DriverType::rotational;
@@ -118,6 +121,7 @@ struct Driver {
   int pin = -1;
   int pin_body = -1;
   MotionLaw law = ConstantSpeedLaw{};
+  int cylinder = -1;  ///< the cylinder (MechanismSpec::cylinders) whose length it gives, or -1
   SourceLocation where;
 };
 
@@ -288,6 +292,36 @@ struct Load : OneOf<Load> {
   static constexpr auto alternatives = &Load::element;
 };
 
+/// A linear actuator (a hydraulic or electric cylinder) between a point of one body and a point
+/// of another (either may be the ground). It is built of two bodies: the barrel, pinned at
+/// between[0] (revolute pair `base_joint`), and the rod, pinned at between[1] (`end_joint`),
+/// sliding in the barrel (prismatic pair `slide_joint`, barrel first). Each body's frame has its
+/// origin at its pin and its x axis along the cylinder from between[0] to between[1], so the
+/// slide's displacement is the cylinder's length L, pin to pin. When driven (`driver` >= 0) L
+/// follows the driver's law; its effort is the force pushing the rod out (N).
+struct Cylinder {
+  std::string name;
+  std::array<BodyPoint, 2> between{};
+  std::array<std::string, 2> between_names;  ///< as the model names them ("boom.C")
+  int barrel = -1, rod = -1;
+  int base_joint = -1, slide_joint = -1, end_joint = -1;
+  int driver = -1;
+  double stroke_min = 0.0;  ///< the shortest and longest pin-to-pin length (m)
+  double stroke_max = 0.0;
+  /// The areas the pressure acts on (m^2): the piston's when pushing, the annulus (piston less
+  /// rod) when pulling; both given or both 0.
+  double piston_area = 0.0;
+  double annulus_area = 0.0;
+  double seal_friction = 0.0;  ///< the seals' Coulomb force F0 along the cylinder (N)
+  SourceLocation where;
+  [[nodiscard]] bool has_areas() const { return piston_area > 0.0; }
+  /// The pressure (Pa) that force F needs: F / piston area when pushing, -F / annulus area when
+  /// pulling (has_areas()).
+  [[nodiscard]] double pressure(double force) const {
+    return force >= 0.0 ? force / piston_area : -force / annulus_area;
+  }
+};
+
 struct MechanismSpec {
   std::string name;
   SourceLocation where;           ///< the model file
@@ -295,6 +329,7 @@ struct MechanismSpec {
   std::vector<Joint> joints;      ///< two-body pairs
   std::vector<CompoundPin> pins;  ///< revolute joints of three or more bodies (names unique among joints and pins)
   std::vector<Driver> drivers;
+  std::vector<Cylinder> cylinders;  ///< their bodies, pairs and drivers are in the lists above
   std::vector<Load> loads;
   Vec2 gravity = Vec2::Zero();
   std::vector<AssemblyHint> assembly;
@@ -366,6 +401,12 @@ class Mechanism {
   /// The bearings of compound pin `pin`'s members (indices into bearings(), ascending).
   [[nodiscard]] const std::vector<int>& pin_bearings(int pin) const { return pin_bearings_[static_cast<size_t>(pin)]; }
   [[nodiscard]] const std::vector<Driver>& drivers() const { return spec_.drivers; }
+  [[nodiscard]] const std::vector<Cylinder>& cylinders() const { return spec_.cylinders; }
+  /// The cylinder that driver `d` drives, or nullptr.
+  [[nodiscard]] const Cylinder* driven_cylinder(int d) const;
+  /// True for a linear driver whose prismatic pair joins two moving bodies (its displacement is
+  /// an equation of a group, not a group of its own).
+  [[nodiscard]] bool relative_driver(int d) const;
   [[nodiscard]] int dof() const { return dof_; }
   [[nodiscard]] const std::vector<std::shared_ptr<const Group>>& groups() const { return groups_; }
   /// Named points of moving bodies, with unique column labels.

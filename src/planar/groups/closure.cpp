@@ -14,8 +14,9 @@ constexpr int max_iterations = 60;
 constexpr int stall_window = 5;
 }  // namespace
 
-GroupClosure::GroupClosure(const Mechanism& m, std::vector<int> bodies, std::vector<int> joints)
-    : bodies_(std::move(bodies)), joints_(std::move(joints)) {
+GroupClosure::GroupClosure(const Mechanism& m, std::vector<int> bodies, std::vector<int> joints,
+                           std::vector<int> driven)
+    : bodies_(std::move(bodies)), joints_(std::move(joints)), driven_(std::move(driven)) {
   double scale = 0.0;
   for (int jn : joints_)
     for (const Vec2& p : m.joints()[jn].point) scale = std::max(scale, p.norm());
@@ -27,7 +28,7 @@ int GroupClosure::column(int body) const { return group_column(bodies_, body); }
 double GroupClosure::evaluate(const Mechanism& m, const Workspace& ws, GenericScratch& s) const {
   s.jacobian.setZero();
   double worst = 0.0, weight = 1.0;  // the row's weight, set before its blocks
-  scatter_rows(
+  const int pair_rows = scatter_rows(
       m, ws, joints_, false, [this](int body) { return column(body); },
       [&](int i, const Joint& jt, const JointRows& rows, int r) {
         // Angular equations are scaled to lengths so that one tolerance serves all rows.
@@ -36,6 +37,14 @@ double GroupClosure::evaluate(const Mechanism& m, const Workspace& ws, GenericSc
         worst = std::max(worst, std::abs(s.residual(i)));
       },
       [&](int i, int col, const auto& J) { s.jacobian.block<1, 3>(i, col) = weight * J; });
+  // A driving dyad's equations: its pairs' displacements equal the drivers' coordinates.
+  scatter_driver_rows(
+      m, ws, driven_, pair_rows, false, [this](int body) { return column(body); },
+      [&](int i, int d, const DisplacementRow& row) {
+        s.residual(i) = row.value - ws.q[d];
+        worst = std::max(worst, std::abs(s.residual(i)));
+      },
+      [&](int i, int col, const auto& J) { s.jacobian.block<1, 3>(i, col) = J; }, Skip{});
   return worst;
 }
 

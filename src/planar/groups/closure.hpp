@@ -12,7 +12,8 @@ namespace linkdyn::planar {
 
 class GroupClosure {
  public:
-  GroupClosure(const Mechanism& m, std::vector<int> bodies, std::vector<int> joints);
+  /// `driven`: the drivers whose prismatic pairs' displacements are equations of the group.
+  GroupClosure(const Mechanism& m, std::vector<int> bodies, std::vector<int> joints, std::vector<int> driven = {});
   /// Residual and Jacobian of the group's equations at the workspace poses (angular rows
   /// scaled to lengths); returns max |residual|.
   double evaluate(const Mechanism& m, const Workspace& ws, GenericScratch& s) const;
@@ -31,7 +32,7 @@ class GroupClosure {
 
  private:
   [[nodiscard]] int column(int body) const;
-  std::vector<int> bodies_, joints_;
+  std::vector<int> bodies_, joints_, driven_;
   double scale_ = 1.0;
 };
 

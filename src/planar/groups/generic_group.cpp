@@ -15,11 +15,21 @@ constexpr int max_starts = 96;
 
 class GenericGroup final : public Group {
  public:
-  GenericGroup(const Mechanism& m, std::vector<int> bodies, std::vector<int> joints)
-      : Group(std::move(bodies), std::move(joints)), closure_(m, bodies_, joints_) {
-    for (int jn : joints_)
-      letters_ += m.joints()[jn].is<PrismaticPair>() ? 'P' : m.joints()[jn].is<GearPair>() ? 'G' : 'R';
-    assur_class_ = classify(m);
+  GenericGroup(const Mechanism& m, std::vector<int> bodies, std::vector<int> joints, std::vector<int> driven)
+      : Group(std::move(bodies), std::move(joints)),
+        driven_(std::move(driven)),
+        closure_(m, bodies_, joints_, driven_) {
+    for (int jn : joints_) {
+      const bool is_driven =
+          std::any_of(driven_.begin(), driven_.end(), [&](int d) { return m.drivers()[d].joint == jn; });
+      // A driven pair (a cylinder's) in brackets: the group is a driving dyad.
+      letters_ += is_driven                            ? "[P]"
+                  : m.joints()[jn].is<PrismaticPair>() ? "P"
+                  : m.joints()[jn].is<GearPair>()      ? "G"
+                                                       : "R";
+    }
+    // A driven cylinder (barrel and rod) counts as one link of given length.
+    assur_class_ = driven_.empty() ? classify(m) : std::max(2, static_cast<int>(bodies_.size() - driven_.size()));
   }
 
   [[nodiscard]] std::string type() const override { return letters_; }
@@ -46,15 +56,15 @@ class GenericGroup final : public Group {
 
   void solve_velocity(const Mechanism& m, Workspace& ws, int self) const override {
     GenericScratch& s = ws.scratch[self];
-    solve_group_rates(m, ws, bodies_, joints_, Rate::velocity, s.jacobian, s.residual, s.lu);
+    solve_group_rates(m, ws, bodies_, joints_, Rate::velocity, s.jacobian, s.residual, s.lu, driven_);
   }
   void solve_acceleration(const Mechanism& m, Workspace& ws, int self) const override {
     GenericScratch& s = ws.scratch[self];
-    solve_group_rates(m, ws, bodies_, joints_, Rate::acceleration, s.jacobian, s.residual, s.lu);
+    solve_group_rates(m, ws, bodies_, joints_, Rate::acceleration, s.jacobian, s.residual, s.lu, driven_);
   }
   void solve_reactions(const Mechanism& m, Workspace& ws, int self) const override {
     GenericScratch& s = ws.scratch[self];
-    solve_group_reactions(m, ws, bodies_, joints_, s.jacobian, s.residual, s.lu);
+    solve_group_reactions(m, ws, bodies_, joints_, s.jacobian, s.residual, s.lu, driven_);
   }
 
  private:
@@ -138,6 +148,7 @@ class GenericGroup final : public Group {
     return max_inner >= 3 ? 3 : n;
   }
 
+  std::vector<int> driven_;  ///< drivers of the group's prismatic pairs (a driving dyad's)
   GroupClosure closure_;
   std::string letters_;
   int assur_class_ = 3;
@@ -145,8 +156,9 @@ class GenericGroup final : public Group {
 
 }  // namespace
 
-std::unique_ptr<Group> make_generic_group(const Mechanism& m, std::vector<int> bodies, std::vector<int> joints) {
-  return std::make_unique<GenericGroup>(m, std::move(bodies), std::move(joints));
+std::unique_ptr<Group> make_generic_group(const Mechanism& m, std::vector<int> bodies, std::vector<int> joints,
+                                          std::vector<int> driven) {
+  return std::make_unique<GenericGroup>(m, std::move(bodies), std::move(joints), std::move(driven));
 }
 
 }  // namespace linkdyn::planar

@@ -15,9 +15,11 @@ namespace linkdyn::planar {
 /// A dyad of bodies {i, j} with joints {i-known, i-j, j-known}, R or P each (not PPP).
 [[nodiscard]] std::unique_ptr<Group> make_dyad(const Mechanism& m, int i, int j, int joint_i, int joint_ij,
                                                int joint_j);
-/// Any group: Newton's method on its loop-closure equations.
+/// Any group: Newton's method on its loop-closure equations; `driven` lists the drivers whose
+/// prismatic pairs (between two moving bodies: a cylinder's) are in the group, each pair's
+/// displacement one more equation (a driving dyad).
 [[nodiscard]] std::unique_ptr<Group> make_generic_group(const Mechanism& m, std::vector<int> bodies,
-                                                        std::vector<int> joints);
+                                                        std::vector<int> joints, std::vector<int> driven = {});
 
 /// Pose, velocity and acceleration of a body turning about a fixed pivot: the pin point
 /// `pin_local` sits on the global point `pivot`.

@@ -1,0 +1,190 @@
+// The model file's cylinders: a linear actuator between two bodies' points, built of a barrel and
+// a rod (two bodies), a revolute pair at each end and a prismatic pair between them, driven by
+// its length (docs/model-format.md, "Cylinders").
+#include <algorithm>
+#include <cmath>
+
+#include "io/model_parser.hpp"
+
+namespace linkdyn::io {
+using namespace linkdyn::planar;
+
+namespace {
+
+/// The extreme lengths a motion law reaches over its natural grid (four samples per step, the
+/// ends included) and the times it reaches them.
+struct LawRange {
+  double low = 0.0, high = 0.0, t_low = 0.0, t_high = 0.0;
+};
+LawRange law_range(const MotionLaw& law) {
+  const TimeGrid grid = natural_grid(law);
+  const int samples = 4 * std::max(grid.steps, 1);
+  LawRange r;
+  for (int k = 0; k <= samples; ++k) {
+    const double t = grid.t0 + (grid.t_end - grid.t0) * k / samples;
+    const double q = evaluate(law, t).q;
+    if (k == 0 || q < r.low) r.low = q, r.t_low = t;
+    if (k == 0 || q > r.high) r.high = q, r.t_high = t;
+  }
+  return r;
+}
+
+}  // namespace
+
+void ModelParser::cylinder(const std::string& name, const std::string& entity, const YAML::Node& key,
+                           const YAML::Node& d) {
+  in_.allow_only(d, entity,
+                 {"type", "between", "law", "limits", "bore", "rod_diameter", "seal_friction", "barrel", "rod"});
+  Cylinder c;
+  c.name = name;
+  c.where = in_.where(key);
+  const YAML::Node between =
+      in_.required(d, "between", entity, "give between: [body.P, body.Q], the barrel's pin first, then the rod's");
+  if (!between.IsSequence() || between.size() != 2)
+    in_.fail(between, entity, "'between' must name two points", "write between: [ground.C, boom.D]");
+  for (int k = 0; k < 2; ++k) {
+    c.between[static_cast<size_t>(k)] = body_point(between[k], entity + ".between");
+    c.between_names[static_cast<size_t>(k)] = between[k].Scalar();
+  }
+  if (c.between[0].body == c.between[1].body)
+    in_.fail(between, entity, "joins body '" + spec_.bodies[c.between[0].body].name + "' to itself",
+             "name points of two different bodies: the one that carries the barrel, then the one the rod pushes");
+  // Two ends on one pin never part: the cylinder could not change its length.
+  for (const Joint& j : spec_.joints)
+    if (j.is<RevolutePair>())
+      for (int side = 0; side < 2; ++side)
+        if (j.body[side] == c.between[0].body && j.body[1 - side] == c.between[1].body &&
+            (j.point[side] - c.between[0].local).norm() < 1e-12 &&
+            (j.point[1 - side] - c.between[1].local).norm() < 1e-12)
+          in_.fail(between, entity, "its two ends sit on joint '" + j.name + "', so they always coincide",
+                   "name the points where the barrel and the rod are pinned, apart from each other");
+
+  // Its parts, named after it; names must be free.
+  const std::string barrel_name = name + "_barrel", rod_name = name + "_rod";
+  const std::string base_name = name + "_base", slide_name = name + "_slide", end_name = name + "_end";
+  for (const std::string& n : {barrel_name, rod_name})
+    if (spec_.find_body(n) >= 0)
+      in_.fail(key, entity, "its " + n.substr(name.size() + 1) + " is named '" + n + "', a body of the model",
+               "rename the cylinder or that body");
+  for (const std::string& n : {base_name, slide_name, end_name})
+    if (spec_.find_joint(n) >= 0 || spec_.find_pin(n) >= 0)
+      in_.fail(key, entity, "its pair '" + n + "' has the name of a joint of the model",
+               "rename the cylinder or that joint");
+
+  auto part = [&](const char* which, const std::string& part_name) {
+    Body b;
+    b.name = part_name;
+    b.where = c.where;
+    if (const YAML::Node p = field(d, which)) {
+      const std::string path = entity + "." + which;
+      in_.require_map(p, path);
+      in_.allow_only(p, path, {"mass", "com", "inertia"});
+      b.mass = in_.non_negative(p, "mass", path, Quantity::plain, false);
+      b.inertia = in_.non_negative(p, "inertia", path, Quantity::plain, false);
+      if (field(p, "com")) b.com = in_.point(field(p, "com"), path + ".com");
+      b.where = in_.where(p);
+    }
+    spec_.bodies.push_back(std::move(b));
+    return static_cast<int>(spec_.bodies.size()) - 1;
+  };
+  c.barrel = part("barrel", barrel_name);
+  c.rod = part("rod", rod_name);
+
+  auto pin = [&](const std::string& pin_name, int body, const Vec2& local, const std::string& point_name, int part) {
+    Joint j;
+    j.name = pin_name;
+    j.where = c.where;
+    j.kind = RevolutePair{revolute_friction_.size};
+    j.friction = revolute_friction_.coefficient, j.static_friction = revolute_friction_.static_coefficient;
+    j.body = {body, part};
+    j.point = {local, Vec2::Zero()};
+    j.point_name = {point_name, "origin"};
+    spec_.joints.push_back(std::move(j));
+    return static_cast<int>(spec_.joints.size()) - 1;
+  };
+  auto point_name = [](const std::string& ref) { return ref.substr(ref.find('.') + 1); };
+  c.base_joint = pin(base_name, c.between[0].body, c.between[0].local, point_name(c.between_names[0]), c.barrel);
+  Joint slide;  // the rod's origin (its pin) on the barrel's axis, from the barrel's pin: q = L
+  slide.name = slide_name;
+  slide.where = c.where;
+  slide.kind = PrismaticPair{};
+  slide.body = {c.barrel, c.rod};
+  slide.point_name = {"origin", "origin"};
+  spec_.joints.push_back(std::move(slide));
+  c.slide_joint = static_cast<int>(spec_.joints.size()) - 1;
+  c.end_joint = pin(end_name, c.between[1].body, c.between[1].local, point_name(c.between_names[1]), c.rod);
+
+  if (const YAML::Node limits = field(d, "limits")) {
+    const std::string path = entity + ".limits";
+    in_.require_map(limits, path);
+    in_.allow_only(limits, path, {"retracted", "extended"});
+    c.stroke_min =
+        in_.number(in_.required(limits, "retracted", path, "give retracted: the shortest length, pin to pin"),
+                   path + ".retracted", Quantity::length);
+    c.stroke_max = in_.number(in_.required(limits, "extended", path, "give extended: the longest length, pin to pin"),
+                              path + ".extended", Quantity::length);
+    if (!(c.stroke_min > 0.0))
+      in_.fail(field(limits, "retracted"), path, "the retracted length must be positive", "give it in m, pin to pin");
+    if (!(c.stroke_max > c.stroke_min))
+      in_.fail(
+          field(limits, "extended"), path,
+          fmt::format("the extended length {:g} m is not above the retracted one {:g} m", c.stroke_max, c.stroke_min),
+          "give extended > retracted (their difference is the stroke)");
+  }
+  if (const YAML::Node bore = field(d, "bore")) {
+    const double D = in_.number(bore, entity + ".bore", Quantity::length);
+    const YAML::Node rod_node = field(d, "rod_diameter");
+    const double rod = rod_node ? in_.number(rod_node, entity + ".rod_diameter", Quantity::length) : 0.0;
+    if (!(D > 0.0))
+      in_.fail(bore, entity, "the bore must be positive", "give bore: the piston's diameter, e.g. 140 mm");
+    if (!rod_node)
+      in_.fail(bore, entity, "a bore without rod_diameter leaves the pulling area unknown",
+               "give rod_diameter: e.g. 100 mm");
+    if (!(rod > 0.0 && rod < D))
+      in_.fail(rod_node, entity, fmt::format("the rod's diameter {:g} m is not between 0 and the bore {:g} m", rod, D),
+               "give a rod thinner than the bore");
+    c.piston_area = M_PI * D * D / 4.0;
+    c.annulus_area = M_PI * (D * D - rod * rod) / 4.0;
+  } else if (const YAML::Node rod_node = field(d, "rod_diameter")) {
+    in_.fail(rod_node, entity, "rod_diameter without bore", "give bore: the piston's diameter too");
+  }
+  c.seal_friction = in_.non_negative(d, "seal_friction", entity, Quantity::force, false);
+
+  Driver drv;
+  drv.name = name;
+  drv.type = DriverType::linear;
+  drv.joint = c.slide_joint;
+  drv.where = c.where;
+  drv.cylinder = static_cast<int>(spec_.cylinders.size());
+  const YAML::Node law_node =
+      in_.required(d, "law", entity, "give the length's motion law, e.g. law: {type: sweep, from: 2 m, to: 3 m}");
+  drv.law = law(law_node, entity + ".law", DriverType::linear);
+  const LawRange range = law_range(drv.law);
+  const double low = c.stroke_max > 0.0 ? c.stroke_min : 0.0;
+  const double high = c.stroke_max > 0.0 ? c.stroke_max : std::numeric_limits<double>::infinity();
+  const double slack = 1e-9 * std::max(1.0, c.stroke_max);
+  if (range.low < low - slack || range.high > high + slack) {
+    const bool below = range.low < low - slack;
+    in_.fail(law_node, entity,
+             fmt::format("its law takes the length to {:.6g} m at t = {:.6g} s, {} {} {:g} m",
+                         below ? range.low : range.high, below ? range.t_low : range.t_high, below ? "below" : "beyond",
+                         c.stroke_max > 0.0 ? (below ? "the retracted length" : "the extended length") : "zero",
+                         below ? low : high),
+             c.stroke_max > 0.0 ? "keep the law within limits: {retracted, extended}, or correct the limits"
+                                : "give a law of positive lengths (pin to pin)");
+  }
+  c.driver = static_cast<int>(spec_.drivers.size());
+  spec_.drivers.push_back(std::move(drv));
+
+  if (c.seal_friction > 0.0) {  // in the direct dynamics, a Coulomb resistance in the slide
+    dynamics::Actuator seal;
+    seal.name = name + "_seal";
+    seal.where = c.where;
+    seal.body = c.rod;
+    seal.law = dynamics::Resistance{c.slide_joint, c.seal_friction, c.seal_friction, 0.0};
+    machine_.actuators.push_back(std::move(seal));
+  }
+  spec_.cylinders.push_back(std::move(c));
+}
+
+}  // namespace linkdyn::io
