@@ -267,3 +267,18 @@ def test_numpy_values_and_any_text_in_changes(fourbar):
                                     "description": "Viergelenk \u00e4 \U0001F600"})
     assert heavier.to_dict()["bodies"]["coupler"]["mass"] == 40.0
     linkdyn.kinematics(heavier, steps=12)
+
+
+def test_a_cylinders_columns_give_its_length_speed_force_power_and_pressure():
+    excavator = linkdyn.load(example("excavator.yaml"))
+    kin = linkdyn.kinematics(excavator, steps=40)
+    assert kin.units["stick_cylinder.length"] == "m" and kin.units["stick_cylinder.speed"] == "m/s"
+    assert kin["stick_cylinder.length"][0] == pytest.approx(2.3077, abs=1e-12)
+    np.testing.assert_allclose(kin["stick_cylinder.speed"], 0.2468, rtol=1e-12)
+    ks = linkdyn.kinetostatics(excavator, steps=40)
+    force, speed = ks["stick_cylinder.force"], ks["stick_cylinder.speed"]
+    np.testing.assert_allclose(ks["stick_cylinder.power"], force * speed, rtol=1e-14)
+    piston, annulus = math.pi * 0.140**2 / 4, math.pi * (0.140**2 - 0.100**2) / 4
+    expected = np.where(force >= 0, force / piston, -force / annulus)
+    assert ks.units["stick_cylinder.pressure"] == "Pa"
+    np.testing.assert_allclose(ks["stick_cylinder.pressure"], expected, rtol=1e-14)

@@ -21,6 +21,7 @@ const UnitTable& units_of(Quantity kind) {
   static const UnitTable moment{{"N m", 1.0}, {"kN m", 1e3}};
   static const UnitTable time{{"s", 1.0}, {"ms", 1e-3}, {"min", 60.0}};
   static const UnitTable velocity{{"m/s", 1.0}, {"mm/s", 1e-3}};
+  static const UnitTable pressure{{"Pa", 1.0}, {"kPa", 1e3}, {"MPa", 1e6}, {"bar", 1e5}};
   switch (kind) {
     case Quantity::length: return length;
     case Quantity::angle: return angle;
@@ -30,6 +31,7 @@ const UnitTable& units_of(Quantity kind) {
     case Quantity::moment: return moment;
     case Quantity::time: return time;
     case Quantity::velocity: return velocity;
+    case Quantity::pressure: return pressure;
     case Quantity::plain: break;
   }
   return none;

@@ -33,8 +33,9 @@ LawRange law_range(const MotionLaw& law) {
 
 void ModelParser::cylinder(const std::string& name, const std::string& entity, const YAML::Node& key,
                            const YAML::Node& d) {
-  in_.allow_only(d, entity,
-                 {"type", "between", "law", "limits", "bore", "rod_diameter", "seal_friction", "barrel", "rod"});
+  in_.allow_only(
+      d, entity,
+      {"type", "between", "law", "limits", "bore", "rod_diameter", "seal_friction", "barrel", "rod", "force"});
   Cylinder c;
   c.name = name;
   c.where = in_.where(key);
@@ -176,6 +177,33 @@ void ModelParser::cylinder(const std::string& name, const std::string& entity, c
   c.driver = static_cast<int>(spec_.drivers.size());
   spec_.drivers.push_back(std::move(drv));
 
+  if (const YAML::Node f = field(d, "force")) {  // in the direct dynamics, its force along it
+    dynamics::Torque push;
+    push.joint = c.slide_joint;
+    const std::string path = entity + ".force";
+    if (f.IsMap()) {
+      in_.allow_only(f, path, {"pressure", "side"});
+      const YAML::Node p = in_.required(f, "pressure", path, "give pressure: e.g. 250 bar");
+      const double pressure = in_.number(p, path + ".pressure", Quantity::pressure);
+      if (!(pressure > 0.0))
+        in_.fail(p, path, "the pressure must be positive", "give the supply pressure, e.g. 250 bar");
+      if (!c.has_areas())
+        in_.fail(f, path, "a pressure needs the cylinder's areas", "give bore: and rod_diameter: beside force:");
+      const std::string side = field(f, "side") ? in_.text(field(f, "side"), path + ".side") : "piston";
+      if (side != "piston" && side != "rod")
+        in_.fail(field(f, "side"), path, "unknown side '" + side + "'",
+                 "give side: piston (pushing the rod out) or rod (pulling it in)");
+      push.value = side == "piston" ? pressure * c.piston_area : -pressure * c.annulus_area;
+    } else {
+      push.value = in_.number(f, path, Quantity::force);
+    }
+    dynamics::Actuator force;
+    force.name = name + "_force";
+    force.where = in_.where(f);
+    force.body = c.rod;
+    force.law = push;
+    machine_.actuators.push_back(std::move(force));
+  }
   if (c.seal_friction > 0.0) {  // in the direct dynamics, a Coulomb resistance in the slide
     dynamics::Actuator seal;
     seal.name = name + "_seal";

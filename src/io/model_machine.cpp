@@ -16,17 +16,26 @@ void ModelParser::actuators(const YAML::Node& node) {
         a.where = in_.where(key);
         const YAML::Node& n = value;
         in_.require_map(n, entity);
-        const YAML::Node type = in_.required(n, "type", entity, "give type: torque, resistance or dc_motor");
+        const YAML::Node type = in_.required(n, "type", entity, "give type: torque, force, resistance or dc_motor");
         const std::string t = in_.text(type, entity + ".type");
+        if (t == "force") {
+          // A constant force along a prismatic pair, on its second body (a cylinder's pressure).
+          in_.allow_only(n, entity, {"type", "joint", "value"});
+          dynamics::Torque f;
+          f.joint = prismatic_joint(
+              in_.required(n, "joint", entity, "name the prismatic joint it pushes along (a cylinder's: <name>_slide)"),
+              entity, "a force in a pair");
+          f.value = in_.number(in_.required(n, "value", entity, "give value: the force along the guide, N"),
+                               entity + ".value", Quantity::force);
+          a.body = spec_.joints[f.joint].body[1];
+          a.law = f;
+          machine_.actuators.push_back(std::move(a));
+          return;
+        }
         if (t == "resistance" && field(n, "joint")) {
           // A Coulomb-viscous force along a prismatic pair, on its second body (the slider).
-          const YAML::Node jn = field(n, "joint");
-          need_two_body_joint(jn, entity, "a resistance in a pair");
           dynamics::Resistance r;
-          r.joint = spec_.find_joint(in_.text(jn, entity + ".joint"));
-          if (r.joint < 0 || !spec_.joints[r.joint].is<PrismaticPair>())
-            in_.fail(jn, entity, "'" + jn.Scalar() + "' is not a prismatic joint",
-                     "name a prismatic joint defined under 'joints'");
+          r.joint = prismatic_joint(field(n, "joint"), entity, "a resistance in a pair");
           if (field(n, "body"))
             in_.fail(field(n, "body"), entity, "a resistance in a joint acts on the joint's bodies", "remove 'body'");
           a.body = spec_.joints[r.joint].body[1];
@@ -97,10 +106,20 @@ void ModelParser::actuators(const YAML::Node& node) {
           }
           a.law = d;
         } else {
-          in_.fail(type, entity, "unknown actuator type '" + t + "'", "use torque, resistance or dc_motor");
+          in_.fail(type, entity, "unknown actuator type '" + t + "'", "use torque, force, resistance or dc_motor");
         }
         machine_.actuators.push_back(std::move(a));
       });
+}
+
+/// The prismatic pair named by `jn` (a cylinder's slide too) that `what` acts in.
+int ModelParser::prismatic_joint(const YAML::Node& jn, const std::string& entity, const std::string& what) {
+  need_two_body_joint(jn, entity, what);
+  const int joint = spec_.find_joint(in_.text(jn, entity + ".joint"));
+  if (joint < 0 || !spec_.joints[joint].is<PrismaticPair>())
+    in_.fail(jn, entity, "'" + jn.Scalar() + "' is not a prismatic joint",
+             "name a prismatic joint defined under 'joints' or a cylinder's slide, <name>_slide");
+  return joint;
 }
 
 /// The static Coulomb resistance (default: the kinetic one), not below the kinetic one.

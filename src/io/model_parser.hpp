@@ -78,6 +78,7 @@ class ModelParser {
 
   // The machine of direct dynamics (model_machine.cpp).
   void actuators(const YAML::Node& node);
+  [[nodiscard]] int prismatic_joint(const YAML::Node& jn, const std::string& entity, const std::string& what);
   [[nodiscard]] double static_resistance(const YAML::Node& n, const char* key, double kinetic,
                                          const std::string& entity, Quantity kind);
   void constraint_actions(const YAML::Node& node);

@@ -71,6 +71,14 @@ void put_reactions(const Mechanism& m, const planar::PairReactions& r, const pla
 Table kinematics_table(const Mechanism& m, const planar::KinematicsResult& r) {
   Table table;
   add_driver_columns(m, table);
+  // A cylinder's speed and acceleration (its law's): its length is the driver's column.
+  std::vector<const planar::Driver*> cylinders;
+  for (const planar::Driver& d : m.drivers())
+    if (d.cylinder >= 0) {
+      cylinders.push_back(&d);
+      table.add_column(planar::driver_column(d, 1), "m/s");
+      table.add_column(planar::driver_column(d, 2), "m/s^2");
+    }
   const planar::KinematicsColumns columns(m);
   columns.add_motion_columns(m, table);
   table.add_column("singular", "1");
@@ -78,6 +86,10 @@ Table kinematics_table(const Mechanism& m, const planar::KinematicsResult& r) {
   auto& v = reserve_rows(table, r.rows());
   for (Eigen::Index row = 0; row < r.rows(); ++row) {
     begin_row(v, r.t, r.q, row);
+    for (const planar::Driver* d : cylinders) {
+      const planar::MotionSample law = planar::evaluate(d->law, r.t(row));
+      v.insert(v.end(), {law.qd, law.qdd});
+    }
     put_motion(r, row, v);
     const planar::StepStatus s = r.status[static_cast<size_t>(row)];
     v.push_back(s == planar::StepStatus::ok ? 0.0 : s == planar::StepStatus::limit ? 1.0 : 2.0);
@@ -94,6 +106,15 @@ Table kinetostatics_table(const Mechanism& m, const planar::KinetostaticsResult&
     table.add_column(d.name + (rot ? ".torque" : ".force"), rot ? "N m" : "N");
     table.add_column(d.name + (rot ? ".torque_frictionless" : ".force_frictionless"), rot ? "N m" : "N");
   }
+  // A cylinder's speed (its law's), power and the pressure its force needs.
+  std::vector<int> cylinders;
+  for (size_t d = 0; d < m.drivers().size(); ++d)
+    if (const planar::Cylinder* c = m.driven_cylinder(static_cast<int>(d))) {
+      cylinders.push_back(static_cast<int>(d));
+      table.add_column(planar::driver_column(m.drivers()[d], 1), "m/s");
+      table.add_column(c->name + ".power", "W");
+      if (c->has_areas()) table.add_column(c->name + ".pressure", "Pa");
+    }
   add_reaction_columns(m, table, true);
   for (const char* total : {"friction.power", "driver.power"}) table.add_column(total, "W");
   for (const char* flag : {"efficiency", "iterations", "self_locking", "singular"}) table.add_column(flag, "1");
@@ -103,6 +124,12 @@ Table kinetostatics_table(const Mechanism& m, const planar::KinetostaticsResult&
     begin_row(v, r.t, r.q, row);
     for (Eigen::Index d = 0; d < r.effort.cols(); ++d)
       v.insert(v.end(), {r.effort(row, d), r.effort_frictionless(row, d)});
+    for (int d : cylinders) {
+      const planar::Driver& driver = m.drivers()[static_cast<size_t>(d)];
+      const double speed = planar::evaluate(driver.law, r.t(row)).qd, force = r.effort(row, d);
+      v.insert(v.end(), {speed, force * speed});
+      if (const planar::Cylinder* c = m.driven_cylinder(d); c->has_areas()) v.push_back(c->pressure(force));
+    }
     put_reactions(m, r.reactions, &r, row, v);
     v.insert(v.end(), {r.total_friction_power(row), r.driver_power(row), r.efficiency(row),
                        static_cast<double>(r.iterations(row)), r.self_locking[static_cast<size_t>(row)] ? 1.0 : 0.0,

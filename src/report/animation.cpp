@@ -105,11 +105,15 @@ std::optional<Vec2> ground_pivot(const Mechanism& m, int b, Vec2* on_ground = nu
   return std::nullopt;
 }
 
-/// Each prismatic pair's guide (over the slider's travel) and the slider's block on it.
+/// Each prismatic pair's guide (over the slider's travel) and the slider's block on it; a
+/// cylinder's slide is drawn with the cylinder.
 void add_guides(const Mechanism& m, const planar::KinematicsResult& r, Animation& a) {
   for (const planar::Joint& j : m.joints()) {
     const auto* slide = std::get_if<planar::PrismaticPair>(&j.kind);
-    if (!slide) continue;
+    const auto index = static_cast<int>(&j - m.joints().data());
+    if (!slide || std::any_of(m.cylinders().begin(), m.cylinders().end(),
+                              [&](const planar::Cylinder& c) { return c.slide_joint == index; }))
+      continue;
     const double length = slide->slider_length > 0 ? slide->slider_length : 0.08 * a.size;
     GuideLine guide{{j.body[0], j.point[0]}, slide->guide_dir.normalized(), INFINITY, -INFINITY};
     for (Eigen::Index row = 0; row < r.rows(); ++row) {
@@ -228,6 +232,17 @@ Animation animation(const Mechanism& m, const dynamics::MachineSpec& machine, co
     if (ends)
       a.elements.push_back({load.is<planar::Spring>() ? "spring" : "damper",
                             {{ends[0].body, ends[0].local}, {ends[1].body, ends[1].local}}});
+  }
+  for (const planar::Cylinder& c : m.cylinders()) {
+    // Drawn from its pins: a barrel about as long as the shortest length (the retracted one, or
+    // the shortest the sweep reaches), a rod that stays in it at the longest.
+    double shortest = c.stroke_min, longest = c.stroke_max;
+    if (!(c.stroke_max > 0.0)) {
+      const Eigen::VectorXd length = r.q.col(c.driver);
+      shortest = length.minCoeff(), longest = length.maxCoeff();
+    }
+    const double barrel = 0.9 * shortest, rod = std::max(longest - 0.8 * shortest, 0.1 * shortest);
+    a.elements.push_back({"cylinder", {{c.barrel, Vec2::Zero()}, {c.rod, Vec2::Zero()}}, {barrel, rod}});
   }
   add_wheels(m, machine, a);
   add_load_arrows(m, grid, rows, a);

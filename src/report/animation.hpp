@@ -44,10 +44,12 @@ struct SliderBlock {
   double length = 0.0, width = 0.0;
 };
 
-/// A spring or a damper between two points.
+/// A spring, a damper or a cylinder between two points; a cylinder's barrel runs `lengths[0]`
+/// from ends[0] along the line, its rod `lengths[1]` back from ends[1].
 struct ForceElementLine {
-  std::string kind;  ///< "spring" or "damper"
+  std::string kind;  ///< "spring", "damper" or "cylinder"
   AnchoredPoint ends[2];
+  double lengths[2] = {0.0, 0.0};
 };
 
 /// An applied force: its point and (Fx, Fy) in each frame (NaN where the mechanism is absent).

@@ -21,7 +21,8 @@ Axis current_axis() { return {Kind::current, "A", "current"}; }
 Axis coordinate_axis(const planar::Mechanism& m, size_t d) {
   const std::string& name = m.drivers()[d].name;
   return rotational(m, d) ? Axis{Kind::angle, "deg", name + " angle", static_cast<int>(d)}
-                          : Axis{Kind::length, "m", name + " position", static_cast<int>(d)};
+                          : Axis{Kind::length, "m", name + (m.drivers()[d].cylinder >= 0 ? " length" : " position"),
+                                 static_cast<int>(d)};
 }
 
 Axis rate_axis(const planar::Mechanism& m, size_t d) {

@@ -109,7 +109,8 @@ std::string animation_json(const Animation& a) {
   for (const SliderBlock& b : a.blocks)
     blocks.push_back({{"at", point(b.centre)}, {"guide", b.guide}, {"size", compact({b.length, b.width})}});
   for (const ForceElementLine& e : a.elements)
-    elements.push_back({{"kind", e.kind}, {"ends", {point(e.ends[0]), point(e.ends[1])}}});
+    elements.push_back(
+        {{"kind", e.kind}, {"ends", {point(e.ends[0]), point(e.ends[1])}}, {"lengths", {e.lengths[0], e.lengths[1]}}});
   for (const LoadArrow& l : a.loads)
     loads.push_back({{"name", l.name}, {"at", point(l.at)}, {"force", compact(l.force)}});
   for (const Wheel& w : a.wheels)

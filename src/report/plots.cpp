@@ -149,6 +149,10 @@ std::vector<Chart> kinematics_plots(const Mechanism& m, const planar::Kinematics
   std::vector<Chart> plots;
   for (Chart* p : {&angles, &turning, &wheels, &omegas, &alphas})
     if (!p->series.empty()) plots.push_back(std::move(*p));
+  Chart cylinders = plot("kinematics-cylinders", "Cylinders: length, pin to pin", {Kind::length, "m", "L"});
+  for (const planar::Cylinder& c : m.cylinders())
+    cylinders.series.push_back({c.name, x.values, values(r.q.col(c.driver)), ""});
+  if (!cylinders.series.empty()) plots.push_back(std::move(cylinders));
   // Every slider on a fixed guide: its signed displacement, velocity and acceleration along the
   // guide (a shaper's forward stroke and return told apart); the chosen points along theirs.
   const std::string subject = along.empty() ? "Sliders" : "Sliders and points";
@@ -236,6 +240,16 @@ std::vector<Chart> kinetostatics_plots(const Mechanism& m, const planar::Kinetos
                      {{"with friction", x.values, values(r.effort.col(c)), ""},
                       {"frictionless", x.values, values(r.effort_frictionless.col(c)), ""}}});
   }
+  // The pressure each cylinder's force needs (on the piston pushing, the annulus pulling).
+  Chart pressures{"kinetostatics-cylinder-pressure", "Cylinders: pressure (piston side pushing, rod side pulling)",
+                  x.axis, Axis{Kind::pressure, "bar", "pressure"}};
+  for (const planar::Cylinder& c : m.cylinders()) {
+    if (!c.has_areas()) continue;
+    std::vector<double> bar = values(r.effort.col(c.driver));
+    for (double& p : bar) p = std::isfinite(p) ? c.pressure(p) / 1e5 : p;
+    pressures.series.push_back({c.name, x.values, std::move(bar), ""});
+  }
+  if (!pressures.series.empty()) plots.push_back(std::move(pressures));
   Chart reactions{"kinetostatics-reactions", "Pair reactions |F|", x.axis, force_axis()};
   Chart friction{"kinetostatics-friction", "Power lost to friction", x.axis, power_axis()};
   for (size_t k = 0; k < m.spec().joints.size(); ++k) {  // the model's pairs (the pins' own per pin)

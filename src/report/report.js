@@ -68,6 +68,15 @@
     var g = el('g', {'class': 'load'});
     return {g: g, line: el('line', {}, g), head: el('polygon', {}, g), l: l};
   });
+  function cylinder(a, b, lengths) {  // a barrel from a along a b, a rod from b back into it
+    var dx = b[0] - a[0], dy = b[1] - a[1], L = Math.hypot(dx, dy);
+    if (!(L > 0)) return '';
+    var ux = dx / L, uy = dy / L, w = 1.8 * r;
+    function at(s, n) { return [a[0] + ux * s - uy * n, a[1] + uy * s + ux * n]; }
+    var head = Math.min(lengths[0], L), piston = Math.max(0, L - lengths[1]);
+    return [a, at(0, w), at(head, w), at(head, -w), at(0, -w), a, at(piston, 0), b]
+        .map(function (p) { return p[0] + ',' + p[1]; }).join(' ');
+  }
   function zigzag(a, b, spring) {  // a spring's coils or a damper's pot between points a and b
     var dx = b[0] - a[0], dy = b[1] - a[1], L = Math.hypot(dx, dy);
     if (!(L > 0)) return '';
@@ -115,7 +124,8 @@
       blocks[i].setAttribute('points', corners.join(' '));
     });
     D.elements.forEach(function (e, i) {
-      elements[i].setAttribute('points', zigzag(place(e.ends[0], k), place(e.ends[1], k), e.kind === 'spring'));
+      var a = place(e.ends[0], k), b = place(e.ends[1], k);
+      elements[i].setAttribute('points', e.kind === 'cylinder' ? cylinder(a, b, e.lengths) : zigzag(a, b, e.kind === 'spring'));
     });
     loads.forEach(function (a) {  // an arrow ending at its point, its length scaled to the force
       var F = [a.l.force[2 * k], a.l.force[2 * k + 1]], p = place(a.l.at, k);

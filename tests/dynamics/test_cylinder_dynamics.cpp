@@ -27,6 +27,17 @@ SimulationOptions swing(Method method) {
   return o;
 }
 
+/// The boom with `line` added to its cylinder, and its one actuator (the line's), named `actuator`.
+DynamicSystem boom_with(const std::string& line, const std::string& actuator) {
+  std::string text = test::read_text(boom_model);
+  text.replace(text.find("    bore: 80 mm"), 0, "    " + line + "\n");
+  const io::Model model = io::parse_model(text, boom_model);
+  DynamicSystem system(planar::compile(model.mechanism), model.machine);
+  EXPECT_EQ(system.machine.actuators.size(), 1u);
+  EXPECT_EQ(system.machine.actuators.at(0).name, actuator);
+  return system;
+}
+
 }  // namespace
 
 TEST(CylinderDynamics, ReducedKaneAndFullMethodsAgreeOnTheSwingingBoom) {
@@ -54,12 +65,7 @@ TEST(CylinderDynamics, ReducedKaneAndFullMethodsAgreeOnTheSwingingBoom) {
 }
 
 TEST(CylinderDynamics, EnergyBalanceClosesWithTheSealsFriction) {
-  std::string text = test::read_text(boom_model);
-  text.replace(text.find("    bore: 80 mm"), 0, "    seal_friction: 800 N\n");
-  const io::Model model = io::parse_model(text, boom_model);
-  const DynamicSystem system(planar::compile(model.mechanism), model.machine);
-  ASSERT_EQ(system.machine.actuators.size(), 1u);
-  EXPECT_EQ(system.machine.actuators[0].name, "lift_seal");
+  const DynamicSystem system = boom_with("seal_friction: 800 N", "lift_seal");
   for (Method method : {Method::kane, Method::full, Method::reduced}) {
     const SimulationResult r = simulate(system, swing(method));
     ASSERT_FALSE(r.stopped) << r.stop_message;
@@ -89,4 +95,27 @@ TEST(CylinderDynamics, RunStopsWhereTheCylinderReachesTheEndOfItsStroke) {
     if (t_stop == 0.0) t_stop = r.t_final;
     EXPECT_NEAR(r.t_final, t_stop, 1e-8);
   }
+}
+
+TEST(CylinderDynamics, APressureOnThePistonDoesTheWorkOfAConstantForce) {
+  // 30 bar on the 80 mm piston, 15.08 kN: the boom (about 8 kN at rest) rises; the force's work is
+  // F (L - L0), the same in every method, and the energy balance closes.
+  const DynamicSystem system = boom_with("force: {pressure: 30 bar, side: piston}", "lift_force");
+  const double force = 30e5 * M_PI * 0.08 * 0.08 / 4;
+  std::vector<double> ends;
+  for (Method method : {Method::kane, Method::full, Method::reduced}) {
+    SimulationOptions o = swing(method);
+    o.qd0 = 0.0;
+    const SimulationResult r = simulate(system, o);
+    ASSERT_FALSE(r.stopped) << r.stop_message;
+    const double L = r.q(r.rows() - 1, 0), work = r.actuator_work[0];
+    std::printf("%s: L from 1.5 m to %.12f m, the force's work %.9f J (F dL %.9f J), energy residual %.1e J\n",
+                method_name(method), L, work, force * (L - 1.5), r.energy_residual);
+    EXPECT_GT(L, 1.55);
+    EXPECT_NEAR(work, force * (L - 1.5), 1e-9 * std::abs(work));
+    EXPECT_LT(std::abs(r.energy_residual), 1e-9 * std::abs(work));
+    ends.push_back(L);
+  }
+  EXPECT_NEAR(ends[1], ends[0], 1e-8);
+  EXPECT_NEAR(ends[2], ends[0], 1e-8);
 }

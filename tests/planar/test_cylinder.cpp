@@ -199,6 +199,10 @@ TEST(Cylinder, BadInputNamesTheLineTheCylinderAndTheFix) {
   EXPECT_NE(limits.find("is not above the retracted one"), std::string::npos) << limits;
   const std::string rod = error_of("rod_diameter: 45 mm", "rod_diameter: 90 mm");
   EXPECT_NE(rod.find("not between 0 and the bore"), std::string::npos) << rod;
+  const std::string areas = error_of("    bore: 80 mm\n    rod_diameter: 45 mm\n", "    force: {pressure: 30 bar}\n");
+  EXPECT_NE(areas.find("a pressure needs the cylinder's areas"), std::string::npos) << areas;
+  const std::string side = error_of("    bore: 80 mm\n", "    force: {pressure: 30 bar, side: top}\n    bore: 80 mm\n");
+  EXPECT_NE(side.find("unknown side 'top'"), std::string::npos) << side;
   const std::string clash = error_of("  boom:\n", "  lift_rod:\n    mass: 1\n  boom:\n");
   EXPECT_NE(clash.find("a body of the model"), std::string::npos) << clash;
 }

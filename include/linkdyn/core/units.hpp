@@ -6,7 +6,18 @@
 
 namespace linkdyn {
 
-enum class Quantity { plain, length, angle, angular_velocity, angular_acceleration, force, moment, time, velocity };
+enum class Quantity {
+  plain,
+  length,
+  angle,
+  angular_velocity,
+  angular_acceleration,
+  force,
+  moment,
+  time,
+  velocity,
+  pressure
+};
 
 /// The SI unit of a quantity ("m", "rad/s"; empty for a plain number).
 [[nodiscard]] std::string si_unit(Quantity kind);

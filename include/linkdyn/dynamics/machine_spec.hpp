@@ -36,11 +36,14 @@ struct ConstraintAction {
 };
 
 /// A constant torque `value` (N m) on the body, always or only while the condition body's
-/// angular velocity has the sign `when_sign` (when_body >= 0).
+/// angular velocity has the sign `when_sign` (when_body >= 0); with `joint` (a prismatic pair)
+/// a constant force `value` (N) along its guide on the joint's second body and the opposite on
+/// its first (a cylinder's pressure on its piston or annulus).
 struct Torque {
   double value = 0.0;
   int when_body = -1;
   int when_sign = 0;
+  int joint = -1;
 };
 
 /// T = -T0 sgn(omega) - c omega on the body [003 Sect. 3.2]; with `joint` (a prismatic pair) a
@@ -79,8 +82,10 @@ struct Actuator {
   [[nodiscard]] Law& as() {
     return std::get<Law>(law);
   }
-  /// The prismatic pair of a resistance acting as a force, or -1.
-  [[nodiscard]] int joint() const { return is<Resistance>() ? as<Resistance>().joint : -1; }
+  /// The prismatic pair of a resistance or a torque acting as a force, or -1.
+  [[nodiscard]] int joint() const {
+    return is<Resistance>() ? as<Resistance>().joint : is<Torque>() ? as<Torque>().joint : -1;
+  }
   /// The body whose turning enables a conditional torque, or -1.
   [[nodiscard]] int condition_body() const { return is<Torque>() ? as<Torque>().when_body : -1; }
   /// Moment of inertia the rotor adds to its body.

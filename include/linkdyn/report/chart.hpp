@@ -29,6 +29,7 @@ enum class Kind {
   efficiency,
   inertia,             ///< a reduced inertia m(q) [003]
   inertia_derivative,  ///< dm/dq
+  pressure,            ///< a cylinder's
 };
 
 /// An axis of a chart: the kind of its quantity, the unit of its values as plotted ("" for a pure
