@@ -103,10 +103,11 @@ CurveBundle::Where CurveBundle::locate(double q, bool extrapolate) const {
     w.u = s - w.interval;
     return w;
   } else if (x < -1e-12 * (1.0 + span_) || x > span_ * (1.0 + 1e-12) + 1e-12) {
-    throw AnalysisError(
-        fmt::format("q = {:.9g} is outside the reduced method's tabulated range [{:.9g}, {:.9g}] (the "
-                    "driver law's range); use --method kane or full, or give a law that covers the motion",
-                    q, q0_, q0_ + span_));
+    throw AnalysisError(fmt::format(
+        "q = {:.9g} is outside the reduced method's tabulated range [{:.9g}, {:.9g}] (the "
+        "driver law's range, or a cylinder's stroke); use --method kane or full, or give a law that covers the "
+        "motion",
+        q, q0_, q0_ + span_));
   }
   const double s = std::clamp(x / h_, 0.0, static_cast<double>(intervals_));
   Where w;
@@ -185,9 +186,11 @@ class NodeEvaluator {
     ws_.qd[0] = 1.0, ws_.qdd[0] = 0.0;
     const planar::KinematicStatus s = planar::solve_positions(m_, ws_);
     if (!s.ok())
-      throw TabulationError("the reduced method tabulates the machine over the driver's range, and " +
-                            planar::describe(m_, ws_, s) +
-                            "; use --method kane or full for a motion that stays where the mechanism assembles");
+      throw TabulationError(
+          "the reduced method tabulates the machine over the driver's range (a cylinder's "
+          "whole stroke), and " +
+          planar::describe(m_, ws_, s) +
+          "; use --method kane or full for a motion that stays where the mechanism assembles");
     if (planar::near_singular(m_, ws_)) {
       Eigen::VectorXd limit;
       const bool ok = limits_.evaluate(

@@ -3,6 +3,8 @@
 // its length (docs/model-format.md, "Cylinders").
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <string>
 
 #include "io/model_parser.hpp"
 
@@ -11,13 +13,12 @@ using namespace linkdyn::planar;
 
 namespace {
 
-/// The extreme lengths a motion law reaches over its natural grid (four samples per step, the
-/// ends included) and the times it reaches them.
+/// The extreme lengths a motion law reaches over a grid (four samples per step, the ends
+/// included) and the times it reaches them.
 struct LawRange {
   double low = 0.0, high = 0.0, t_low = 0.0, t_high = 0.0;
 };
-LawRange law_range(const MotionLaw& law) {
-  const TimeGrid grid = natural_grid(law);
+LawRange law_range(const MotionLaw& law, const TimeGrid& grid) {
   const int samples = 4 * std::max(grid.steps, 1);
   LawRange r;
   for (int k = 0; k <= samples; ++k) {
@@ -29,7 +30,37 @@ LawRange law_range(const MotionLaw& law) {
   return r;
 }
 
+/// Where `law` takes cylinder c's length beyond its limits (or to zero) over `grid`; "" if
+/// nowhere.
+std::string stroke_problem(const Cylinder& c, const MotionLaw& law, const TimeGrid& grid) {
+  const LawRange range = law_range(law, grid);
+  const double low = c.stroke_max > 0.0 ? c.stroke_min : 0.0;
+  const double high = c.stroke_max > 0.0 ? c.stroke_max : std::numeric_limits<double>::infinity();
+  const double slack = 1e-9 * std::max(1.0, c.stroke_max);
+  if (range.low >= low - slack && range.high <= high + slack) return {};
+  const bool below = range.low < low - slack;
+  const double length = below ? range.low : range.high, t = below ? range.t_low : range.t_high;
+  if (!(c.stroke_max > 0.0)) return fmt::format("its law takes the length to {:.6g} m at t = {:.6g} s", length, t);
+  return fmt::format("its law takes the length to {:.6g} m at t = {:.6g} s, {} {:g} m", length, t,
+                     below ? "below the retracted length" : "beyond the extended length", below ? low : high);
+}
+
 }  // namespace
+
+void ModelParser::cylinder_strokes() {
+  // The analyses run over the model's grid (analysis:) or the first driver's law's: each
+  // cylinder's law must stay within its stroke there too.
+  if (spec_.drivers.empty()) return;
+  const TimeGrid grid = spec_.grid ? *spec_.grid : natural_grid(spec_.drivers.front().law);
+  for (const Cylinder& c : spec_.cylinders) {
+    const Driver& drv = spec_.drivers[static_cast<size_t>(c.driver)];
+    if (const std::string problem = stroke_problem(c, drv.law, grid); !problem.empty())
+      throw InputError(drv.where, "driver '" + drv.name + "'",
+                       problem + fmt::format(", within the analysis's time span [{:g}, {:g}] s", grid.t0, grid.t_end),
+                       "keep the analysis within the law's span (analysis:, or the first driver's law), or the law "
+                       "within the cylinder's limits");
+  }
+}
 
 void ModelParser::cylinder(const std::string& name, const std::string& entity, const YAML::Node& key,
                            const YAML::Node& d) {
@@ -160,20 +191,10 @@ void ModelParser::cylinder(const std::string& name, const std::string& entity, c
   const YAML::Node law_node =
       in_.required(d, "law", entity, "give the length's motion law, e.g. law: {type: sweep, from: 2 m, to: 3 m}");
   drv.law = law(law_node, entity + ".law", DriverType::linear);
-  const LawRange range = law_range(drv.law);
-  const double low = c.stroke_max > 0.0 ? c.stroke_min : 0.0;
-  const double high = c.stroke_max > 0.0 ? c.stroke_max : std::numeric_limits<double>::infinity();
-  const double slack = 1e-9 * std::max(1.0, c.stroke_max);
-  if (range.low < low - slack || range.high > high + slack) {
-    const bool below = range.low < low - slack;
-    in_.fail(law_node, entity,
-             fmt::format("its law takes the length to {:.6g} m at t = {:.6g} s, {} {} {:g} m",
-                         below ? range.low : range.high, below ? range.t_low : range.t_high, below ? "below" : "beyond",
-                         c.stroke_max > 0.0 ? (below ? "the retracted length" : "the extended length") : "zero",
-                         below ? low : high),
+  if (const std::string problem = stroke_problem(c, drv.law, natural_grid(drv.law)); !problem.empty())
+    in_.fail(law_node, entity, problem,
              c.stroke_max > 0.0 ? "keep the law within limits: {retracted, extended}, or correct the limits"
                                 : "give a law of positive lengths (pin to pin)");
-  }
   c.driver = static_cast<int>(spec_.drivers.size());
   spec_.drivers.push_back(std::move(drv));
 

@@ -36,6 +36,7 @@ Model ModelParser::parse(const YAML::Node& root) {
   if (field(root, "assembly")) assembly(field(root, "assembly"));
   if (field(root, "structure")) structure(field(root, "structure"));
   if (field(root, "analysis")) analysis(field(root, "analysis"));
+  cylinder_strokes();
   if (field(root, "elastic_links")) elastic_links(field(root, "elastic_links"));
   return {std::move(spec_), std::move(machine_), std::move(elastic_links_)};
 }

@@ -74,14 +74,10 @@ void solve_reactions(const Mechanism& m, Workspace& ws) {
 }
 
 namespace {
-/// A cylinder's seals: the Coulomb force -sgn(v) F0 along it on the rod, v its rate of length.
-double seal_effort(const Mechanism& m, const Workspace& ws, const Cylinder& c) {
-  return -sign(sliding_speed(m.joints()[c.slide_joint], ws)) * c.seal_friction;
-}
-/// The power the seals of the cylinder in pair `joint` lose (>= 0), or 0.
+/// The power the seals of the cylinder in pair `joint` lost in the last walk (>= 0), or 0.
 double seal_power(const Mechanism& m, const Workspace& ws, int joint) {
-  for (const Cylinder& c : m.cylinders())
-    if (c.slide_joint == joint) return c.seal_friction * std::abs(sliding_speed(m.joints()[joint], ws));
+  for (size_t k = 0; k < m.cylinders().size(); ++k)
+    if (m.cylinders()[k].slide_joint == joint) return -ws.seal_effort[k] * sliding_speed(m.joints()[joint], ws);
   return 0.0;
 }
 bool has_seal_friction(const Mechanism& m) {
@@ -99,8 +95,13 @@ void update_friction(const Mechanism& m, Workspace& ws) {
     ws.bearing_effort[k] = effort;
     add_bearing_effort(m, ws, b, effort, ws.friction_load);
   }
-  for (const Cylinder& c : m.cylinders())
-    if (c.seal_friction > 0.0) add_guide_force(m.joints()[c.slide_joint], ws, seal_effort(m, ws, c), ws.friction_load);
+  // Each cylinder's seals: the Coulomb force -sgn(v) F0 along it on the rod, v its rate of length.
+  for (size_t k = 0; k < m.cylinders().size(); ++k) {
+    const Cylinder& c = m.cylinders()[k];
+    const Joint& slide = m.joints()[c.slide_joint];
+    ws.seal_effort[k] = -sign(sliding_speed(slide, ws)) * c.seal_friction;
+    if (c.seal_friction > 0.0) add_guide_force(slide, ws, ws.seal_effort[k], ws.friction_load);
+  }
   ws.friction_load[0].setZero();
 }
 
@@ -156,6 +157,7 @@ KinetostaticsStatus solve_kinetostatics(const Mechanism& m, Workspace& ws, doubl
   evaluate_loads(m, ws, t);
   for (Wrench& w : ws.friction_load) w.setZero();
   std::fill(ws.bearing_effort.begin(), ws.bearing_effort.end(), 0.0);
+  std::fill(ws.seal_effort.begin(), ws.seal_effort.end(), 0.0);
   solve_reactions(m, ws);
   ws.effort_frictionless = ws.effort;
   if (!options.friction || (m.bearings().empty() && !has_seal_friction(m))) return status;

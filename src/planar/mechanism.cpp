@@ -166,18 +166,33 @@ void check_spec(const MechanismSpec& spec) {
     const SourceLocation* where;
     Vec2 local;
     int partner;
+    int joint;  // -1 for a compound pin
+  };
+  // The cylinder whose end pair `joint` is, or nullptr.
+  auto cylinder_at = [&](int joint) -> const Cylinder* {
+    for (const Cylinder& c : spec.cylinders)
+      if (joint >= 0 && (c.base_joint == joint || c.end_joint == joint)) return &c;
+    return nullptr;
   };
   for (int b = 1; b < n_bodies; ++b) {
     std::vector<BodyPin> pins;
     for (int jn : joints_at[b])
       if (const Joint& j = spec.joints[jn]; j.is<RevolutePair>())
-        pins.push_back({&j.name, &j.where, j.body[0] == b ? j.point[0] : j.point[1], j.other(b)});
+        pins.push_back({&j.name, &j.where, j.body[0] == b ? j.point[0] : j.point[1], j.other(b), jn});
     for (int p : pins_at[b])
       if (const int k = spec.pins[p].member(b); k >= 0)
-        pins.push_back({&spec.pins[p].name, &spec.pins[p].where, spec.pins[p].points[k], -1 - p});
+        pins.push_back({&spec.pins[p].name, &spec.pins[p].where, spec.pins[p].points[k], -1 - p, -1});
     for (size_t x = 0; x < pins.size(); ++x)
       for (size_t y = x + 1; y < pins.size(); ++y)
         if ((pins[x].local - pins[y].local).norm() < 1e-12 && pins[x].partner != pins[y].partner) {
+          for (const BodyPin* q : {&pins[x], &pins[y]})
+            if (const Cylinder* c = cylinder_at(q->joint)) {
+              const BodyPin* other = q == &pins[x] ? &pins[y] : &pins[x];
+              throw InputError(c->where, "driver '" + c->name + "'",
+                               "its pin on body '" + spec.bodies[b].name + "' sits on joint '" + *other->name +
+                                   "': a cylinder's end cannot share a pin with another joint yet",
+                               "pin the cylinder at a point of its own (a lug beside the joint)");
+            }
           // The bodies the two joints join: one compound joint would join them all at this pin.
           std::vector<int> joined{b};
           for (const BodyPin* q : {&pins[x], &pins[y]}) {

@@ -31,6 +31,7 @@ Workspace::Workspace(const Mechanism& mechanism)
       load_segment(mechanism.spec().loads.size(), no_segment),
       friction_load(mechanism.bodies().size(), Wrench::Zero()),
       bearing_effort(mechanism.bearings().size(), 0.0),
+      seal_effort(mechanism.cylinders().size(), 0.0),
       load(mechanism.bodies().size(), Wrench::Zero()),
       reaction(mechanism.joints().size()),
       reaction_previous(mechanism.joints().size()),
@@ -63,7 +64,8 @@ bool check(const Mechanism& m, const Workspace& ws) {
             sized(ws.walk_target.q, nd) && sized(ws.body, nb) && sized(ws.start_body, nb) && sized(ws.applied, nb) &&
             sized(ws.friction_load, nb) && sized(ws.load, nb) && sized(ws.group, ng) && sized(ws.scratch, ng) &&
             sized(ws.reaction, nj) && sized(ws.reaction_previous, nj) &&
-            sized(ws.bearing_effort, m.bearings().size()) && sized(ws.load_segment, m.spec().loads.size());
+            sized(ws.bearing_effort, m.bearings().size()) && sized(ws.seal_effort, m.cylinders().size()) &&
+            sized(ws.load_segment, m.spec().loads.size());
   for (size_t g = 0; ok && g < ng; ++g)
     ok = ws.scratch[g].residual.size() == static_cast<Eigen::Index>(m.groups()[g]->newton_unknowns());
   return ok;

@@ -164,6 +164,11 @@ TEST(Cylinder, SealFrictionAddsItsCoulombForceAgainstTheMotion) {
     EXPECT_NEAR(b.effort[0] - a.effort[0], speed > 0 ? 1500.0 : -1500.0, 1e-9 * std::abs(a.effort[0]));
     EXPECT_NEAR(b.effort_frictionless[0], a.effort[0], 1e-9 * std::abs(a.effort[0]));
     EXPECT_NEAR(planar::total_friction_power(sealed, b), 1500.0 * std::abs(speed), 1e-9);
+    // Without friction the seals lose nothing either.
+    (void)planar::solve_kinetostatics(sealed, b, 0.0, {.friction = false});
+    EXPECT_EQ(planar::total_friction_power(sealed, b), 0.0);
+    EXPECT_EQ(planar::friction_power(sealed, b, sealed.cylinders()[0].slide_joint), 0.0);
+    EXPECT_EQ(b.effort[0], b.effort_frictionless[0]);
   }
 }
 
@@ -203,6 +208,17 @@ TEST(Cylinder, BadInputNamesTheLineTheCylinderAndTheFix) {
   EXPECT_NE(areas.find("a pressure needs the cylinder's areas"), std::string::npos) << areas;
   const std::string side = error_of("    bore: 80 mm\n", "    force: {pressure: 30 bar, side: top}\n    bore: 80 mm\n");
   EXPECT_NE(side.find("unknown side 'top'"), std::string::npos) << side;
+  // The law is within its limits over its own span (4 s), not over the analysis's 5 s.
+  const std::string span = error_of("gravity: [0, -9.81]", "analysis: {duration: 5, steps: 50}\ngravity: [0, -9.81]");
+  EXPECT_NE(span.find("m.yaml:17: driver 'lift': its law takes the length to 2.1 m at t = 5 s, beyond the extended "
+                      "length 2 m, within the analysis's time span [0, 5] s"),
+            std::string::npos)
+      << span;
+  // A cylinder's pin on another joint's pin.
+  const std::string shared = error_of("between: [ground.C, boom.D]", "between: [ground.C, boom.O]");
+  EXPECT_NE(shared.find("its pin on body 'boom' sits on joint 'O': a cylinder's end cannot share a pin"),
+            std::string::npos)
+      << shared;
   const std::string clash = error_of("  boom:\n", "  lift_rod:\n    mass: 1\n  boom:\n");
   EXPECT_NE(clash.find("a body of the model"), std::string::npos) << clash;
 }

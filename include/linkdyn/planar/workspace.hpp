@@ -117,6 +117,9 @@ class Workspace {
   /// Per bearing (Mechanism::bearings()), the friction applied in the last walk: a moment on
   /// its second body (revolute pair, pin member) or a force along the guide (prismatic pair).
   std::vector<double> bearing_effort;
+  /// Per cylinder (Mechanism::cylinders()), its seals' friction applied in the last walk: a force
+  /// along it on the rod, the opposite on the barrel.
+  std::vector<double> seal_effort;
   std::vector<Wrench> load;                      ///< the backward walk's running load per body
   std::vector<JointReaction> reaction;           ///< per pair of Mechanism::joints()
   std::vector<JointReaction> reaction_previous;  ///< the previous friction iteration's
