@@ -2,7 +2,9 @@
 // over the drivers' motion [001].
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
@@ -20,6 +22,31 @@ struct KinetostaticsCliOptions {
   bool no_friction = false;
   planar::KinetostaticsOptions solver;
 };
+
+/// Each cylinder's peak pressures, pushing and pulling; a warning where one is above its relief
+/// valve's (the valve opens there: the machine cannot follow its law).
+void print_cylinder_pressures(const planar::Mechanism& m, const planar::KinetostaticsSummary& s) {
+  bool header = false;
+  for (const planar::Cylinder& c : m.cylinders()) {
+    if (!c.has_areas()) continue;
+    if (!header)
+      fmt::print("{:<16} {:>14} {:>12} {:>14} {:>12} {:>10}\n", "cylinder", "push max bar", "at t s", "pull max bar",
+                 "at t s", "relief"),
+          header = true;
+    const planar::EffortStatistics& e = s.effort[static_cast<size_t>(c.driver)];
+    const double push = e.most / c.piston_area, pull = -e.least / c.annulus_area;
+    // "-" where it never pushes (or never pulls).
+    const auto bar = [](double p) { return p > 0.0 ? fmt::format("{:.6g}", p / 1e5) : std::string("-"); };
+    const auto when = [](double p, double t) { return p > 0.0 ? fmt::format("{:.6g}", t) : std::string("-"); };
+    fmt::print("{:<16} {:>14} {:>12} {:>14} {:>12} {:>10}\n", c.name, bar(push), when(push, e.most_t), bar(pull),
+               when(pull, e.least_t), bar(c.relief));
+    if (c.relief > 0.0 && std::max(push, pull) > c.relief)
+      fmt::print(
+          "warning: cylinder {} needs {:.6g} bar at t = {:.6g} s, above its relief valve's {:g} bar: the valve opens "
+          "there and the machine cannot follow its law (a larger bore, a higher relief, or a lighter load)\n",
+          c.name, std::max(push, pull) / 1e5, push >= pull ? e.most_t : e.least_t, c.relief / 1e5);
+  }
+}
 
 void print_summary(const planar::Mechanism& m, const planar::KinetostaticsSummary& s, bool friction) {
   fmt::print("mean driving power {:.6g} W over {:.6g} s; driving work {:.6g} J\n", s.mean_driver_power, s.duration,
@@ -45,6 +72,7 @@ void print_summary(const planar::Mechanism& m, const planar::KinetostaticsSummar
     fmt::print("{:<16} {:>14.6g} {:>12.6g} {:>14.6g} {:>11.6g}, {:<11.6g} {}\n", driver.name, s.effort[d].peak,
                s.effort[d].peak_t, s.effort[d].rms, s.effort_frictionless[d].peak, s.effort_frictionless[d].rms, unit);
   }
+  print_cylinder_pressures(m, s);
   fmt::print("{:<16} {:>16} {:>14} {:>12}\n", "pair", "friction loss J", "max |F| N", "at t s");
   for (size_t k = 0; k < m.spec().joints.size(); ++k) {
     if (m.joints()[k].is<planar::GearPair>()) continue;

@@ -58,7 +58,8 @@ dynamics::SimulationOptions steady_setup(const planar::Mechanism& m, const dynam
     for (int a : acts) {
       sim.actuator_scale[a] = scale;
       const dynamics::Actuator& act = machine.actuators[a];
-      // The scaled parameter: a motor's voltage, a resistance's T0, a torque's value.
+      // The scaled parameter: a motor's voltage, a resistance's T0, a torque's value, a
+      // cylinder's whole force law.
       const auto [what, base] = std::visit(
           [](const auto& law) -> std::pair<const char*, double> {
             using Law = std::decay_t<decltype(law)>;
@@ -66,6 +67,8 @@ dynamics::SimulationOptions steady_setup(const planar::Mechanism& m, const dynam
               return {"voltage", law.voltage};
             else if constexpr (std::is_same_v<Law, dynamics::Resistance>)
               return {"T0", law.T0};
+            else if constexpr (std::is_same_v<Law, dynamics::CylinderForce>)
+              return {"force scale", 1.0};
             else
               return {"value", law.value};
           },

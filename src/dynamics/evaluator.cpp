@@ -42,6 +42,9 @@ void Evaluator::actuator_efforts(const double* y, const Branches& branches, Eval
           using Law = std::decay_t<decltype(law)>;
           if constexpr (std::is_same_v<Law, Torque>) {
             return (law.when_body < 0 || branches.when[k] == law.when_sign) ? scale_[k] * law.value : 0.0;
+          } else if constexpr (std::is_same_v<Law, CylinderForce>) {
+            // Its length is its driver's coordinate; its table's segment follows the loads'.
+            return scale_[k] * law.at(y[law.driver], speed, branches.segment[m_.spec().loads.size() + k]);
           } else if constexpr (std::is_same_v<Law, Resistance>) {
             return -law.c * speed;  // the Coulomb part T0 is a Coulomb element
           } else {

@@ -21,7 +21,9 @@ struct Branches {
   std::vector<double> coulomb;  ///< per Coulomb element: the sign of its speed (friction opposes it)
   std::vector<double> when;     ///< per actuator: the sign of its condition body's omega
   std::vector<double> motor;    ///< per actuator: the sign of a DC motor's power (motor or brake)
-  std::vector<int> segment;     ///< per load: the segment of its table held (planar::no_segment: none or not yet)
+  /// Per load, then per actuator (a cylinder's force table): the segment of its table held
+  /// (planar::no_segment: none or not yet).
+  std::vector<int> segment;
   /// Per Coulomb element: the signs of a prismatic pair's normal loads (N, or N1 and N2) held,
   /// 0 where none yet.
   std::vector<std::array<double, 2>> normal;
@@ -60,7 +62,7 @@ struct Speeds {
   std::vector<double> coulomb;   ///< per Coulomb element
   std::vector<double> when;      ///< per actuator: its condition body's omega (0 if none)
   std::vector<double> actuator;  ///< per actuator: its speed
-  std::vector<double> table;     ///< per load: its table coordinate (NaN without a table)
+  std::vector<double> table;     ///< per load, then per actuator: its table's coordinate (NaN without a table)
 };
 
 /// The successive approximations of the pairs' friction [001 Eqs. 12-13]: done when the

@@ -1,10 +1,12 @@
 // The machine of direct dynamics: rotors, motors and Coulomb elements.
 #include "linkdyn/dynamics/machine.hpp"
 
+#include <algorithm>
 #include <variant>
 
 #include "linkdyn/planar/friction.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
+#include "linkdyn/planar/loads.hpp"
 
 namespace linkdyn::dynamics {
 
@@ -72,6 +74,37 @@ void add_element_effort(const planar::Mechanism& m, const planar::Workspace& ws,
     const planar::Joint& j = m.joints()[std::get<GuideResistance>(e.site).joint];
     planar::add_guide_force(j, ws, effort, loads);
   }
+}
+
+int CylinderForce::segment_of(double x) const {
+  return static_cast<int>(std::upper_bound(this->x.begin(), this->x.end(), x) - this->x.begin()) - 1;
+}
+
+double CylinderForce::inside(int segment, double x) const {
+  const int last = static_cast<int>(this->x.size()) - 1;
+  if (segment < 0) return this->x.front() - x;
+  if (segment >= last) return x - this->x.back();
+  const double a = this->x[static_cast<size_t>(segment)], b = this->x[static_cast<size_t>(segment) + 1];
+  return (x - a) * (b - x) / ((b - a) * (b - a));
+}
+
+double CylinderForce::at(double length, double speed, int segment) const {
+  double F = value;
+  if (tabulated()) {
+    const double s = against == Against::length ? length : speed;
+    if (segment == planar::no_segment) segment = segment_of(s);
+    const int last = static_cast<int>(x.size()) - 1;
+    if (segment < 0) {
+      F = force.front();
+    } else if (segment >= last) {
+      F = force.back();
+    } else {
+      const size_t k = static_cast<size_t>(segment);
+      const double w = (s - x[k]) / (x[k + 1] - x[k]);
+      F = (1.0 - w) * force[k] + w * force[k + 1];
+    }
+  }
+  return std::clamp(F, -max_pull, max_push);
 }
 
 double actuator_speed(const planar::Mechanism& m, const planar::Workspace& ws, const Actuator& a) {

@@ -57,7 +57,7 @@ bool PlacedEvaluator::place(const double* y) {
 }
 
 void PlacedEvaluator::apply_loads(Workspace& ws, double t, const double* y, const Branches& b, Evaluation& e) {
-  std::copy(b.segment.begin(), b.segment.end(), ws.load_segment.begin());  // the tables' kinks are events
+  std::copy_n(b.segment.begin(), ws.load_segment.size(), ws.load_segment.begin());  // the tables' kinks are events
   planar::evaluate_loads(m_, ws, t);
   const auto& loads = m_.spec().loads;
   for (size_t l = 0; l < loads.size(); ++l) e.load_power[l] = planar::variable_load_power(m_, ws, loads[l], t);

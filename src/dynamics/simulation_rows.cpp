@@ -83,7 +83,7 @@ Eigen::Index RowWriter::values_per_row() const {
 }
 
 void RowWriter::write(double t, const State& y, const Evaluation& e, const Branches& branches) {
-  std::copy(branches.segment.begin(), branches.segment.end(), ws_.load_segment.begin());
+  std::copy_n(branches.segment.begin(), ws_.load_segment.size(), ws_.load_segment.begin());
   const bool limit = place(t, y, e);
   const auto& loads = m_.spec().loads;
   const flex::ElasticEnergy elastic = elastic_rows(y);

@@ -15,11 +15,11 @@ Switches::Switches(const DynamicSystem& s, const SimulationOptions& o, Evaluator
     : sys_(s), m_(*s.mechanism), eval_(eval), L_(L) {
   const size_t na = sys_.machine.actuators.size(), ne = s.coulomb.size();
   speeds_.coulomb.assign(ne, 0.0), speeds_.when.assign(na, 0.0), speeds_.actuator.assign(na, 0.0);
-  speeds_.table.assign(m_.spec().loads.size(), NAN);
+  speeds_.table.assign(nt(), NAN);
   at_state_ = speeds_;
   for (const auto& load : m_.spec().loads) any_table_ = any_table_ || load.table.has_value();
   branches.coulomb.assign(ne, 0.0), branches.when.assign(na, 0.0), branches.motor.assign(na, 0.0);
-  branches.segment.assign(m_.spec().loads.size(), planar::no_segment);
+  branches.segment.assign(nt(), planar::no_segment);
   branches.normal.assign(ne, {0.0, 0.0});
   // Pair friction switched off: its elements act nowhere and switch nothing.
   for (const CoulombElement& e : s.coulomb) {
@@ -80,6 +80,17 @@ void Switches::values(double t, const State& y, std::vector<double>& g) {
     const auto [a, b] = planar::table_segment_ends(loads[l], k);
     g[c++] = (speeds_.table[l] - a) * (b - speeds_.table[l]) / ((b - a) * (b - a));
   }
+  // A cylinder's force table: its length, or its speed (per unit qd above, for one DOF).
+  for (size_t k = 0; k < acts.size(); ++k) {
+    const CylinderForce* f = force_table(k);
+    double& x = speeds_.table[loads.size() + k];
+    x = !f                                             ? NAN
+        : f->against == CylinderForce::Against::length ? y[static_cast<size_t>(f->driver)]
+        : one_dof_stick_                               ? speeds_.actuator[k] * y[1]
+                                                       : speeds_.actuator[k];
+    const int segment = branches.segment[loads.size() + k];
+    g[c++] = f && segment != planar::no_segment ? f->inside(segment, x) : 0.0;
+  }
   // A prismatic pair's normal loads and the held elements' margins, from an evaluation at the
   // state.
   if ((any_normals_ || any_held) && !branches.stuck) eval_.evaluate(t, y.data(), branches, probe_);
@@ -91,7 +102,7 @@ void Switches::values(double t, const State& y, std::vector<double>& g) {
 }
 
 size_t Switches::count() const {
-  return sys_.coulomb.size() + 2 * sys_.machine.actuators.size() + m_.spec().loads.size() + 2 * sys_.coulomb.size() +
+  return sys_.coulomb.size() + 2 * sys_.machine.actuators.size() + nt() + 2 * sys_.coulomb.size() +
          (one_dof_stick_ ? 1 : 0);
 }
 
@@ -100,9 +111,9 @@ double Switches::locked(size_t k) const {
   if (k < ne) return branches.stuck ? 0.0 : branches.holds(k) ? 1.0 : branches.coulomb[k];
   if (k < ne + na) return branches.when[k - ne];
   if (k < ne + 2 * na) return branches.motor[k - ne - na];
-  if (k < ne + 2 * na + nl()) return branches.segment[k - ne - 2 * na] != planar::no_segment ? 1.0 : 0.0;
-  if (k < ne + 2 * na + nl() + 2 * ne) {
-    const size_t i = k - ne - 2 * na - nl();
+  if (k < ne + 2 * na + nt()) return branches.segment[k - ne - 2 * na] != planar::no_segment ? 1.0 : 0.0;
+  if (k < ne + 2 * na + nt() + 2 * ne) {
+    const size_t i = k - ne - 2 * na - nt();
     return branches.stuck ? 0.0 : branches.normal[i / 2][i % 2];
   }
   return branches.stuck ? -1.0 : machine_sign_;
@@ -130,11 +141,26 @@ void Switches::lock(double t, const State& y, bool only_unlocked, int event) {
       segment = planar::table_segment(loads[l], speeds_.table[l]);
     }
   }
+  for (size_t k = 0; k < na; ++k) {  // the segments of the cylinders' force tables
+    const CylinderForce* f = force_table(k);
+    const double x = speeds_.table[loads.size() + k];
+    if (!f || !std::isfinite(x)) continue;
+    int& segment = branches.segment[loads.size() + k];
+    const int last = static_cast<int>(f->x.size()) - 1;
+    if (event == static_cast<int>(ne + 2 * na + loads.size() + k) && segment != planar::no_segment) {
+      // Into the neighbouring segment on the side of the row crossed.
+      const bool below = segment >= 0 && (segment >= last || std::abs(x - f->x[static_cast<size_t>(segment)]) <
+                                                                 std::abs(x - f->x[static_cast<size_t>(segment) + 1]));
+      segment += below ? -1 : 1;
+    } else if (!only_unlocked || segment == planar::no_segment) {
+      segment = f->segment_of(x);
+    }
+  }
   for (size_t k = 0; k < g.size(); ++k) {
     double s = sign(g[k]);
     // A normal load's own event: it has changed sign (at the crossing its value is ~0 either way).
     const bool normal_event =
-        static_cast<int>(k) == event && k >= ne + 2 * na + loads.size() && k < ne + 2 * na + loads.size() + 2 * ne;
+        static_cast<int>(k) == event && k >= ne + 2 * na + nt() && k < ne + 2 * na + nt() + 2 * ne;
     if (normal_event && locked(k) != 0.0) s = -locked(k);
     if (s == 0.0 || (only_unlocked && locked(k) != 0.0)) continue;
     if (k < ne) {
@@ -145,10 +171,10 @@ void Switches::lock(double t, const State& y, bool only_unlocked, int event) {
       branches.when[k - ne] = s;
     else if (k < ne + 2 * na)
       branches.motor[k - ne - na] = s;
-    else if (k < ne + 2 * na + loads.size())
+    else if (k < ne + 2 * na + nt())
       continue;
-    else if (k < ne + 2 * na + loads.size() + 2 * ne) {
-      const size_t i = k - ne - 2 * na - loads.size();
+    else if (k < ne + 2 * na + nt() + 2 * ne) {
+      const size_t i = k - ne - 2 * na - nt();
       if (!branches.stuck) branches.normal[i / 2][i % 2] = s;
     } else if (!branches.stuck)
       machine_sign_ = s;

@@ -1,9 +1,9 @@
 #pragma once
 // The switches of a simulation: the functions whose signs the locked branches hold over a step
-// (Coulomb speeds, conditions, motor powers, tables' segments, prismatic pairs' normal loads, a
-// one-DOF machine's speed or break-away margin), and what happens when one changes sign: a
-// friction reverses, a machine stops and sticks or turns back, a stuck machine breaks away, an
-// element of a machine of several DOF is held at rest or slips.
+// (Coulomb speeds, conditions, motor powers, tables' segments (loads', cylinders' forces), prismatic pairs' normal
+// loads, a one-DOF machine's speed or break-away margin), and what happens when one changes sign: a friction reverses,
+// a machine stops and sticks or turns back, a stuck machine breaks away, an element of a machine of several DOF is held
+// at rest or slips.
 #include <vector>
 
 #include "dynamics/state_layout.hpp"
@@ -37,10 +37,11 @@ class Switches {
   /// One DOF with Coulomb elements: the machine sticks as a whole (its own function, the last).
   [[nodiscard]] bool one_dof_stick() const { return one_dof_stick_; }
   [[nodiscard]] size_t machine_function() const { return count() - 1; }
-  /// Function k is a load table's: its event is a row crossed, not a switch.
+  /// Function k is a load table's or a cylinder's force table's: its event is a row crossed,
+  /// not a switch.
   [[nodiscard]] bool table_row(size_t k) const {
     const size_t first = sys_.coulomb.size() + 2 * sys_.machine.actuators.size();
-    return k >= first && k < first + nl();
+    return k >= first && k < first + nt();
   }
   /// Several DOF at the start: each element at rest is held if static friction can hold it.
   void hold_at_start(double t, State& y);
@@ -53,7 +54,13 @@ class Switches {
  private:
   void start(double drive);
   [[nodiscard]] double margin(double t, const State& y);
-  [[nodiscard]] size_t nl() const { return m_.spec().loads.size(); }
+  /// The tables' functions: one per load, then one per actuator (a cylinder's force table).
+  [[nodiscard]] size_t nt() const { return m_.spec().loads.size() + sys_.machine.actuators.size(); }
+  /// Actuator k's force table, or nullptr.
+  [[nodiscard]] const CylinderForce* force_table(size_t k) const {
+    const Actuator& a = sys_.machine.actuators[k];
+    return a.is<CylinderForce>() && a.as<CylinderForce>().tabulated() ? &a.as<CylinderForce>() : nullptr;
+  }
   [[nodiscard]] size_t motor_index(size_t actuator) const;
 
   const DynamicSystem& sys_;

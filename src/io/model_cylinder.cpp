@@ -47,6 +47,70 @@ std::string stroke_problem(const Cylinder& c, const MotionLaw& law, const TimeGr
 
 }  // namespace
 
+dynamics::CylinderForce ModelParser::cylinder_force(const Cylinder& c, const YAML::Node& f, const std::string& path) {
+  dynamics::CylinderForce law;
+  law.joint = c.slide_joint;
+  law.driver = c.driver;
+  if (c.relief > 0.0) law.max_push = c.relief * c.piston_area, law.max_pull = c.relief * c.annulus_area;
+  if (!f.IsMap()) {
+    law.value = in_.number(f, path, Quantity::force);
+    return law;
+  }
+  if (field(f, "table")) {
+    // A force tabulated against the length or the speed: rows [x, F], x increasing.
+    in_.allow_only(f, path, {"against", "table"});
+    const YAML::Node against = in_.required(f, "against", path, "give against: length or against: speed");
+    const std::string x_name = in_.text(against, path + ".against");
+    if (x_name != "length" && x_name != "speed")
+      in_.fail(against, path, "unknown coordinate '" + x_name + "'",
+               "give against: length (pin to pin, m) or against: speed (dL/dt, m/s)");
+    law.against =
+        x_name == "length" ? dynamics::CylinderForce::Against::length : dynamics::CylinderForce::Against::speed;
+    const Quantity x_kind = x_name == "length" ? Quantity::length : Quantity::velocity;
+    const YAML::Node rows = field(f, "table");
+    const std::string hint = x_name == "length" ? "write table: [[1.2 m, 40 kN], [1.8 m, 35 kN]]"
+                                                : "write table: [[-0.2, -30 kN], [0, 0], [0.2, 30 kN]] (m/s, N)";
+    if (!rows.IsSequence() || rows.size() < 2) in_.fail(rows, path, "the table needs two rows or more", hint);
+    for (const YAML::Node& row : rows) {
+      if (!row.IsSequence() || row.size() != 2) in_.fail(row, path, "each row is a pair [" + x_name + ", force]", hint);
+      law.x.push_back(in_.number(row[0], path + ".table", x_kind));
+      law.force.push_back(in_.number(row[1], path + ".table", Quantity::force));
+      if (law.x.size() > 1 && !(law.x.back() > law.x[law.x.size() - 2]))
+        in_.fail(row, path,
+                 fmt::format("the {} {:g} is not above the previous row's {:g}", x_name, law.x.back(),
+                             law.x[law.x.size() - 2]),
+                 "give the rows in increasing " + x_name);
+    }
+    if (law.against == dynamics::CylinderForce::Against::length && c.stroke_max > 0.0 &&
+        (law.x.front() > c.stroke_min || law.x.back() < c.stroke_max))
+      in_.fail(rows, path,
+               fmt::format("the table covers lengths [{:g}, {:g}] m, not the stroke [{:g}, {:g}] m", law.x.front(),
+                           law.x.back(), c.stroke_min, c.stroke_max),
+               "extend the table from the retracted to the extended length");
+    return law;
+  }
+  // The pressure on one side, less a back pressure on the other: p A_piston - p_back A_annulus
+  // pushing, or p A_annulus - p_back A_piston pulling.
+  in_.allow_only(f, path, {"pressure", "side", "back_pressure"});
+  const YAML::Node p = in_.required(f, "pressure", path, "give pressure: e.g. 250 bar, or table: and against:");
+  const double pressure = in_.number(p, path + ".pressure", Quantity::pressure);
+  if (!(pressure > 0.0)) in_.fail(p, path, "the pressure must be positive", "give the supply pressure, e.g. 250 bar");
+  if (!c.has_areas())
+    in_.fail(f, path, "a pressure needs the cylinder's areas", "give bore: and rod_diameter: beside force:");
+  const YAML::Node back = field(f, "back_pressure");
+  const double back_pressure = back ? in_.number(back, path + ".back_pressure", Quantity::pressure) : 0.0;
+  if (!(back_pressure >= 0.0 && back_pressure < pressure))
+    in_.fail(back, path, "the back pressure must be between 0 and the pressure",
+             "give the return line's pressure, e.g. 5 bar");
+  const std::string side = field(f, "side") ? in_.text(field(f, "side"), path + ".side") : "piston";
+  if (side != "piston" && side != "rod")
+    in_.fail(field(f, "side"), path, "unknown side '" + side + "'",
+             "give side: piston (pushing the rod out) or rod (pulling it in)");
+  law.value = side == "piston" ? pressure * c.piston_area - back_pressure * c.annulus_area
+                               : back_pressure * c.piston_area - pressure * c.annulus_area;
+  return law;
+}
+
 void ModelParser::cylinder_strokes() {
   // The analyses run over the model's grid (analysis:) or the first driver's law's: each
   // cylinder's law must stay within its stroke there too.
@@ -64,9 +128,9 @@ void ModelParser::cylinder_strokes() {
 
 void ModelParser::cylinder(const std::string& name, const std::string& entity, const YAML::Node& key,
                            const YAML::Node& d) {
-  in_.allow_only(
-      d, entity,
-      {"type", "between", "law", "limits", "bore", "rod_diameter", "seal_friction", "barrel", "rod", "force"});
+  in_.allow_only(d, entity,
+                 {"type", "between", "law", "limits", "bore", "rod_diameter", "seal_friction", "relief", "barrel",
+                  "rod", "force"});
   Cylinder c;
   c.name = name;
   c.where = in_.where(key);
@@ -198,31 +262,18 @@ void ModelParser::cylinder(const std::string& name, const std::string& entity, c
   c.driver = static_cast<int>(spec_.drivers.size());
   spec_.drivers.push_back(std::move(drv));
 
+  if (const YAML::Node r = field(d, "relief")) {
+    c.relief = in_.number(r, entity + ".relief", Quantity::pressure);
+    if (!(c.relief > 0.0)) in_.fail(r, entity, "the relief pressure must be positive", "give it, e.g. 300 bar");
+    if (!c.has_areas())
+      in_.fail(r, entity, "a relief pressure needs the cylinder's areas", "give bore: and rod_diameter: beside it");
+  }
   if (const YAML::Node f = field(d, "force")) {  // in the direct dynamics, its force along it
-    dynamics::Torque push;
-    push.joint = c.slide_joint;
-    const std::string path = entity + ".force";
-    if (f.IsMap()) {
-      in_.allow_only(f, path, {"pressure", "side"});
-      const YAML::Node p = in_.required(f, "pressure", path, "give pressure: e.g. 250 bar");
-      const double pressure = in_.number(p, path + ".pressure", Quantity::pressure);
-      if (!(pressure > 0.0))
-        in_.fail(p, path, "the pressure must be positive", "give the supply pressure, e.g. 250 bar");
-      if (!c.has_areas())
-        in_.fail(f, path, "a pressure needs the cylinder's areas", "give bore: and rod_diameter: beside force:");
-      const std::string side = field(f, "side") ? in_.text(field(f, "side"), path + ".side") : "piston";
-      if (side != "piston" && side != "rod")
-        in_.fail(field(f, "side"), path, "unknown side '" + side + "'",
-                 "give side: piston (pushing the rod out) or rod (pulling it in)");
-      push.value = side == "piston" ? pressure * c.piston_area : -pressure * c.annulus_area;
-    } else {
-      push.value = in_.number(f, path, Quantity::force);
-    }
     dynamics::Actuator force;
     force.name = name + "_force";
     force.where = in_.where(f);
     force.body = c.rod;
-    force.law = push;
+    force.law = cylinder_force(c, f, entity + ".force");
     machine_.actuators.push_back(std::move(force));
   }
   if (c.seal_friction > 0.0) {  // in the direct dynamics, a Coulomb resistance in the slide

@@ -62,6 +62,8 @@ class ModelParser {
   /// A cylinder between two bodies' points (model_cylinder.cpp): its barrel and rod bodies, its
   /// three pairs, its driver and, with seal friction, its seals' resistance.
   void cylinder(const std::string& name, const std::string& entity, const YAML::Node& key, const YAML::Node& d);
+  /// A cylinder's force in the direct dynamics, from its `force:` node (model_cylinder.cpp).
+  dynamics::CylinderForce cylinder_force(const planar::Cylinder& c, const YAML::Node& f, const std::string& path);
   /// Each cylinder's law within its stroke over the analyses' grid (after `analysis:`).
   void cylinder_strokes();
   void two_body_driver(const YAML::Node& jn, const std::string& entity, const planar::Driver& drv);

@@ -199,6 +199,8 @@ KinetostaticsSummary kinetostatics(const Mechanism& m, const TimeGrid& grid, con
         }
         const auto peak = [t](EffortStatistics& e, double value) {
           if (std::abs(value) > e.peak) e.peak = std::abs(value), e.peak_t = t;
+          if (value > e.most) e.most = value, e.most_t = t;
+          if (value < e.least) e.least = value, e.least_t = t;
         };
         for (size_t d = 0; d < static_cast<size_t>(nd); ++d) {
           effort[d] = ws.effort[d], frictionless[d] = ws.effort_frictionless[d];

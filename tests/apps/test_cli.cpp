@@ -171,6 +171,44 @@ TEST(Cli, KinetostaticsOfTheSeedWithAndWithoutFriction) {
   EXPECT_NE(off.output.find("friction off"), std::string::npos);
 }
 
+TEST(Cli, KinetostaticsGivesEachCylindersPeakPressuresAndWarnsAboveItsRelief) {
+  // The excavator's stick cylinder needs its peak push at t = 4 s; its pressure column (row by
+  // row, the force over the piston's area) holds the same peak as the summary's table.
+  const std::string csv = ::testing::TempDir() + "/excavator.csv";
+  const CliRun r = run("kinetostatics " + linkdyn::test::example("excavator") + " --csv " + csv);
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("cylinder           push max bar"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("warning: cylinder"), std::string::npos) << r.output;  // all below 350 bar
+  std::istringstream rows(linkdyn::test::read_text(csv));
+  std::string line, cell;
+  std::getline(rows, line);
+  std::istringstream header(line);
+  int column = -1;
+  for (int k = 0; std::getline(header, cell, ','); ++k)
+    if (cell == "stick_cylinder.pressure") column = k;
+  ASSERT_GE(column, 0) << line;
+  double peak = 0.0;
+  while (std::getline(rows, line)) {
+    std::istringstream row(line);
+    for (int k = 0; k <= column; ++k) std::getline(row, cell, ',');
+    peak = std::max(peak, std::stod(cell));
+  }
+  std::array<char, 32> digits{};
+  std::snprintf(digits.data(), digits.size(), "%.6g", peak / 1e5);
+  const std::string printed = digits.data();
+  EXPECT_NE(r.output.find("stick_cylinder          " + printed), std::string::npos) << printed << "\n" << r.output;
+  // Its relief set below that: the warning names the cylinder, the pressure, when, and the fix.
+  std::string text = linkdyn::test::read_text(linkdyn::test::example("excavator"));
+  const size_t stick = text.find("  stick_cylinder:");
+  text.replace(text.find("relief: 350 bar", stick), 15, "relief: 150 bar");
+  const CliRun low = run("kinetostatics " + write_temp("excavator-low-relief.yaml", text));
+  ASSERT_EQ(low.code, 0) << low.output;
+  EXPECT_NE(low.output.find("warning: cylinder stick_cylinder needs " + printed +
+                            " bar at t = 4 s, above its relief valve's 150 bar"),
+            std::string::npos)
+      << low.output;
+}
+
 TEST(Cli, UsefulLoadThatDoesNoWorkExitsWithCode2) {
   // A damper between the rocker's pivot and a point of the rocker never changes length.
   std::string text = linkdyn::test::read_text(linkdyn::test::example("seed001-fourbar"));

@@ -216,6 +216,25 @@ TEST(Cylinder, BadInputNamesTheLineTheCylinderAndTheFix) {
        "between: [ground.C, boom.O]",
        {"its pin on body 'boom' sits on joint 'O': a cylinder's end cannot share a pin"}},
       {"  boom:\n", "  lift_rod:\n    mass: 1\n  boom:\n", {"a body of the model"}},
+      // The force laws of the direct dynamics.
+      {"    bore: 80 mm\n",
+       "    force: {against: length, table: [[1.0 m, 9 kN], [1.5 m, 9 kN], [1.4 m, 8 kN], [2 m, 7 kN]]}\n"
+       "    bore: 80 mm\n",
+       {"m.yaml:22:", "driver 'lift'", "the length 1.4 is not above the previous row's 1.5", "increasing length"}},
+      {"    bore: 80 mm\n",
+       "    force: {against: length, table: [[1.2 m, 9 kN], [2 m, 7 kN]]}\n    bore: 80 mm\n",
+       {"covers lengths [1.2, 2] m, not the stroke [1, 2] m", "extend the table"}},
+      {"    bore: 80 mm\n",
+       "    force: {against: stroke, table: [[1 m, 9 kN], [2 m, 7 kN]]}\n    bore: 80 mm\n",
+       {"unknown coordinate 'stroke'", "against: speed"}},
+      {"    bore: 80 mm\n", "    force: {against: speed, table: [[0, 1 kN]]}\n    bore: 80 mm\n", {"two rows or more"}},
+      {"    bore: 80 mm\n",
+       "    force: {pressure: 30 bar, back_pressure: 40 bar}\n    bore: 80 mm\n",
+       {"the back pressure must be between 0 and the pressure"}},
+      {"    bore: 80 mm\n    rod_diameter: 45 mm\n",
+       "    relief: 200 bar\n",
+       {"a relief pressure needs the cylinder's areas"}},
+      {"    bore: 80 mm\n", "    relief: -2 bar\n    bore: 80 mm\n", {"the relief pressure must be positive"}},
   };
   for (const Case& c : cases) {
     const std::string message = error_of(c.from, c.to);

@@ -3,6 +3,7 @@
 // and resistances) and the constraint actions to follow. The planar mechanism
 // (planar::MechanismSpec) does not know them; io::read_model returns both.
 #include <array>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -46,6 +47,32 @@ struct Torque {
   int joint = -1;
 };
 
+/// A cylinder's force along its slide, on the rod and the opposite on the barrel (positive pushes
+/// the rod out): constant, or linear between the rows of a table against its length L (the
+/// driver's coordinate) or its speed dL/dt, the end rows held beyond the table; then held within
+/// [-max_pull, max_push] (a relief valve's pressure times the annulus and the piston areas).
+struct CylinderForce {
+  enum class Against { constant, length, speed };
+  int joint = -1;   ///< the cylinder's slide
+  int driver = -1;  ///< its length's driver
+  Against against = Against::constant;
+  double value = 0.0;            ///< N, when constant
+  std::vector<double> x, force;  ///< the table: L (m) or dL/dt (m/s), increasing; N
+  double max_push = std::numeric_limits<double>::infinity();
+  double max_pull = std::numeric_limits<double>::infinity();
+
+  [[nodiscard]] bool tabulated() const { return against != Against::constant; }
+  /// The table's segment that holds x: -1 below its first row, k between rows k and k + 1,
+  /// rows - 1 beyond its last row.
+  [[nodiscard]] int segment_of(double x) const;
+  /// Positive while x stays within `segment`, zero at its ends: the switching function of the
+  /// table's kinks (events of the direct dynamics, as a load table's are).
+  [[nodiscard]] double inside(int segment, double x) const;
+  /// The force at length L and speed v, on the table's segment `segment` (its line continued
+  /// beyond its ends while it is held over an integrator step), or on the segment that holds x.
+  [[nodiscard]] double at(double length, double speed, int segment = std::numeric_limits<int>::min()) const;
+};
+
 /// T = -T0 sgn(omega) - c omega on the body [003 Sect. 3.2]; with `joint` (a prismatic pair) a
 /// force F = -T0 sgn(v) - c v along the guide on the joint's second body, opposite on the first,
 /// v the slider point's velocity relative to the guide (the slider's Coulomb friction F_r of
@@ -67,7 +94,7 @@ struct DcMotor {
 struct Actuator {
   std::string name;
   int body = 0;
-  std::variant<Torque, Resistance, DcMotor> law;
+  std::variant<Torque, Resistance, DcMotor, CylinderForce> law;
   SourceLocation where;
 
   template <class Law>
@@ -84,6 +111,7 @@ struct Actuator {
   }
   /// The prismatic pair of a resistance or a torque acting as a force, or -1.
   [[nodiscard]] int joint() const {
+    if (is<CylinderForce>()) return as<CylinderForce>().joint;
     return is<Resistance>() ? as<Resistance>().joint : is<Torque>() ? as<Torque>().joint : -1;
   }
   /// The body whose turning enables a conditional torque, or -1.

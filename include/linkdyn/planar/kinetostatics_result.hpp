@@ -15,7 +15,9 @@ namespace linkdyn::planar {
 /// A driver effort over the sweep: its largest magnitude, when, and its root mean square over
 /// time (trapezoidal rule, the rows integrated as the works are).
 struct EffortStatistics {
-  double peak = 0.0, peak_t = 0.0, rms = 0.0;
+  double peak = 0.0, peak_t = 0.0, rms = 0.0;  ///< largest |effort|, when, RMS
+  double most = 0.0, most_t = 0.0;             ///< the largest positive effort (a cylinder's push), when
+  double least = 0.0, least_t = 0.0;           ///< the most negative (a cylinder's pull), when
 };
 
 struct KinetostaticsSummary {

@@ -313,6 +313,7 @@ struct Cylinder {
   double piston_area = 0.0;
   double annulus_area = 0.0;
   double seal_friction = 0.0;  ///< the seals' Coulomb force F0 along the cylinder (N)
+  double relief = 0.0;         ///< the relief valve's pressure (Pa), 0 without one
   SourceLocation where;
   [[nodiscard]] bool has_areas() const { return piston_area > 0.0; }
   /// The pressure (Pa) that force F needs: F / piston area when pushing, -F / annulus area when
