@@ -1,0 +1,50 @@
+#pragma once
+// A cam's follower motion over the cam's turn: segments of rise, dwell and return, each a
+// standard curve of the normalized angle x in [0, 1] (Norton, Cam Design and Manufacturing
+// Handbook, ch. 3; Uicker, Pennock and Shigley, Theory of Machines and Mechanisms, Sect. 6.6).
+#include <string>
+#include <vector>
+
+namespace linkdyn::planar {
+
+enum class CamCurve { dwell, cycloidal, polynomial_345, modified_trapezoid, simple_harmonic };
+
+/// y(x) of a unit rise over a unit interval and its first three derivatives, x in [0, 1].
+struct UnitRise {
+  double y = 0.0, dy = 0.0, d2y = 0.0, d3y = 0.0;
+};
+[[nodiscard]] UnitRise unit_rise(CamCurve curve, double x);
+
+/// One segment of the follower's program.
+struct CamSegment {
+  CamCurve curve = CamCurve::dwell;
+  double span = 0.0;  ///< the cam angle it takes (rad, > 0)
+  double lift = 0.0;  ///< the follower's change over it: + rise, - return, 0 dwell (m or rad)
+};
+
+/// The follower's displacement s by the cam angle theta and its derivatives by theta.
+struct FollowerMotion {
+  double s = 0.0, ds = 0.0, d2s = 0.0, d3s = 0.0;
+};
+
+/// The segments over one turn from theta = 0, the follower at `start` there.
+struct CamProgram {
+  double start = 0.0;
+  std::vector<CamSegment> segments;
+  /// s and its derivatives at theta (any angle: the program repeats every turn).
+  [[nodiscard]] FollowerMotion at(double theta) const;
+};
+
+/// Why `program` is not one turn of a cam ("" if it is): a segment's span not positive, a dwell
+/// with a lift, the spans not adding up to one turn, or the lifts not coming back to the start.
+[[nodiscard]] std::string cam_program_problem(const CamProgram& program);
+
+/// The follower's velocity, acceleration and jerk when the cam turns at omega with angular
+/// acceleration alpha and its rate alpha_dot: the chain rule on s(theta(t)).
+struct FollowerRates {
+  double v = 0.0, a = 0.0, j = 0.0;
+};
+[[nodiscard]] FollowerRates follower_rates(const FollowerMotion& m, double omega, double alpha = 0.0,
+                                           double alpha_dot = 0.0);
+
+}  // namespace linkdyn::planar

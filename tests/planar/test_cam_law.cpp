@@ -1,0 +1,109 @@
+// The follower's program of a cam: each standard curve against its closed form and the peak
+// coefficients the cam literature tabulates, and a turn of segments against the chain rule.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "linkdyn/planar/cam_law.hpp"
+
+using namespace linkdyn::planar;
+
+namespace {
+
+const CamCurve rises[] = {CamCurve::cycloidal, CamCurve::polynomial_345, CamCurve::modified_trapezoid,
+                          CamCurve::simple_harmonic};
+
+/// The largest |dy|, |d2y| and |d3y| over [0, 1] on a fine grid (and at the ends).
+UnitRise peaks(CamCurve curve) {
+  UnitRise p;
+  for (int k = 0; k <= 80000; ++k) {
+    const UnitRise r = unit_rise(curve, k / 80000.0);
+    p.dy = std::max(p.dy, std::abs(r.dy)), p.d2y = std::max(p.d2y, std::abs(r.d2y));
+    p.d3y = std::max(p.d3y, std::abs(r.d3y));
+  }
+  return p;
+}
+
+}  // namespace
+
+TEST(CamLaw, EachRiseGoesFromZeroToOneAndItsDerivativesAreItsSlopes) {
+  // y(0) = 0, y(1) = 1, dy = 0 at both ends; each derivative is the central difference of the
+  // one before (step 1e-5: error h^2/6 y''' below 1e-7 of the size).
+  for (CamCurve c : rises) {
+    EXPECT_NEAR(unit_rise(c, 0.0).y, 0.0, 1e-15);
+    EXPECT_NEAR(unit_rise(c, 1.0).y, 1.0, 1e-14);
+    EXPECT_NEAR(unit_rise(c, 0.0).dy, 0.0, 1e-15);
+    EXPECT_NEAR(unit_rise(c, 1.0).dy, 0.0, 1e-14);
+    const double h = 1e-5;
+    for (double x : {0.03, 0.1, 0.2, 0.3, 0.45, 0.5, 0.55, 0.7, 0.8, 0.9, 0.97}) {
+      const UnitRise lo = unit_rise(c, x - h), mid = unit_rise(c, x), hi = unit_rise(c, x + h);
+      EXPECT_NEAR((hi.y - lo.y) / (2 * h), mid.dy, 1e-7 * 10) << static_cast<int>(c) << " x " << x;
+      EXPECT_NEAR((hi.dy - lo.dy) / (2 * h), mid.d2y, 1e-7 * 100) << static_cast<int>(c) << " x " << x;
+      EXPECT_NEAR((hi.d2y - lo.d2y) / (2 * h), mid.d3y, 1e-7 * 1000) << static_cast<int>(c) << " x " << x;
+    }
+  }
+}
+
+TEST(CamLaw, PeakCoefficientsAreTheTabulatedOnes) {
+  // Norton, Cam Design and Manufacturing Handbook, Table 3-2 (velocity, acceleration and jerk of
+  // a unit rise over a unit interval): cycloidal 2, 2 pi, 4 pi^2; 3-4-5 1.875, 10/sqrt(3), 60;
+  // modified trapezoid 2.000, 4.888, 61.43; simple harmonic pi/2, pi^2/2 (its jerk pi^3/2 at
+  // the ends, where the acceleration jumps from 0).
+  const struct {
+    CamCurve curve;
+    double v, a, j, tolerance;
+  } cases[] = {
+      {CamCurve::cycloidal, 2.0, 2 * M_PI, 4 * M_PI * M_PI, 1e-12},
+      {CamCurve::polynomial_345, 1.875, 10 / std::sqrt(3.0), 60.0, 1e-8},
+      {CamCurve::modified_trapezoid, 2.0, 4.888, 61.43, 5e-4},  // tabulated to 4 digits
+      {CamCurve::simple_harmonic, M_PI / 2, M_PI * M_PI / 2, M_PI * M_PI * M_PI / 2, 1e-9},
+  };
+  for (const auto& c : cases) {
+    const UnitRise p = peaks(c.curve);
+    std::printf("curve %d: C_v %.6f, C_a %.6f, C_j %.6f\n", static_cast<int>(c.curve), p.dy, p.d2y, p.d3y);
+    EXPECT_NEAR(p.dy, c.v, c.tolerance * c.v);
+    EXPECT_NEAR(p.d2y, c.a, c.tolerance * c.a);
+    EXPECT_NEAR(p.d3y, c.j, c.tolerance * c.j);
+  }
+}
+
+TEST(CamLaw, ATurnOfSegmentsFollowsEachCurveScaledToItsSpanAndLift) {
+  // Rise 12 mm cycloidal over 120 deg, dwell 60 deg, return 3-4-5 over 150 deg, dwell 30 deg.
+  const double deg = M_PI / 180.0;
+  CamProgram p;
+  p.start = 0.005;
+  p.segments = {{CamCurve::cycloidal, 120 * deg, 0.012},
+                {CamCurve::dwell, 60 * deg, 0.0},
+                {CamCurve::polynomial_345, 150 * deg, -0.012},
+                {CamCurve::dwell, 30 * deg, 0.0}};
+  EXPECT_EQ(cam_program_problem(p), "");
+  // In the rise, at 40 deg: s = s0 + h (x - sin(2 pi x) / 2 pi), x = 1/3.
+  const double x = 1.0 / 3.0, beta = 120 * deg;
+  const FollowerMotion rise = p.at(40 * deg);
+  EXPECT_NEAR(rise.s, 0.005 + 0.012 * (x - std::sin(2 * M_PI * x) / (2 * M_PI)), 1e-16);
+  EXPECT_NEAR(rise.ds, 0.012 * (1 - std::cos(2 * M_PI * x)) / beta, 1e-15);
+  EXPECT_NEAR(rise.d2s, 0.012 * 2 * M_PI * std::sin(2 * M_PI * x) / (beta * beta), 1e-14);
+  EXPECT_NEAR(rise.d3s, 0.012 * 4 * M_PI * M_PI * std::cos(2 * M_PI * x) / (beta * beta * beta), 1e-13);
+  // The dwell holds the top; the return's middle is halfway down; a turn later, the same.
+  EXPECT_NEAR(p.at(150 * deg).s, 0.017, 1e-16);
+  EXPECT_EQ(p.at(150 * deg).ds, 0.0);
+  EXPECT_NEAR(p.at(255 * deg).s, 0.011, 1e-15);
+  EXPECT_NEAR(p.at(255 * deg + 2 * M_PI).s, 0.011, 1e-15);
+  EXPECT_NEAR(p.at(-105 * deg).s, 0.011, 1e-15);
+  EXPECT_NEAR(p.at(345 * deg).s, 0.005, 1e-16);
+  // At 600 rpm with the cam accelerating: v = s' w, a = s'' w^2 + s' alpha.
+  const FollowerRates r = follower_rates(rise, 20 * M_PI, 5.0, 0.0);
+  EXPECT_NEAR(r.v, rise.ds * 20 * M_PI, 1e-15);
+  EXPECT_NEAR(r.a, rise.d2s * 400 * M_PI * M_PI + rise.ds * 5.0, 1e-12);
+}
+
+TEST(CamLaw, AProgramThatIsNotOneTurnIsNamed) {
+  const double deg = M_PI / 180.0;
+  CamProgram p;
+  p.segments = {{CamCurve::cycloidal, 120 * deg, 0.01}, {CamCurve::cycloidal, 200 * deg, -0.01}};
+  EXPECT_NE(cam_program_problem(p).find("span 320 deg, not one turn"), std::string::npos) << cam_program_problem(p);
+  p.segments = {{CamCurve::cycloidal, 180 * deg, 0.01}, {CamCurve::cycloidal, 180 * deg, -0.008}};
+  EXPECT_NE(cam_program_problem(p).find("add up to 0.002, not 0"), std::string::npos) << cam_program_problem(p);
+  p.segments = {{CamCurve::dwell, 180 * deg, 0.01}, {CamCurve::cycloidal, 180 * deg, -0.01}};
+  EXPECT_NE(cam_program_problem(p).find("segment 1 is a dwell with a lift"), std::string::npos);
+}
