@@ -20,9 +20,10 @@ void run_check(const CheckOptions& o) {
   fmt::print("model: {} ({})\n", m.spec().name, o.model);
   fmt::print("bodies:");
   for (size_t b = 0; b < m.bodies().size(); ++b) fmt::print(" {}={}", b, m.bodies()[b].name);
-  int counts[3] = {0, 0, 0};
+  int counts[4] = {0, 0, 0, 0};
   for (const planar::Joint& j : m.spec().joints) ++counts[static_cast<int>(j.type())];
   fmt::print("\njoints: {} revolute, {} prismatic, {} gear", counts[0], counts[1], counts[2]);
+  if (counts[3] > 0) fmt::print(", {} cam", counts[3]);
   for (const planar::CompoundPin& pin : m.pins())
     fmt::print(", compound {} ({} bodies, {} revolute pairs)", pin.name, pin.bodies.size(), pin.bodies.size() - 1);
   fmt::print("\n");

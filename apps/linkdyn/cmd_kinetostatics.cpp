@@ -48,6 +48,22 @@ void print_cylinder_pressures(const planar::Mechanism& m, const planar::Kinetost
   }
 }
 
+/// Each cam pair's least contact force; a warning where it turns negative (the follower would
+/// leave the cam there: its spring is too weak for the speed).
+void print_cam_contacts(const planar::Mechanism& m, const planar::KinetostaticsSummary& s) {
+  for (size_t k = 0; k < m.joints().size(); ++k) {
+    if (!m.joints()[k].is<planar::CamPair>() || !std::isfinite(s.least_contact[k])) continue;
+    const planar::Joint& j = m.joints()[k];
+    fmt::print("cam {}: least contact force {:.6g} N at t = {:.6g} s\n", j.name, s.least_contact[k],
+               s.least_contact_t[k]);
+    if (s.least_contact[k] < 0.0)
+      fmt::print(
+          "warning: cam {}: the contact force turns negative ({:.6g} N at t = {:.6g} s): the follower leaves the cam "
+          "there (a stiffer or more preloaded spring, or a lower speed)\n",
+          j.name, s.least_contact[k], s.least_contact_t[k]);
+  }
+}
+
 void print_summary(const planar::Mechanism& m, const planar::KinetostaticsSummary& s, bool friction) {
   fmt::print("mean driving power {:.6g} W over {:.6g} s; driving work {:.6g} J\n", s.mean_driver_power, s.duration,
              s.driver_work);
@@ -73,6 +89,7 @@ void print_summary(const planar::Mechanism& m, const planar::KinetostaticsSummar
                s.effort[d].peak_t, s.effort[d].rms, s.effort_frictionless[d].peak, s.effort_frictionless[d].rms, unit);
   }
   print_cylinder_pressures(m, s);
+  print_cam_contacts(m, s);
   fmt::print("{:<16} {:>16} {:>14} {:>12}\n", "pair", "friction loss J", "max |F| N", "at t s");
   for (size_t k = 0; k < m.spec().joints.size(); ++k) {
     if (m.joints()[k].is<planar::GearPair>()) continue;

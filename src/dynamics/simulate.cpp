@@ -21,6 +21,13 @@ namespace {
 /// InputError unless the options describe a run the system can take.
 void check_options(const DynamicSystem& system, const SimulationOptions& o, const StateLayout& L) {
   const Mechanism& m = *system.mechanism;
+  for (const planar::Joint& j : m.joints())
+    if (j.is<planar::CamPair>())
+      throw InputError(j.where, "joint '" + j.name + "'",
+                       "the direct dynamics of a cam pair is not built yet: its contact may open (the follower "
+                       "jumps), which a run must detect",
+                       "analyse the cam with kinematics or kinetostatics (they flag where the contact force turns "
+                       "negative)");
   if (L.elastic > 0 && o.method == Method::reduced)
     throw InputError(system.elastic.front().where, "elastic link '" + system.elastic.front().name + "'",
                      "is coupled with the motion, which the reduced (one-coordinate) method cannot integrate",

@@ -20,6 +20,11 @@ class ModelParser {
   [[nodiscard]] Model parse(const YAML::Node& root);
 
  private:
+  struct CamNode {
+    int joint;
+    YAML::Node node;
+  };
+  std::vector<CamNode> cam_nodes_;  ///< the cam joints, read when every joint is
   template <class Item>
   void no_duplicate(const std::vector<Item>& items, const YAML::Node& key, const std::string& kind) {
     const std::string name = key.as<std::string>();
@@ -57,6 +62,10 @@ class ModelParser {
   void pair_friction(const YAML::Node& node, const std::string& path, bool revolute, PairFriction& f);
   void friction_defaults(const YAML::Node& node);
   void guide(const YAML::Node& j, planar::Joint& joint, const std::string& entity);
+  /// A cam joint (model_cam.cpp): its follower's point, then, once every joint is read, its
+  /// follower's program and the layout its pitch curve is made for.
+  void cam_joint(const YAML::Node& j, planar::Joint& joint, const std::string& entity);
+  void cam_geometry();
   void drivers(const YAML::Node& node);
   void pin_driver(const YAML::Node& d, const YAML::Node& jn, const std::string& entity, planar::Driver& drv);
   /// A cylinder between two bodies' points (model_cylinder.cpp): its barrel and rod bodies, its

@@ -92,7 +92,7 @@ void ModelParser::joints(const YAML::Node& node) {
                Joint joint;
                joint.name = name;
                joint.where = in_.where(key);
-               const YAML::Node type = in_.required(j, "type", entity, "give type: revolute, prismatic or gear");
+               const YAML::Node type = in_.required(j, "type", entity, "give type: revolute, prismatic, gear or cam");
                const std::string t = in_.text(type, entity + ".type");
                const YAML::Node bodies = in_.required(j, "bodies", entity, "give bodies: [first, second]");
                if ((t == "revolute" || t == "R") && bodies.IsSequence() && bodies.size() != 2) {
@@ -143,11 +143,14 @@ void ModelParser::joints(const YAML::Node& node) {
                    in_.fail(field(j, "ratio"), entity, "gear ratio must be between 1e-6 and 1e6 in magnitude",
                             "give theta_second / theta_first (a ratio beyond that is no gear)");
                  gear.phase = in_.optional_number(j, "phase", entity, Quantity::angle).value_or(0.0);
+               } else if (t == "cam") {
+                 cam_joint(j, joint, entity);
                } else {
-                 in_.fail(type, entity, "unknown joint type '" + t + "'", "use revolute, prismatic or gear");
+                 in_.fail(type, entity, "unknown joint type '" + t + "'", "use revolute, prismatic, gear or cam");
                }
                spec_.joints.push_back(std::move(joint));
              });
+  cam_geometry();
   // A geared wheel must turn on a ground pivot (a two-body joint or a compound ground pin).
   for (const Joint& g : spec_.joints) {
     if (!g.is<GearPair>()) continue;

@@ -14,14 +14,12 @@
 namespace linkdyn::planar {
 namespace {
 
-Vec2 quarter_turn(const Vec2& v) { return {-v.y(), v.x()}; }
 Vec2 turned(const Vec2& v, double angle) {
   const double c = std::cos(angle), s = std::sin(angle);
   return {c * v.x() - s * v.y(), s * v.x() + c * v.y()};
 }
-double cross2(const Vec2& a, const Vec2& b) { return a.x() * b.y() - a.y() * b.x(); }
 /// The signed angle from direction w to direction n.
-double angle_between(const Vec2& w, const Vec2& n) { return std::atan2(cross2(w, n), w.dot(n)); }
+double angle_between(const Vec2& w, const Vec2& n) { return std::atan2(cross(w, n), w.dot(n)); }
 
 /// An oscillating arm's angle at s = 0: the roller centre (or knife edge) on the prime circle,
 /// above the line from O to the pivot; |cosine| > 1 when the arm cannot reach it.
@@ -40,25 +38,31 @@ PointPath point_path(const CamFollower& f, const FollowerMotion& m) {
     const double r = f.prime_radius(), s0 = std::sqrt(r * r - f.offset * f.offset);
     return {{f.offset, s0 + m.s}, {0.0, m.ds}, {0.0, m.d2s}, {0.0, 1.0}};
   }
-  // The arm at beta = beta0 - s from the pivot A = (d, 0): it swings clockwise, away from the
-  // cam, as s grows.
-  const double l = f.arm_length, beta = std::acos(arm_cosine(f)) - m.s;
-  const Vec2 u{std::cos(beta), std::sin(beta)}, v = quarter_turn(u);
-  const double rate = -m.ds, rate2 = -m.d2s;  // dbeta/dtheta, d2beta/dtheta2
-  return {Vec2{f.pivot_distance, 0.0} + l * u, l * rate * v, l * rate2 * v - l * rate * rate * u, -v};
+  // The arm at beta = side (beta0 - s) from the pivot A = (d, 0): it swings away from the cam
+  // as s grows (clockwise on the left side, counter-clockwise on the right).
+  const double side = f.arm_side, l = f.arm_length, beta = side * (std::acos(arm_cosine(f)) - m.s);
+  const Vec2 u{std::cos(beta), std::sin(beta)}, v = perp(u);
+  const double rate = -side * m.ds, rate2 = -side * m.d2s;  // dbeta/dtheta, d2beta/dtheta2
+  return {Vec2{f.pivot_distance, 0.0} + l * u, l * rate * v, l * rate2 * v - l * rate * rate * u, -side * v};
 }
+
+/// The pitch curve's tangent T and its rate U by theta, in the follower's frame:
+/// C' = R(-theta) T, C'' = R(-theta) U.
+struct PitchRates {
+  Vec2 T, U;
+};
+PitchRates pitch_rates(const PointPath& p) { return {p.dP - perp(p.P), p.d2P - 2.0 * perp(p.dP) - p.P}; }
 
 CamContact point_contact(const CamFollower& f, const FollowerMotion& m, double theta) {
   const PointPath p = point_path(f, m);
-  const Vec2 T = p.dP - quarter_turn(p.P);                // the pitch curve's tangent
-  const Vec2 U = p.d2P - 2.0 * quarter_turn(p.dP) - p.P;  // and its rate
+  const auto [T, U] = pitch_rates(p);
   CamContact c;
   c.pitch = p.P;
-  c.normal = quarter_turn(T).normalized();  // outwards: the curve turns clockwise on the cam
+  c.normal = perp(T).normalized();  // outwards: the curve turns clockwise on the cam
   const double roller = f.contact == CamFollower::Contact::roller ? f.roller_radius : 0.0;
   c.contact = p.P - roller * c.normal;
   c.pressure_angle = angle_between(p.w, c.normal);
-  c.pitch_curvature_radius = -std::pow(T.norm(), 3) / cross2(T, U);
+  c.pitch_curvature_radius = -std::pow(T.norm(), 3) / cross(T, U);
   c.profile_curvature_radius = c.pitch_curvature_radius - roller;
   c.pitch_in_cam = turned(c.pitch, -theta);
   c.contact_in_cam = turned(c.contact, -theta);
@@ -72,22 +76,23 @@ CamContact face_contact(const CamFollower& f, const FollowerMotion& m, double th
   double h = f.base_radius + m.s, dh = m.ds, d2h = m.d2s, dpsi = -1.0, d2psi = 0.0;
   Vec2 pivot = Vec2::Zero(), w{0.0, 1.0};
   if (f.motion == CamFollower::Motion::oscillating) {
-    // The face through the pivot A = (d, 0) along beta = beta0 - s, tangent to the base circle
-    // at s = 0: h = n . A = -d sin(beta).
-    const double d = f.pivot_distance, beta = -std::asin(f.base_radius / d) - m.s;
-    n = {-std::sin(beta), std::cos(beta)};
-    h = -d * std::sin(beta);
+    // The face through the pivot A = (d, 0) along beta = side (beta0 - s), tangent to the base
+    // circle at s = 0 (beta0 = -asin(rb / d)): n = side (-sin beta, cos beta), h = n . A.
+    const double side = f.arm_side, d = f.pivot_distance;
+    const double beta = side * (-std::asin(f.base_radius / d) - m.s);
+    n = side * Vec2{-std::sin(beta), std::cos(beta)};
+    h = -side * d * std::sin(beta);
     dh = d * std::cos(beta) * m.ds;
-    d2h = d * (std::sin(beta) * m.ds * m.ds + std::cos(beta) * m.d2s);
-    dpsi = -m.ds - 1.0, d2psi = -m.d2s;
+    d2h = d * (side * std::sin(beta) * m.ds * m.ds + std::cos(beta) * m.d2s);
+    dpsi = -side * m.ds - 1.0, d2psi = -side * m.d2s;
     pivot = {d, 0.0};
   }
   const double dh_dpsi = dh / dpsi, d2h_dpsi2 = (d2h * dpsi - dh * d2psi) / (dpsi * dpsi * dpsi);
   CamContact c;
   c.normal = n;
-  c.contact = h * n + dh_dpsi * quarter_turn(n);  // the envelope's point
+  c.contact = h * n + dh_dpsi * perp(n);  // the envelope's point
   // The face point that touches moves about the pivot (clockwise as s grows), or along +y.
-  if (f.motion == CamFollower::Motion::oscillating) w = -quarter_turn(c.contact - pivot).normalized();
+  if (f.motion == CamFollower::Motion::oscillating) w = -f.arm_side * perp(c.contact - pivot).normalized();
   c.pitch = f.motion == CamFollower::Motion::oscillating ? pivot : Vec2{f.offset, h};
   c.pressure_angle = angle_between(w, n);
   c.profile_curvature_radius = h + d2h_dpsi2;
@@ -102,6 +107,12 @@ CamContact face_contact(const CamFollower& f, const FollowerMotion& m, double th
 CamContact cam_contact(const CamFollower& f, const CamProgram& program, double theta) {
   const FollowerMotion m = program.at(theta);
   return f.contact == CamFollower::Contact::flat_faced ? face_contact(f, m, theta) : point_contact(f, m, theta);
+}
+
+PitchCurvePoint pitch_curve(const CamFollower& f, const CamProgram& program, double sigma) {
+  const PointPath p = point_path(f, program.at(sigma));
+  const auto [T, U] = pitch_rates(p);
+  return {turned(p.P, -sigma), turned(T, -sigma), turned(U, -sigma)};
 }
 
 std::string cam_profile_problem(const CamFollower& f, const CamProgram& program, double step) {

@@ -1,6 +1,43 @@
 #include "linkdyn/planar/constraints.hpp"
 
+#include <cmath>
+
 namespace linkdyn::planar {
+
+CamCurveFoot cam_curve_foot(const Joint& joint, const Workspace& ws) {
+  // The follower's point on the cam's frame, laid out as the pitch curve is (frame^T, a
+  // rotation or a mirror: its inverse is its transpose).
+  const CamPair& cam = joint.as<CamPair>();
+  const BodyState& b0 = ws.body[joint.body[0]];
+  const BodyState& b1 = ws.body[joint.body[1]];
+  const Vec2 world = b1.position(joint.point[1]) - b0.r;
+  const Vec2 local = rotate(world, b0.c, -b0.s);  // turned back by the cam's angle
+  const Vec2 y = cam.frame.transpose() * (local - joint.point[0]);
+  // The foot of the normal from y: the nearest sample, then Newton on g = c'.(y - c) = 0,
+  // g' = c''.(y - c) - |c'|^2.
+  size_t nearest = 0;
+  for (size_t k = 1; k < cam.samples.size(); ++k)
+    if ((cam.samples[k] - y).squaredNorm() < (cam.samples[nearest] - y).squaredNorm()) nearest = k;
+  double sigma = 2.0 * M_PI * static_cast<double>(nearest) / static_cast<double>(cam.samples.size());
+  PitchCurvePoint p = pitch_curve(cam.follower, cam.program, sigma);
+  for (int it = 0; it < 30; ++it) {
+    const Vec2 d = y - p.c;
+    const double g = p.dc.dot(d), dg = p.d2c.dot(d) - p.dc.squaredNorm();
+    const double step = dg != 0.0 ? -g / dg : 0.0;
+    sigma += step;
+    p = pitch_curve(cam.follower, cam.program, sigma);
+    if (std::abs(step) <= 1e-15 * (1.0 + std::abs(sigma))) break;
+  }
+  CamCurveFoot foot;
+  foot.sigma = sigma;
+  foot.curve = p;
+  foot.distance = p.outward_normal().dot(y - p.c);
+  // The normal and tangent on the world's axes: the cam body's turn of frame's.
+  const Vec2 n = cam.frame * p.outward_normal(), t = cam.frame * p.dc.normalized();
+  foot.normal = b0.arm(n);
+  foot.tangent = b0.arm(t);
+  return foot;
+}
 
 void joint_rows(const Joint& joint, const Workspace& ws, bool with_gamma, JointRows& rows) {
   const BodyState& b0 = ws.body[joint.body[0]];
@@ -51,6 +88,30 @@ void joint_rows(const Joint& joint, const Workspace& ws, bool with_gamma, JointR
         const Vec2 d_dot = b1.v + b1.omega * perp(arm1) - b0.v - b0.omega * perp(arm0);
         const double w0 = b0.omega * b0.omega, w1 = b1.omega * b1.omega;
         rows.gamma(1) = w0 * n.dot(d) - 2.0 * n_dot.dot(d_dot) - n.dot(w0 * arm0 - w1 * arm1);
+      }
+      break;
+    }
+    case JointType::cam: {
+      // Phi = n . (P - C): the follower's point P from the cam's pitch curve along its normal
+      // (a signed distance). Its gradient is the normal force's pattern: n at P on the
+      // follower, -n at the same point of the cam; Phi'' = n . a_rel + kappa (t . v_rel)^2,
+      // a_rel = a_P - a_cam(P) - 2 w0 J v_rel the acceleration of P relative to the cam, kappa
+      // the curve's curvature (Haug, Computer-Aided Kinematics and Dynamics, Sect. 3.4).
+      const CamCurveFoot foot = cam_curve_foot(joint, ws);
+      const Vec2& n = foot.normal;
+      const Vec2 arm1 = b1.arm(joint.point[1]);
+      const Vec2 rel = b1.r + arm1 - b0.r;  // P from the cam body's origin
+      rows.count = 1;
+      rows.phi(0) = foot.distance;
+      rows.jac[0].block<1, 2>(0, 0) = -n.transpose();
+      rows.jac[0](0, 2) = -cross(rel, n);
+      rows.jac[1].block<1, 2>(0, 0) = n.transpose();
+      rows.jac[1](0, 2) = cross(arm1, n);
+      if (with_gamma) {
+        const Vec2 v_rel = b1.v + b1.omega * perp(arm1) - b0.v - b0.omega * perp(rel);
+        const double kappa = 1.0 / foot.curve.curvature_radius(), vt = foot.tangent.dot(v_rel);
+        rows.gamma(0) = b1.omega * b1.omega * n.dot(arm1) - b0.omega * b0.omega * n.dot(rel) +
+                        2.0 * b0.omega * n.dot(perp(v_rel)) - kappa * vt * vt;
       }
       break;
     }
@@ -108,6 +169,13 @@ void store_reaction(const Joint& joint, int joint_index, const Eigen::Vector2d& 
       r.normal = lambda(1);
       r.force = lambda(1) * perp(ws.body[joint.body[0]].arm(joint.as<PrismaticPair>().guide_dir));
       r.moment = lambda(0);
+      break;
+    case JointType::cam:
+      // On the follower: the contact force lambda along the common normal (positive pushes it
+      // off the cam: a compression).
+      r.normal = lambda(0);
+      r.force = lambda(0) * cam_curve_foot(joint, ws).normal;
+      r.moment = 0.0;
       break;
     case JointType::gear:
       r.force = Vec2::Zero();

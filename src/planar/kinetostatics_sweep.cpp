@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "linkdyn/planar/kinetostatics.hpp"
 
@@ -20,6 +21,8 @@ void add_reaction_columns(const Joint& j, Table& table) {
   if (j.is<PrismaticPair>()) {
     table.add_column(j.name + ".N", "N");
     table.add_column(j.name + ".M", "N m");
+  } else if (j.is<CamPair>()) {
+    table.add_column(j.name + ".N", "N");
   }
 }
 
@@ -130,6 +133,8 @@ KinetostaticsSummary kinetostatics(const Mechanism& m, const TimeGrid& grid, con
   std::vector<double> activity(n_loads), activity_prev(n_loads);
   sum.max_reaction.assign(n_joints, 0.0);
   sum.max_reaction_t.assign(n_joints, grid.t0);
+  sum.least_contact.assign(n_joints, std::numeric_limits<double>::infinity());
+  sum.least_contact_t.assign(n_joints, grid.t0);
   const size_t n_pins = m.pins().size();
   sum.pin_friction_energy.assign(n_pins, 0.0);
   sum.pin_max_force.assign(n_pins, 0.0);
@@ -184,6 +189,8 @@ KinetostaticsSummary kinetostatics(const Mechanism& m, const TimeGrid& grid, con
           friction[k] = j.is<GearPair>() ? 0.0 : friction_power(m, ws, static_cast<int>(k));
           res.friction_power(row, c) = kept(friction[k]);
           if (j.is<GearPair>()) continue;
+          if (valid && j.is<CamPair>() && r.normal < sum.least_contact[k])
+            sum.least_contact[k] = r.normal, sum.least_contact_t[k] = t;
           p_friction += friction[k];
           if (valid && r.force.norm() > sum.max_reaction[k])
             sum.max_reaction[k] = r.force.norm(), sum.max_reaction_t[k] = t;

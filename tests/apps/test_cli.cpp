@@ -209,6 +209,26 @@ TEST(Cli, KinetostaticsGivesEachCylindersPeakPressuresAndWarnsAboveItsRelief) {
       << low.output;
 }
 
+TEST(Cli, KinetostaticsWarnsWhereACamsFollowerWouldLeaveIt) {
+  // At 600 rpm the spring keeps the roller on the cam; at 3000 rpm the follower's deceleration
+  // over the rise's second half (0.25 kg x 2 pi h w^2 / beta^2, about 350 N) beats the spring.
+  const std::string model = std::string(LINKDYN_TEST_DATA_DIR) + "/cam-roller.yaml";
+  const CliRun slow = run("kinetostatics " + model);
+  ASSERT_EQ(slow.code, 0) << slow.output;
+  EXPECT_NE(slow.output.find("cam lobe: least contact force"), std::string::npos) << slow.output;
+  EXPECT_EQ(slow.output.find("warning: cam lobe"), std::string::npos) << slow.output;
+  std::string text = linkdyn::test::read_text(model);
+  text.replace(text.find("600 rpm"), 7, "3000 rpm");
+  const CliRun fast = run("kinetostatics " + write_temp("cam-fast.yaml", text));
+  ASSERT_EQ(fast.code, 0) << fast.output;
+  EXPECT_NE(fast.output.find("warning: cam lobe: the contact force turns negative"), std::string::npos) << fast.output;
+  // The direct dynamics refuses a cam (its contact may open) with the joint's line.
+  const CliRun sim = run("simulate " + model + " --t-end 0.01");
+  EXPECT_EQ(sim.code, 2) << sim.output;
+  EXPECT_NE(sim.output.find("joint 'lobe': the direct dynamics of a cam pair is not built yet"), std::string::npos)
+      << sim.output;
+}
+
 TEST(Cli, UsefulLoadThatDoesNoWorkExitsWithCode2) {
   // A damper between the rocker's pivot and a point of the rocker never changes length.
   std::string text = linkdyn::test::read_text(linkdyn::test::example("seed001-fourbar"));

@@ -103,27 +103,34 @@ TEST(CamProfile, FlatFacedTranslatingFollowerTouchesAtSPrimeWithRadiusRbPlusSPlu
 }
 
 TEST(CamProfile, OscillatingFollowersProfilesAreTheEnvelopesOfTheirPaths) {
-  // An oscillating roller and an oscillating flat face swinging 12 deg: the normal is square to
+  // An oscillating roller and an oscillating flat face swinging 12 deg, left and right of the
+  // line from the cam's centre to the pivot: the normal is square to
   // the numerically differentiated profile and pitch curve, the radii are theirs; the roller's
   // centre stays at the arm's length from the pivot, the face's contact on the face's line.
   const CamProgram p = program(12 * deg);
-  CamFollower roller;
-  roller.motion = CamFollower::Motion::oscillating;
-  roller.base_radius = 0.030, roller.roller_radius = 0.008, roller.pivot_distance = 0.080, roller.arm_length = 0.060;
-  CamFollower face = roller;
-  face.contact = CamFollower::Contact::flat_faced;
-  for (double theta_deg = 0; theta_deg < 360; theta_deg += 7.5) {
-    const double theta = theta_deg * deg;
-    const CamContact r = cam_contact(roller, p, theta), fc = cam_contact(face, p, theta);
-    EXPECT_NEAR((r.pitch - Vec2(0.080, 0.0)).norm(), 0.060, 1e-15);
-    EXPECT_NEAR((fc.contact - Vec2(0.080, 0.0)).dot(fc.normal), 0.0, 1e-15);  // on the face's line
-    expect_consistent(roller, p, theta + 3.75 * deg, "oscillating roller");
-    expect_consistent(face, p, theta + 3.75 * deg, "oscillating face");
+  for (int side : {1, -1}) {
+    CamFollower roller;
+    roller.motion = CamFollower::Motion::oscillating;
+    roller.base_radius = 0.030, roller.roller_radius = 0.008, roller.pivot_distance = 0.080, roller.arm_length = 0.060;
+    roller.arm_side = side;
+    CamFollower face = roller;
+    face.contact = CamFollower::Contact::flat_faced;
+    EXPECT_GT(side * cam_contact(roller, p, 0.0).pitch.y(), 0.0);  // on its side of the line O-pivot
+    for (double theta_deg = 0; theta_deg < 360; theta_deg += 7.5) {
+      const double theta = theta_deg * deg;
+      const CamContact r = cam_contact(roller, p, theta), fc = cam_contact(face, p, theta);
+      EXPECT_NEAR((r.pitch - Vec2(0.080, 0.0)).norm(), 0.060, 1e-15);
+      EXPECT_NEAR((fc.contact - Vec2(0.080, 0.0)).dot(fc.normal), 0.0, 1e-15);  // on the face's line
+      expect_consistent(roller, p, theta + 3.75 * deg, "oscillating roller");
+      expect_consistent(face, p, theta + 3.75 * deg, "oscillating face");
+    }
+    EXPECT_NEAR(cam_contact(roller, p, 0.0).pitch.norm(), 0.038, 1e-15);  // on the prime circle
+    EXPECT_NEAR(cam_contact(face, p, 0.0).contact.norm(), 0.030, 1e-15);  // on the base circle
+    EXPECT_EQ(cam_profile_problem(roller, p, 0.5 * deg), "");
+    EXPECT_EQ(cam_profile_problem(face, p, 0.5 * deg), "");
+    // The follower lifts away from the cam: its point's distance from O grows with s.
+    EXPECT_GT(cam_contact(roller, p, 60 * deg).pitch.norm(), 0.038 + 1e-3);
   }
-  EXPECT_NEAR(cam_contact(roller, p, 0.0).pitch.norm(), 0.038, 1e-15);  // on the prime circle
-  EXPECT_NEAR(cam_contact(face, p, 0.0).contact.norm(), 0.030, 1e-15);  // on the base circle
-  EXPECT_EQ(cam_profile_problem(roller, p, 0.5 * deg), "");
-  EXPECT_EQ(cam_profile_problem(face, p, 0.5 * deg), "");
 }
 
 TEST(CamProfile, UndercutsCuspsAndUnreachableFollowersAreNamed) {

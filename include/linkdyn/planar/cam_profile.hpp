@@ -5,7 +5,9 @@
 // Machines and Mechanisms, Sects. 6.8-6.10; Norton, Cam Design and Manufacturing Handbook,
 // ch. 7). The cam turns counter-clockwise about its centre O by theta; the follower's guide or
 // pivot is fixed. Positions are in the follower's frame (the ground's): O at the origin, the
-// translating follower moving along +y, an oscillating follower's pivot on +x.
+// translating follower moving along +y, an oscillating follower's pivot on +x (its point left or
+// right of the line from O to the pivot).
+#include <cmath>
 #include <string>
 
 #include "linkdyn/core/geometry.hpp"
@@ -24,6 +26,9 @@ struct CamFollower {
   double offset = 0.0;          ///< translating: the guide's line x = offset (m)
   double pivot_distance = 0.0;  ///< oscillating: the pivot at (pivot_distance, 0) (m)
   double arm_length = 0.0;      ///< oscillating: pivot to the roller's centre or the knife edge (m)
+  /// Oscillating: +1 when the follower's point (or face) lies left of the line from O to the
+  /// pivot (on +y), -1 right of it. The arm swings away from the cam as s grows.
+  int arm_side = 1;
   /// The radius of the prime circle: base circle plus roller, the pitch curve's smallest radius
   /// where s = 0.
   [[nodiscard]] double prime_radius() const { return base_radius + (contact == Contact::roller ? roller_radius : 0.0); }
@@ -44,6 +49,17 @@ struct CamContact {
 
 /// The contact at cam angle theta, the follower at program.at(theta).
 [[nodiscard]] CamContact cam_contact(const CamFollower& f, const CamProgram& program, double theta);
+
+/// The pitch curve on the cam's frame at parameter sigma (the cam angle at which the follower
+/// reaches that point) and its first two derivatives by sigma. The curve runs clockwise as
+/// sigma grows; its outward normal is the quarter turn of dc, its radius of curvature
+/// -|dc|^3 / (dc x d2c) (positive where convex).
+struct PitchCurvePoint {
+  Vec2 c, dc, d2c;
+  [[nodiscard]] Vec2 outward_normal() const { return perp(dc).normalized(); }
+  [[nodiscard]] double curvature_radius() const { return -std::pow(dc.norm(), 3) / cross(dc, d2c); }
+};
+[[nodiscard]] PitchCurvePoint pitch_curve(const CamFollower& f, const CamProgram& program, double sigma);
 
 /// Why the cam cannot be made for this follower ("" if it can), at the first cam angle where
 /// it happens over a turn sampled every `step` rad: the prime circle inside the offset, an

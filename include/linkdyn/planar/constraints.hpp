@@ -17,6 +17,16 @@ struct JointRows {
   Eigen::Vector2d gamma = Eigen::Vector2d::Zero();
 };
 
+/// A cam pair's follower point against the cam's pitch curve: the foot of the normal from it
+/// (parameter sigma, the curve's point and rates there, on the canonical layout), its signed
+/// distance along the outward normal, and the normal and tangent on the world's axes.
+struct CamCurveFoot {
+  double sigma = 0.0, distance = 0.0;
+  PitchCurvePoint curve;
+  Vec2 normal = Vec2::Zero(), tangent = Vec2::Zero();
+};
+[[nodiscard]] CamCurveFoot cam_curve_foot(const Joint& joint, const Workspace& ws);
+
 /// Residual and Jacobian at the current poses; gamma too when `with_gamma` (needs velocities).
 void joint_rows(const Joint& joint, const Workspace& ws, bool with_gamma, JointRows& rows);
 

@@ -29,10 +29,13 @@ struct KinetostaticsSummary {
   /// Per driver: its effort with the pairs' friction (as the sweep ran) and without it (the
   /// frictionless walk of the same motion), N m or N.
   std::vector<EffortStatistics> effort, effort_frictionless;
-  std::vector<double> friction_energy;      ///< per pair of m.joints() (J)
-  std::vector<double> load_activity;        ///< per load: integral of |power| (J); 0 if it does no work
-  std::vector<double> max_reaction;         ///< per pair of m.joints(): largest |F| (N) ...
-  std::vector<double> max_reaction_t;       ///< ... and when
+  std::vector<double> friction_energy;  ///< per pair of m.joints() (J)
+  std::vector<double> load_activity;    ///< per load: integral of |power| (J); 0 if it does no work
+  std::vector<double> max_reaction;     ///< per pair of m.joints(): largest |F| (N) ...
+  std::vector<double> max_reaction_t;   ///< ... and when
+  /// Per pair: a cam pair's least contact force (N; negative where the follower would leave the
+  /// cam) and when; 0 for the other pairs.
+  std::vector<double> least_contact, least_contact_t;
   std::vector<double> pin_friction_energy;  ///< per compound pin (J)
   std::vector<double> pin_max_force;        ///< per compound pin: largest |F| on a member (N) ...
   std::vector<double> pin_max_force_t;      ///< ... and when
@@ -46,7 +49,8 @@ struct KinetostaticsSummary {
 };
 
 /// A pair's reaction columns (the names io::kinetostatics_table and the simulation's rows use):
-/// gear `<joint>.torque`; else `.Fx`, `.Fy`, `.F`, and for a prismatic pair `.N`, `.M` (what
+/// gear `<joint>.torque`; else `.Fx`, `.Fy`, `.F`, for a prismatic pair `.N`, `.M`, for a cam
+/// pair `.N` (the contact force, negative where the follower would leave the cam) (what
 /// the first body exerts on the second).
 void add_reaction_columns(const Joint& j, Table& table);
 /// The values of those columns, in the same order, through put(value).
@@ -62,6 +66,8 @@ void put_reaction(const Joint& j, const JointReaction& r, Put&& put) {
   if (j.is<PrismaticPair>()) {
     put(r.normal);
     put(r.moment);
+  } else if (j.is<CamPair>()) {
+    put(r.normal);
   }
 }
 

@@ -13,6 +13,7 @@
 #include "linkdyn/core/error.hpp"
 #include "linkdyn/core/geometry.hpp"
 #include "linkdyn/core/variant.hpp"
+#include "linkdyn/planar/cam_profile.hpp"
 #include "linkdyn/planar/motion_law.hpp"
 
 namespace linkdyn::planar {
@@ -39,7 +40,7 @@ struct Body {
 };
 
 /// The kind of a pair, in the order of Joint::kind's alternatives (for switches).
-enum class JointType { revolute, prismatic, gear };
+enum class JointType { revolute, prismatic, gear, cam };
 
 /// A revolute pair: point[k] is the pin in body[k]'s frame.
 struct RevolutePair {
@@ -60,10 +61,26 @@ struct GearPair {
   double phase = 0.0;
 };
 
+/// A cam pair, a higher pair: body[0] is a disc cam, body[1] its follower, whose point point[1]
+/// (a roller's centre or a knife edge) stays on the cam's pitch curve. On the cam's frame the
+/// curve is point[0] + frame c(sigma), c the pitch curve of the follower's program laid out as
+/// cam_profile.hpp lays it (the cam turning counter-clockwise, a translating follower on +y, an
+/// oscillating one's pivot on +x); `frame` turns that layout onto the cam body's frame (with a
+/// mirror where the follower sits on the other side). One constraint, the point on the curve;
+/// its reaction is the contact force along the common normal.
+struct CamPair {
+  CamFollower follower;
+  CamProgram program;
+  Eigen::Matrix2d frame = Eigen::Matrix2d::Identity();
+  bool mirrored = false;      ///< the program's angle runs opposite to the cam body's
+  double phase = 0.0;         ///< the cam body's angle where the program starts (rad)
+  std::vector<Vec2> samples;  ///< c at evenly spaced sigma over the turn: the foot point's first guess
+};
+
 /// A pair between body[0] and body[1]; `kind` holds what its type alone has.
 struct Joint : OneOf<Joint> {
   std::string name;
-  std::variant<RevolutePair, PrismaticPair, GearPair> kind;
+  std::variant<RevolutePair, PrismaticPair, GearPair, CamPair> kind;
   std::array<int, 2> body{0, 0};
   std::array<Vec2, 2> point{Vec2::Zero(), Vec2::Zero()};
   std::array<std::string, 2> point_name;  ///< names of the points in the model, if named
@@ -76,7 +93,7 @@ struct Joint : OneOf<Joint> {
   int pin = -1;
   static constexpr auto alternatives = &Joint::kind;
   [[nodiscard]] JointType type() const { return static_cast<JointType>(kind.index()); }
-  [[nodiscard]] int constraint_count() const { return is<GearPair>() ? 1 : 2; }
+  [[nodiscard]] int constraint_count() const { return is<GearPair>() || is<CamPair>() ? 1 : 2; }
   [[nodiscard]] bool connects(int b) const { return body[0] == b || body[1] == b; }
   [[nodiscard]] int other(int b) const { return body[0] == b ? body[1] : body[0]; }
 };
@@ -85,7 +102,8 @@ template <JointType type>
 using JointPair = std::variant_alternative_t<static_cast<size_t>(type), decltype(Joint::kind)>;
 static_assert(std::is_same_v<JointPair<JointType::revolute>, RevolutePair> &&
               std::is_same_v<JointPair<JointType::prismatic>, PrismaticPair> &&
-              std::is_same_v<JointPair<JointType::gear>, GearPair>);
+              std::is_same_v<JointPair<JointType::gear>, GearPair> &&
+              std::is_same_v<JointPair<JointType::cam>, CamPair>);
 
 /// A revolute joint of k >= 3 bodies at one pin (a compound hinge). It counts as k - 1
 /// revolute pairs; the compiled mechanism materialises them as binary pairs (Joint::pin) that

@@ -26,6 +26,7 @@ class GenericGroup final : public Group {
       letters_ += is_driven                            ? "[P]"
                   : m.joints()[jn].is<PrismaticPair>() ? "P"
                   : m.joints()[jn].is<GearPair>()      ? "G"
+                  : m.joints()[jn].is<CamPair>()       ? "H"  // a higher pair
                                                        : "R";
     }
     // A driven cylinder (barrel and rod) counts as one link of given length.
@@ -110,7 +111,7 @@ class GenericGroup final : public Group {
     for (int jn : joints_) {
       const Joint& jt = m.joints()[jn];
       for (int side = 0; side < 2; ++side)
-        if (column(jt.body[side]) < 0 && !jt.is<GearPair>())
+        if (column(jt.body[side]) < 0 && !jt.is<GearPair>() && !jt.is<CamPair>())
           centre += ws.body[jt.body[side]].position(jt.point[side]), ++known_pins;
     }
     if (known_pins > 0) centre /= known_pins;

@@ -1,0 +1,148 @@
+// A cam pair in a mechanism (tests/data/cam-roller.yaml): a disc cam driving an offset roller
+// follower on a vertical guide against a spring. The follower's motion against the program's
+// closed forms, the contact force's direction against the pressure angle's closed form, the
+// guide's side thrust, and the driving torque against virtual work.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "linkdyn/core/error.hpp"
+#include "linkdyn/io/model_file.hpp"
+#include "linkdyn/planar/kinematics.hpp"
+#include "linkdyn/planar/kinetostatics.hpp"
+#include "test_support.hpp"
+
+using namespace linkdyn;
+
+namespace {
+
+const std::string cam_model = std::string(LINKDYN_TEST_DATA_DIR) + "/cam-roller.yaml";
+const double deg = M_PI / 180.0;
+
+/// The program of cam-roller.yaml from the closed forms: s, ds/dtheta, d2s/dtheta2.
+struct Program {
+  double s, ds, d2s;
+};
+Program program(double theta) {
+  theta = std::fmod(theta, 2 * M_PI);
+  const double h = 0.010;
+  if (theta < 120 * deg) {  // cycloidal rise: h (x - sin(2 pi x) / 2 pi), x = theta / beta
+    const double b = 120 * deg, x = theta / b;
+    return {h * (x - std::sin(2 * M_PI * x) / (2 * M_PI)), h * (1 - std::cos(2 * M_PI * x)) / b,
+            h * 2 * M_PI * std::sin(2 * M_PI * x) / (b * b)};
+  }
+  if (theta < 160 * deg) return {h, 0.0, 0.0};
+  if (theta < 300 * deg) {  // 3-4-5 return: h (1 - (10 x^3 - 15 x^4 + 6 x^5))
+    const double b = 140 * deg, x = (theta - 160 * deg) / b;
+    return {h * (1 - (10 * std::pow(x, 3) - 15 * std::pow(x, 4) + 6 * std::pow(x, 5))),
+            -h * (30 * x * x - 60 * x * x * x + 30 * std::pow(x, 4)) / b,
+            -h * (60 * x - 180 * x * x + 120 * x * x * x) / (b * b)};
+  }
+  return {0.0, 0.0, 0.0};
+}
+
+int index_of(const planar::Mechanism& m, const std::string& body) { return m.spec().find_body(body); }
+
+}  // namespace
+
+TEST(CamMechanism, FollowerRisesAndReturnsAsItsProgramAtTheCamsSpeed) {
+  // R = (e, s0 + s), v = s' w, a = s'' w^2 + s' alpha (the cam speeding up), s0 = sqrt(rp^2 - e^2).
+  const planar::Mechanism m = io::load_mechanism(cam_model);
+  planar::Workspace ws(m);
+  const double s0 = std::sqrt(0.038 * 0.038 - 0.006 * 0.006), w = 20 * M_PI, alpha = 150.0;
+  const int follower = index_of(m, "follower");
+  double worst_s = 0, worst_v = 0, worst_a = 0;
+  for (int k = 0; k < 720; ++k) {
+    const double theta = k * 0.5 * deg + 0.1 * deg;
+    ws.q[0] = theta, ws.qd[0] = w, ws.qdd[0] = alpha;
+    ASSERT_TRUE(planar::solve_kinematics(m, ws).ok()) << theta / deg;
+    const Program p = program(theta);
+    const planar::BodyState& f = ws.body[follower];
+    worst_s = std::max(worst_s, std::abs(f.r.y() - (s0 + p.s)) + std::abs(f.r.x() - 0.006));
+    worst_v = std::max(worst_v, std::abs(f.v.y() - p.ds * w));
+    worst_a = std::max(worst_a, std::abs(f.a.y() - (p.d2s * w * w + p.ds * alpha)));
+  }
+  std::printf(
+      "cam follower over a turn: |s - program| %.1e m, |v - s' w| %.1e m/s, |a - (s'' w^2 + s' alpha)| %.1e m/s^2\n",
+      worst_s, worst_v, worst_a);
+  EXPECT_LT(worst_s, 1e-14);
+  EXPECT_LT(worst_v, 1e-12);
+  EXPECT_LT(worst_a, 1e-9);
+}
+
+TEST(CamMechanism, ContactForceLeansByThePressureAngleAndTheTorqueIsVirtualWorks) {
+  // The contact force on the follower along the common normal, tan(phi) = (s' - e) / (s0 + s)
+  // from the guide's line; its vertical part carries the spring, the weight and the follower's
+  // inertia, its horizontal part is the guide's side thrust; the cam's torque times w is the
+  // rate of the follower's energy (the cam turning steadily, its own energy constant).
+  const planar::Mechanism m = io::load_mechanism(cam_model);
+  planar::Workspace ws(m);
+  const double s0 = std::sqrt(0.038 * 0.038 - 0.006 * 0.006), w = 20 * M_PI, mass = 0.25, k = 2000.0;
+  const int follower = index_of(m, "follower"), lobe = m.spec().find_joint("lobe"),
+            guide = m.spec().find_joint("guide");
+  double worst_angle = 0, worst_vertical = 0, worst_thrust = 0, worst_power = 0, largest = 0;
+  for (int j = 0; j < 720; ++j) {
+    const double theta = j * 0.5 * deg + 0.1 * deg;
+    ws.q[0] = theta, ws.qd[0] = w, ws.qdd[0] = 0.0;
+    ASSERT_TRUE(planar::solve_kinematics(m, ws).ok());
+    (void)planar::solve_kinetostatics(m, ws, 0.0, {});
+    const Program p = program(theta);
+    const Vec2 F = ws.reaction[lobe].force;  // the cam on the follower
+    const double phi = std::atan((p.ds - 0.006) / (s0 + p.s));
+    worst_angle = std::max(worst_angle, std::abs(std::atan2(-F.x(), F.y()) - phi));
+    const planar::BodyState& f = ws.body[follower];
+    // The spring pushes the follower down by k (L0 - L), L = 0.2 - (T_y): T 0.06 above R.
+    const double spring = k * (0.16 - (0.2 - (f.r.y() + 0.06)));
+    worst_vertical = std::max(worst_vertical, std::abs(F.y() - (mass * f.a.y() + mass * 9.81 + spring)));
+    worst_thrust = std::max(worst_thrust, std::abs((ws.reaction[guide].force + F).x()));
+    const double energy_rate = mass * f.a.y() * f.v.y() + mass * 9.81 * f.v.y() + spring * f.v.y();
+    worst_power = std::max(worst_power, std::abs(ws.effort[0] * w - energy_rate));
+    largest = std::max(largest, std::abs(F.norm()));
+    EXPECT_NEAR(ws.reaction[lobe].normal, F.norm(), 1e-9 * F.norm());  // compressed: it touches
+  }
+  std::printf(
+      "cam contact: force up to %.6g N; |direction - pressure angle| %.1e rad, |vertical balance| %.1e N, |side "
+      "thrust| %.1e N, |T w - energy rate| %.1e W\n",
+      largest, worst_angle, worst_vertical, worst_thrust, worst_power);
+  EXPECT_GT(largest, 100.0);
+  EXPECT_LT(worst_angle, 1e-12);
+  EXPECT_LT(worst_vertical, 1e-9 * largest);
+  EXPECT_LT(worst_thrust, 1e-9 * largest);
+  EXPECT_LT(worst_power, 1e-9 * largest * 0.1 * w);
+}
+
+TEST(CamMechanism, BadInputNamesTheLineTheCamAndTheFix) {
+  struct Case {
+    std::string from, to;               // the edit of the model
+    std::vector<std::string> expected;  // what its message must say
+  };
+  const std::vector<Case> cases{
+      {"bodies: [cam, follower]", "bodies: [ground, follower]", {"joint 'lobe'", "must turn on a revolute joint"}},
+      {"{dwell: 60 deg}", "{dwell: 50 deg}", {"m.yaml:", "span 350 deg, not one turn"}},
+      {"{return: 10 mm, over: 140 deg", "{return: 9 mm, over: 140 deg", {"add up to 0.001, not 0"}},
+      {"curve: 3-4-5", "curve: parabolic", {"unknown curve 'parabolic'", "modified_trapezoid"}},
+      {"roller_radius: 8 mm", "roller_radius: 8 mm\n    side: left", {"a translating follower has no side"}},
+      // A knife edge on a 5 mm base circle cannot reach a guide 6 mm off the cam's centre.
+      {"roller_radius: 8 mm\n    base_radius: 30 mm",
+       "base_radius: 5 mm",
+       {"no cam can be made", "does not reach the guide's line at offset 0.006 m"}},
+      {"bodies: [cam, follower]\n    follower_point: R",
+       "bodies: [cam, follower]\n    follower_point: Q",
+       {"body 'follower' has no point 'Q'"}},
+      {"roller_radius: 8 mm", "roller_radius: 8 mm\n    turning: backwards", {"unknown turning 'backwards'"}},
+  };
+  for (const Case& c : cases) {
+    std::string text = test::read_text(cam_model);
+    ASSERT_NE(text.find(c.from), std::string::npos) << c.from;
+    text.replace(text.find(c.from), c.from.size(), c.to);
+    std::string message;
+    try {
+      (void)io::parse_model(text, "m.yaml");
+    } catch (const InputError& e) {
+      message = e.what();
+    }
+    for (const std::string& part : c.expected) EXPECT_NE(message.find(part), std::string::npos) << message;
+  }
+}
