@@ -117,6 +117,12 @@ std::vector<ElasticLink> make_elastic_links(const planar::Mechanism& m, const st
       throw InputError(s.where, entity, e.what(), "fix the link's section, elements or supports");
     }
     const double tolerance = 1e-9 * length;
+    for (const planar::Joint& joint : m.joints())
+      if (joint.is<planar::CamPair>() && joint.connects(s.body))
+        throw InputError(s.where, entity,
+                         "joint '" + joint.name + "' is a cam pair on body '" + m.bodies()[s.body].name +
+                             "': a cam's contact on an elastic link is not modelled yet",
+                         "treat the cam and its follower as rigid bodies");
     for (size_t j = 0; j < m.joints().size(); ++j) {
       const planar::Joint& joint = m.joints()[j];
       if (joint.is<GearPair>()) continue;

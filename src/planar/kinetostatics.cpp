@@ -196,7 +196,7 @@ bool solve_kinetostatics_as_limits(const Mechanism& m, Workspace& ws, double t, 
   std::vector<double> scale;
   scale.reserve(6 * nj + 2 * nd + nf);
   for (const Joint& j : m.joints()) {
-    const double lambda0 = j.is<RevolutePair>() ? 1.0 : L;
+    const double lambda0 = j.is<RevolutePair>() || j.is<CamPair>() ? 1.0 : L;  // a force, or a moment
     scale.insert(scale.end(), {1.0, 1.0, L, 1.0, lambda0, 1.0});
   }
   for (const Driver& d : m.drivers()) {

@@ -146,3 +146,40 @@ TEST(CamMechanism, BadInputNamesTheLineTheCamAndTheFix) {
     for (const std::string& part : c.expected) EXPECT_NE(message.find(part), std::string::npos) << message;
   }
 }
+
+TEST(CamMechanism, AnOscillatingRollerFollowsItsProgramOnItsSideForEitherTurning) {
+  // tests/data/cam-rocker.yaml, without an assembly hint: the rocker's angle is its start's less
+  // side x s(program angle), the program read in the cam's running direction, the roller on its
+  // declared side of the line from O to the pivot, at the prime circle's radius at s = 0.
+  const std::string model = std::string(LINKDYN_TEST_DATA_DIR) + "/cam-rocker.yaml";
+  for (const bool clockwise : {false, true}) {
+    for (const int side : {1, -1}) {
+      std::string text = test::read_text(model);
+      text.replace(
+          text.find("side: left"), 10,
+          std::string(side > 0 ? "side: left" : "side: right") + (clockwise ? "\n    turning: clockwise" : ""));
+      const planar::Mechanism m = planar::compile(io::parse_model(text, model).mechanism);
+      planar::Workspace ws(m);
+      const int rocker = index_of(m, "rocker");
+      double start = 0.0, worst = 0.0;
+      for (int k = 0; k <= 72; ++k) {
+        const double cam = (clockwise ? -1.0 : 1.0) * k * 5 * deg;
+        ws.q[0] = cam, ws.qd[0] = 0.0, ws.qdd[0] = 0.0;
+        ASSERT_TRUE(planar::solve_kinematics(m, ws).ok()) << cam / deg;
+        const planar::BodyState& r = ws.body[rocker];
+        if (k == 0) {
+          start = r.theta;
+          const Vec2 R = r.position(Vec2(-0.06, 0.0));
+          EXPECT_NEAR(R.norm(), 0.038, 1e-12);
+          EXPECT_GT(side * R.y(), 0.0) << "the roller on its side";
+        }
+        // The program of cam-roller.yaml's shape, 12 deg: the same closed forms, scaled.
+        const double s = program(clockwise ? -cam : cam).s * (12 * deg / 0.010);
+        worst = std::max(worst, std::abs(std::remainder(r.theta - (start - side * s), 2 * M_PI)));
+      }
+      std::printf("rocker, %s, %s: |angle - (start - side s)| %.1e rad\n", clockwise ? "clockwise" : "counterclockwise",
+                  side > 0 ? "left" : "right", worst);
+      EXPECT_LT(worst, 1e-13);
+    }
+  }
+}

@@ -32,7 +32,7 @@ double GroupClosure::evaluate(const Mechanism& m, const Workspace& ws, GenericSc
       m, ws, joints_, false, [this](int body) { return column(body); },
       [&](int i, const Joint& jt, const JointRows& rows, int r) {
         // Angular equations are scaled to lengths so that one tolerance serves all rows.
-        weight = (jt.is<RevolutePair>() || r == 1) ? 1.0 : scale_;
+        weight = (jt.is<RevolutePair>() || jt.is<CamPair>() || r == 1) ? 1.0 : scale_;
         s.residual(i) = weight * rows.phi(r);
         worst = std::max(worst, std::abs(s.residual(i)));
       },

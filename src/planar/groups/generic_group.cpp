@@ -71,6 +71,20 @@ class GenericGroup final : public Group {
  private:
   [[nodiscard]] int column(int body) const { return group_column(bodies_, body); }
 
+  /// Every cam pair of the group touches where its program puts the follower: the foot of the
+  /// normal at the program's angle, not where the follower's path crosses the pitch curve again.
+  [[nodiscard]] bool on_cam_programs(const Mechanism& m, const Workspace& ws) const {
+    for (int jn : joints_) {
+      const Joint& j = m.joints()[jn];
+      if (!j.is<CamPair>()) continue;
+      const CamPair& cam = j.as<CamPair>();
+      const double turn = ws.body[j.body[0]].theta - cam.phase;
+      const double program_angle = cam.mirrored ? -turn : turn;
+      if (std::abs(std::remainder(cam_curve_foot(j, ws).sigma - program_angle, 2.0 * M_PI)) > 1e-6) return false;
+    }
+    return true;
+  }
+
   /// Assembly from scratch: deterministic starts, every distinct solution kept; the model's
   /// hint (a joint near a point) picks among them, else the first found.
   bool search(const Mechanism& m, Workspace& ws, GenericScratch& s) const {
@@ -87,7 +101,7 @@ class GenericGroup final : public Group {
     double best_score = std::numeric_limits<double>::infinity();
     for (int start = 0; start < max_starts; ++start) {
       seed(m, ws, start);
-      if (!closure_.newton(m, ws, s)) continue;
+      if (!closure_.newton(m, ws, s) || !on_cam_programs(m, ws)) continue;
       double score = 0.0;
       for (const auto& [h, anchor] : hints)
         score += (ws.body[anchor.first].position(anchor.second) - *h->near).squaredNorm();
