@@ -21,12 +21,6 @@ int ground_pair(const MechanismSpec& spec, int body) {
   return -1;
 }
 
-Eigen::Matrix2d rotation(double angle) {
-  Eigen::Matrix2d r;
-  r << std::cos(angle), -std::sin(angle), std::sin(angle), std::cos(angle);
-  return r;
-}
-
 }  // namespace
 
 void ModelParser::cam_joint(const YAML::Node& j, Joint& joint, const std::string& entity) {
@@ -97,7 +91,7 @@ void ModelParser::cam_geometry() {
       if (cam.mirrored) mirror(0, 0) = -1.0;
       // The follower point's line: the slider's line, shifted by the point's place on the follower.
       const double angle = fp.as<PrismaticPair>().angle_offset;
-      const Vec2 on_line = G + rotation(angle) * (joint.point[1] - fp.point[1]);
+      const Vec2 on_line = G + rotate(Vec2(joint.point[1] - fp.point[1]), angle);
       f.offset = (cam.mirrored ? -1.0 : 1.0) * (on_line - O).dot(ex);
     } else {
       const int fside = fp.body[0] == 0 ? 0 : 1;
@@ -121,7 +115,7 @@ void ModelParser::cam_geometry() {
       in_.fail(field(j, "side"), entity, "a translating follower has no side", "remove 'side'");
     Eigen::Matrix2d axes;
     axes.col(0) = ex, axes.col(1) = ey;
-    cam.frame = axes * mirror * rotation(-(cam.mirrored ? -1.0 : 1.0) * cam.phase);
+    cam.frame = axes * mirror * Eigen::Rotation2Dd(-(cam.mirrored ? -1.0 : 1.0) * cam.phase).toRotationMatrix();
 
     // The program: rises and returns in m (translating) or rad (oscillating).
     const YAML::Node program = in_.required(j, "program", entity, "give program: the follower's segments over a turn");
