@@ -2,6 +2,7 @@
 // Coulomb efforts of resistances and of a machine held at rest.
 #include "dynamics/evaluator.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 #include <variant>
@@ -31,6 +32,12 @@ Evaluator::Evaluator(const DynamicSystem& system, const SimulationOptions& optio
   motor_of_.assign(acts.size(), -1);
   for (size_t k = 0; k < sys_.motors.size(); ++k) motor_of_[sys_.motors[k]] = static_cast<int>(k);
   for (const flex::ModalLink& link : sys_.elastic) elastic_ += static_cast<size_t>(link.modes);
+}
+
+void hold_segments(const Branches& b, planar::Workspace& ws) {
+  std::copy_n(b.segment.begin(), ws.load_segment.size(), ws.load_segment.begin());
+  std::copy(b.segment.end() - static_cast<std::ptrdiff_t>(ws.cam_segment.size()), b.segment.end(),
+            ws.cam_segment.begin());
 }
 
 void Evaluator::actuator_efforts(const double* y, const Branches& branches, Evaluation& e) const {

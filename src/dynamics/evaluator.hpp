@@ -16,13 +16,18 @@ namespace linkdyn::dynamics {
 /// -1, 0 or 1: the branch of a value.
 inline double sign(double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); }
 
+struct Branches;
+/// The tables' and cam programs' segments that b holds, into ws (the positions and loads are
+/// evaluated on them: their ends are events).
+void hold_segments(const Branches& b, planar::Workspace& ws);
+
 /// The locked branches.
 struct Branches {
   std::vector<double> coulomb;  ///< per Coulomb element: the sign of its speed (friction opposes it)
   std::vector<double> when;     ///< per actuator: the sign of its condition body's omega
   std::vector<double> motor;    ///< per actuator: the sign of a DC motor's power (motor or brake)
-  /// Per load, then per actuator (a cylinder's force table): the segment of its table held
-  /// (planar::no_segment: none or not yet).
+  /// Per load, then per actuator (a cylinder's force table), then per cam pair (its program):
+  /// the segment of its table held (planar::no_segment: none or not yet).
   std::vector<int> segment;
   /// Per Coulomb element: the signs of a prismatic pair's normal loads (N, or N1 and N2) held,
   /// 0 where none yet.

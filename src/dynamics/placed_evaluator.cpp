@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "linkdyn/planar/constraints.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
 
 namespace linkdyn::dynamics {
@@ -57,7 +58,7 @@ bool PlacedEvaluator::place(const double* y) {
 }
 
 void PlacedEvaluator::apply_loads(Workspace& ws, double t, const double* y, const Branches& b, Evaluation& e) {
-  std::copy_n(b.segment.begin(), ws.load_segment.size(), ws.load_segment.begin());  // the tables' kinks are events
+  hold_segments(b, ws);  // the tables' kinks are events
   planar::evaluate_loads(m_, ws, t);
   const auto& loads = m_.spec().loads;
   for (size_t l = 0; l < loads.size(); ++l) e.load_power[l] = planar::variable_load_power(m_, ws, loads[l], t);
@@ -187,6 +188,7 @@ void PlacedEvaluator::evaluate_at(Workspace& ws, double t, const double* y, cons
 
 void PlacedEvaluator::evaluate(double t, const double* y, const Branches& b, Evaluation& e) {
   ++evaluations;
+  hold_segments(b, ws_);  // the positions too: on the cam programs' segments held
   if (b.stuck) {
     // Held at rest: no acceleration; the static efforts balance the drive.
     double drive = 0.0, capacity = 0.0;
@@ -264,6 +266,10 @@ void PlacedEvaluator::speeds(double t, const double* y, Speeds& s) {
   for (size_t l = 0; l < loads.size(); ++l)
     if (loads[l].table)
       s.table[l] = planar::table_coordinate(loads[l], planar::coordinate_value(m_, ws_, t, loads[l].table->against));
+  // The cam programs' angles (their segments' ends are events).
+  const size_t first_cam = s.table.size() - m_.cam_pairs().size();
+  for (size_t c = 0; c < m_.cam_pairs().size(); ++c)
+    s.table[first_cam + c] = planar::cam_program_angle(m_.joints()[static_cast<size_t>(m_.cam_pairs()[c])], ws_);
 }
 
 void PlacedEvaluator::holding(double t, const double* y, const Branches& b, double& drive, double& capacity,

@@ -511,9 +511,9 @@ ReducedModel::ReducedModel(const DynamicSystem& system, const ReducedModelOption
       if (estimated_error > std::max(1e3 * tolerance, 1e-8))
         throw TabulationError(fmt::format(
             "the reduced method's tables do not converge near {} = {:.9g} (estimated relative error {:.2g} with {} "
-            "intervals): a reduced parameter or force jumps or has a kink there (a load whose line of action is "
-            "undefined, such as a spring or damper whose two points meet); use --method kane or full, or change the "
-            "model",
+            "intervals): a reduced parameter or force jumps or has a kink there (a cam program's segment end, where "
+            "the jerk jumps, or a load whose line of action is undefined, such as a spring or damper whose two points "
+            "meet); use --method kane or full, or change the model",
             m.drivers()[0].name, worst_q, estimated_error, n));
       break;
     }

@@ -21,13 +21,6 @@ namespace {
 /// InputError unless the options describe a run the system can take.
 void check_options(const DynamicSystem& system, const SimulationOptions& o, const StateLayout& L) {
   const Mechanism& m = *system.mechanism;
-  for (const planar::Joint& j : m.joints())
-    if (j.is<planar::CamPair>())
-      throw InputError(j.where, "joint '" + j.name + "'",
-                       "the direct dynamics of a cam pair is not built yet: its contact may open (the follower "
-                       "jumps), which a run must detect",
-                       "analyse the cam with kinematics or kinetostatics (they flag where the contact force turns "
-                       "negative)");
   if (L.elastic > 0 && o.method == Method::reduced)
     throw InputError(system.elastic.front().where, "elastic link '" + system.elastic.front().name + "'",
                      "is coupled with the motion, which the reduced (one-coordinate) method cannot integrate",
@@ -132,6 +125,10 @@ class Run {
       const EndStop& e = end_stops_[located_end_];
       return e.sign * (row_state_[e.index] - e.limit);
     };
+    least_contact_ = [this](double s) {
+      stepper_->state_at(f_, s, row_state_);
+      return contact_at(s, row_state_).first;
+    };
   }
   Run(const Run&) = delete;
   Run& operator=(const Run&) = delete;
@@ -156,7 +153,8 @@ class Run {
     double t;
     int function = -1;
     bool stop_at_q = false;
-    int end_stop = -1;  ///< a cylinder reached the end of its stroke (end_stops_)
+    int end_stop = -1;    ///< a cylinder reached the end of its stroke (end_stops_)
+    int separation = -1;  ///< a cam's follower leaves it: the cam pair's joint
   };
   /// A cylinder's end of stroke: the run stops where sign (q_index - limit) turns negative.
   struct EndStop {
@@ -183,6 +181,13 @@ class Run {
     f_(x, dy_, t);
     rows_.write(t, x, e_, switches_.branches);
   }
+  /// The least contact force of the cam pairs at (t, x) and its joint (an evaluation at x).
+  std::pair<double, size_t> contact_at(double t, const State& x) {
+    f_(x, dy_, t);
+    return contacts_.least(t, x, e_, switches_.branches);
+  }
+  /// Exit 3 at (t, x): the follower of cam pair `joint` leaves its cam.
+  void stop_at_separation(double t, const State& x, size_t joint);
   /// One step; AnalysisError beyond the budget.
   std::pair<double, double> step();
   /// Functions that had no sign yet (at rest, or a speed exactly zero) take the sign the step
@@ -206,11 +211,12 @@ class Run {
   Evaluation e_;
   Stepper::System f_;
   std::unique_ptr<Stepper> stepper_;
-  std::function<double(double)> switching_function_, distance_to_stop_, distance_to_end_;
+  std::function<double(double)> switching_function_, distance_to_stop_, distance_to_end_, least_contact_;
   const double span_;
   const long step_budget_;
   const std::vector<EndStop> end_stops_ = end_stops(*sys_.mechanism);
   size_t located_end_ = 0;
+  CamContacts contacts_{sys_, L_};
   long switching_events_ = 0;  ///< the events that are not a table's rows
   const bool stop_at_q_;
   double stop_dir_ = 1.0;
@@ -259,10 +265,12 @@ void Run::start(State& y) {
   at_start_ = nullptr;
   emit(t_, y);
   ++next_;
+  if (contacts_.empty()) return;
+  if (const auto [force, joint] = contact_at(t_, y); force < 0.0) stop_at_separation(t_, y, joint);
 }
 
 void Run::integrate() {
-  while (next_ <= o_.steps) {
+  while (next_ <= o_.steps && !result_.stopped) {
     throw_if_stop_requested();
     std::copy(stepper_->state().begin(), stepper_->state().end(), start_.begin());  // to redo a probe step
     const auto [ta, tb] = step();
@@ -284,13 +292,31 @@ void Run::integrate() {
       rows_.totals(t_, y_event_);
       return;
     }
+    if (event.separation >= 0) {
+      emit(t_, y_event_);
+      stop_at_separation(t_, y_event_, static_cast<size_t>(event.separation));
+      return;
+    }
     if (event.function >= 0) switch_branches(event.function);
   }
+  if (result_.stopped) return;
   if (stop_at_q_)
     throw AnalysisError(fmt::format("q did not reach {:.9g} by t = {:.9g} s (the machine stalls or runs backwards)",
                                     o_.stop_q, o_.t_end));
   stepper_->state_at(f_, o_.t_end, row_state_);
   rows_.totals(o_.t_end, row_state_);
+}
+
+void Run::stop_at_separation(double t, const State& x, size_t joint) {
+  const auto [force, _] = contact_at(t, x);
+  result_.stopped = true;
+  result_.stop_exit_code = AnalysisError::exit_code;
+  result_.stop_message = fmt::format(
+      "the simulation stops at {}: the follower of cam '{}' leaves the cam (its contact force {} negative: "
+      "it would jump); a stiffer or more preloaded spring, or a lower speed, keeps it on the cam",
+      where_text(*sys_.mechanism, t, x), sys_.mechanism->joints()[joint].name,
+      force < -1e-6 ? fmt::format("is {:.6g} N,", force) : std::string("turns"));
+  rows_.totals(t, x);
 }
 
 void Run::stop(int exit_code, const std::string& message) {
@@ -347,6 +373,16 @@ Run::Event Run::first_event(double ta, double tb) {
     located_end_ = k;
     const double ts = locate_sign_change(ta, tb, distance_to_end_);
     if (ts <= event.t) event = {ts, -1, false, static_cast<int>(k)};
+  }
+  // A cam's contact force turning negative: the follower leaves the cam, the run stops there.
+  if (!contacts_.empty()) {
+    if (contact_at(tb, stepper_->state()).first < 0.0) {
+      const double ts = locate_sign_change(ta, tb, least_contact_);
+      if (ts <= event.t) {
+        stepper_->state_at(f_, ts, row_state_);
+        event = {ts, -1, false, -1, static_cast<int>(contact_at(ts, row_state_).second)};
+      }
+    }
   }
   return event;
 }

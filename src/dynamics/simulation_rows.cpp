@@ -83,7 +83,7 @@ Eigen::Index RowWriter::values_per_row() const {
 }
 
 void RowWriter::write(double t, const State& y, const Evaluation& e, const Branches& branches) {
-  std::copy_n(branches.segment.begin(), ws_.load_segment.size(), ws_.load_segment.begin());
+  hold_segments(branches, ws_);
   const bool limit = place(t, y, e);
   const auto& loads = m_.spec().loads;
   const flex::ElasticEnergy elastic = elastic_rows(y);
@@ -223,31 +223,59 @@ bool RowWriter::place(double t, const State& y, const Evaluation& e) {
     planar::solve_accelerations(m_, ws_);
     limits_.anchor.save(ws_);
   }
-  if (!need_reactions_) return limit;
+  if (need_reactions_) solve_motion_reactions(sys_, L_, ws_, t, y, e);
+  return limit;
+}
+
+void solve_motion_reactions(const DynamicSystem& sys, const StateLayout& L, planar::Workspace& ws, double t,
+                            const State& y, const Evaluation& e) {
+  const planar::Mechanism& m = *sys.mechanism;
   // The kinetostatic walk with everything the dynamics applied: its reactions are the
   // motion's (and the drivers' efforts vanish, up to the integrator's accuracy).
-  planar::evaluate_loads(m_, ws_, t);
-  const auto& acts = sys_.machine.actuators;
-  for (auto& w : ws_.friction_load) w.setZero();
-  for (size_t k = 0; k < sys_.coulomb.size(); ++k)
-    add_element_effort(m_, ws_, sys_.coulomb[k], e.coulomb[k], ws_.friction_load);
+  planar::evaluate_loads(m, ws, t);
+  const auto& acts = sys.machine.actuators;
+  for (auto& w : ws.friction_load) w.setZero();
+  for (size_t k = 0; k < sys.coulomb.size(); ++k)
+    add_element_effort(m, ws, sys.coulomb[k], e.coulomb[k], ws.friction_load);
   for (size_t k = 0; k < acts.size(); ++k) {
     double smooth = e.actuator[k];
-    for (size_t c = 0; c < sys_.coulomb.size(); ++c)
-      if (sys_.coulomb[c].actuator() == static_cast<int>(k)) smooth -= e.coulomb[c];
-    add_actuator_effort(m_, ws_, acts[k], smooth, ws_.applied);
+    for (size_t c = 0; c < sys.coulomb.size(); ++c)
+      if (sys.coulomb[c].actuator() == static_cast<int>(k)) smooth -= e.coulomb[c];
+    add_actuator_effort(m, ws, acts[k], smooth, ws.applied);
   }
-  ws_.applied[0].setZero();
-  ws_.friction_load[0].setZero();
+  ws.applied[0].setZero();
+  ws.friction_load[0].setZero();
   // Coupled elastic links: the loads their deformation adds to their bodies.
-  for (size_t l = 0; l < sys_.elastic.size(); ++l) {
-    const flex::ModalLink& link = sys_.elastic[l];
-    ws_.applied[link.body] +=
-        flex::deformation_load(link, ws_, flex::frame_state(m_, ws_, link), L_.eta_of(y, l, false),
-                               L_.eta_of(y, l, true), L_.eta_acceleration_of(e, l));
+  for (size_t l = 0; l < sys.elastic.size(); ++l) {
+    const flex::ModalLink& link = sys.elastic[l];
+    ws.applied[link.body] += flex::deformation_load(link, ws, flex::frame_state(m, ws, link), L.eta_of(y, l, false),
+                                                    L.eta_of(y, l, true), L.eta_acceleration_of(e, l));
   }
-  planar::solve_reactions(m_, ws_);
-  return limit;
+  planar::solve_reactions(m, ws);
+}
+
+CamContacts::CamContacts(const DynamicSystem& system, const StateLayout& layout)
+    : sys_(system), L_(layout), ws_(*system.mechanism) {
+  const auto& joints = system.mechanism->joints();
+  for (size_t j = 0; j < joints.size(); ++j)
+    if (joints[j].is<planar::CamPair>()) cams_.push_back(j);
+}
+
+std::pair<double, size_t> CamContacts::least(double t, const State& y, const Evaluation& e, const Branches& b) {
+  const planar::Mechanism& m = *sys_.mechanism;
+  hold_segments(b, ws_);
+  const size_t n = m.drivers().size();
+  for (size_t i = 0; i < n; ++i) ws_.q[i] = y[i], ws_.qd[i] = y[n + i], ws_.qdd[i] = e.qdd[i];
+  if (const planar::KinematicStatus st = planar::solve_positions(m, ws_); !st.ok())
+    throw AnalysisError(planar::describe(m, ws_, st));
+  if (const planar::KinematicStatus sv = planar::solve_velocities(m, ws_); !sv.ok())
+    throw AnalysisError(planar::describe(m, ws_, sv));
+  planar::solve_accelerations(m, ws_);
+  solve_motion_reactions(sys_, L_, ws_, t, y, e);
+  std::pair<double, size_t> out{INFINITY, 0};
+  for (const size_t j : cams_)
+    if (ws_.reaction[j].normal < out.first) out = {ws_.reaction[j].normal, j};
+  return out;
 }
 
 }  // namespace linkdyn::dynamics

@@ -13,6 +13,29 @@ namespace linkdyn::dynamics {
 /// The kinetic energy of the mechanism's bodies at the workspace's velocities (J).
 [[nodiscard]] double kinetic_energy(const planar::Mechanism& m, const planar::Workspace& ws);
 
+/// The reactions of every pair in `ws` (placed: positions, rates and accelerations) under
+/// everything evaluation e applies at (t, y): loads, actuators, Coulomb efforts, coupled elastic
+/// links' deformation loads.
+void solve_motion_reactions(const DynamicSystem& system, const StateLayout& layout, planar::Workspace& ws, double t,
+                            const State& y, const Evaluation& e);
+
+/// The cam pairs' contact forces along a run: where the least turns negative the follower
+/// leaves its cam (the run stops there).
+class CamContacts {
+ public:
+  CamContacts(const DynamicSystem& system, const StateLayout& layout);
+  [[nodiscard]] bool empty() const { return cams_.empty(); }
+  /// The least contact force over the cam pairs at (t, y) with its evaluation e (N), and its
+  /// joint's index.
+  [[nodiscard]] std::pair<double, size_t> least(double t, const State& y, const Evaluation& e, const Branches& b);
+
+ private:
+  const DynamicSystem& sys_;
+  const StateLayout& L_;
+  planar::Workspace ws_;
+  std::vector<size_t> cams_;  ///< the cam pairs' joint indices
+};
+
 /// The rows of results: the arrays sized once, each row from the state and its evaluation.
 class RowWriter {
  public:

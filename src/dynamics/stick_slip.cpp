@@ -91,6 +91,14 @@ void Switches::values(double t, const State& y, std::vector<double>& g) {
     const int segment = branches.segment[loads.size() + k];
     g[c++] = f && segment != planar::no_segment ? f->inside(segment, x) : 0.0;
   }
+  // A cam program's segment: its angle (at the state).
+  for (size_t p = 0; p < m_.cam_pairs().size(); ++p) {
+    const size_t k = loads.size() + acts.size() + p;
+    const double x = speeds_.table[k];  // positions only: the same per unit qd
+    g[c++] = branches.segment[k] != planar::no_segment && std::isfinite(x)
+                 ? cam_program(p).inside(branches.segment[k], x)
+                 : 0.0;
+  }
   // A prismatic pair's normal loads and the held elements' margins, from an evaluation at the
   // state.
   if ((any_normals_ || any_held) && !branches.stuck) eval_.evaluate(t, y.data(), branches, probe_);
@@ -154,6 +162,19 @@ void Switches::lock(double t, const State& y, bool only_unlocked, int event) {
       segment += below ? -1 : 1;
     } else if (!only_unlocked || segment == planar::no_segment) {
       segment = f->segment_of(x);
+    }
+  }
+  for (size_t c = 0; c < m_.cam_pairs().size(); ++c) {  // the cam programs' segments
+    const size_t k = loads.size() + na + c;
+    const double x = speeds_.table[k];
+    if (!std::isfinite(x)) continue;
+    int& segment = branches.segment[k];
+    const int count = static_cast<int>(cam_program(c).segments.size());
+    if (event == static_cast<int>(ne + 2 * na + k) && segment != planar::no_segment) {
+      // Into the neighbouring segment on the side of the end crossed (the program repeats).
+      segment = (segment + (cam_program(c).fraction(segment, x) < 0.5 ? count - 1 : 1)) % count;
+    } else if (!only_unlocked || segment == planar::no_segment) {
+      segment = cam_program(c).segment_of(x);
     }
   }
   for (size_t k = 0; k < g.size(); ++k) {

@@ -37,8 +37,8 @@ class Switches {
   /// One DOF with Coulomb elements: the machine sticks as a whole (its own function, the last).
   [[nodiscard]] bool one_dof_stick() const { return one_dof_stick_; }
   [[nodiscard]] size_t machine_function() const { return count() - 1; }
-  /// Function k is a load table's or a cylinder's force table's: its event is a row crossed,
-  /// not a switch.
+  /// Function k is a load table's, a cylinder's force table's or a cam program's: its event is
+  /// a row (a segment's end) crossed, not a switch.
   [[nodiscard]] bool table_row(size_t k) const {
     const size_t first = sys_.coulomb.size() + 2 * sys_.machine.actuators.size();
     return k >= first && k < first + nt();
@@ -54,8 +54,15 @@ class Switches {
  private:
   void start(double drive);
   [[nodiscard]] double margin(double t, const State& y);
-  /// The tables' functions: one per load, then one per actuator (a cylinder's force table).
-  [[nodiscard]] size_t nt() const { return m_.spec().loads.size() + sys_.machine.actuators.size(); }
+  /// The tables' functions: one per load, then one per actuator (a cylinder's force table), then
+  /// one per cam pair (its program's segments).
+  [[nodiscard]] size_t nt() const {
+    return m_.spec().loads.size() + sys_.machine.actuators.size() + m_.cam_pairs().size();
+  }
+  /// Cam pair c's program.
+  [[nodiscard]] const planar::CamProgram& cam_program(size_t c) const {
+    return m_.joints()[static_cast<size_t>(m_.cam_pairs()[c])].as<planar::CamPair>().program;
+  }
   /// Actuator k's force table, or nullptr.
   [[nodiscard]] const CylinderForce* force_table(size_t k) const {
     const Actuator& a = sys_.machine.actuators[k];

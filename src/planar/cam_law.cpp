@@ -64,23 +64,43 @@ UnitRise unit_rise(CamCurve curve, double x) {
   return {};
 }
 
-FollowerMotion CamProgram::at(double theta) const {
+namespace {
+/// theta - start within the turn centred on a segment of `span` starting at `start`.
+double local_angle(double theta, double start, double span) {
+  return 0.5 * span + std::remainder(theta - start - 0.5 * span, 2.0 * pi);
+}
+}  // namespace
+
+std::pair<double, double> CamProgram::segment_start(int segment) const {
+  double angle = 0.0, s = start;
+  for (int k = 0; k < segment; ++k)
+    angle += segments[static_cast<size_t>(k)].span, s += segments[static_cast<size_t>(k)].lift;
+  return {angle, s};
+}
+
+int CamProgram::segment_of(double theta) const {
   double local = std::fmod(theta, 2.0 * pi);
   if (local < 0.0) local += 2.0 * pi;
-  double s = start;
-  for (size_t k = 0; k < segments.size(); ++k) {
-    const CamSegment& seg = segments[k];
-    if (local > seg.span && k + 1 < segments.size()) {
-      local -= seg.span;
-      s += seg.lift;
-      continue;
-    }
-    // s = s_k + h y(x), x = local / beta: ds = h y' / beta, d2s = h y'' / beta^2, ...
-    const double beta = seg.span, h = seg.lift;
-    const UnitRise r = unit_rise(seg.curve, std::min(local / beta, 1.0));
-    return {s + h * r.y, h * r.dy / beta, h * r.d2y / (beta * beta), h * r.d3y / (beta * beta * beta)};
+  for (size_t k = 0; k + 1 < segments.size(); ++k) {
+    if (local <= segments[k].span) return static_cast<int>(k);
+    local -= segments[k].span;
   }
-  return {s, 0.0, 0.0, 0.0};
+  return static_cast<int>(segments.size()) - 1;
+}
+
+FollowerMotion CamProgram::at(double theta, int segment) const {
+  if (segments.empty()) return {start, 0.0, 0.0, 0.0};
+  const auto [begin, s] = segment_start(segment);
+  const CamSegment& seg = segments[static_cast<size_t>(segment)];
+  // s = s_k + h y(x), x = local / beta: ds = h y' / beta, d2s = h y'' / beta^2, ...
+  const double beta = seg.span, h = seg.lift;
+  const UnitRise r = unit_rise(seg.curve, local_angle(theta, begin, beta) / beta);
+  return {s + h * r.y, h * r.dy / beta, h * r.d2y / (beta * beta), h * r.d3y / (beta * beta * beta)};
+}
+
+double CamProgram::fraction(int segment, double theta) const {
+  const double begin = segment_start(segment).first, beta = segments[static_cast<size_t>(segment)].span;
+  return local_angle(theta, begin, beta) / beta;
 }
 
 std::string cam_program_problem(const CamProgram& program) {

@@ -1,5 +1,6 @@
 #include "linkdyn/planar/constraints.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace linkdyn::planar {
@@ -13,20 +14,30 @@ CamCurveFoot cam_curve_foot(const Joint& joint, const Workspace& ws) {
   const Vec2 world = b1.position(joint.point[1]) - b0.r;
   const Vec2 local = rotate(world, b0.c, -b0.s);  // turned back by the cam's angle
   const Vec2 y = cam.frame.transpose() * (local - joint.point[0]);
-  // The foot of the normal from y: the nearest sample, then Newton on g = c'.(y - c) = 0,
-  // g' = c''.(y - c) - |c'|^2.
-  size_t nearest = 0;
-  for (size_t k = 1; k < cam.samples.size(); ++k)
-    if ((cam.samples[k] - y).squaredNorm() < (cam.samples[nearest] - y).squaredNorm()) nearest = k;
-  double sigma = 2.0 * M_PI * static_cast<double>(nearest) / static_cast<double>(cam.samples.size());
-  PitchCurvePoint p = pitch_curve(cam.follower, cam.program, sigma);
-  for (int it = 0; it < 30; ++it) {
-    const Vec2 d = y - p.c;
-    const double g = p.dc.dot(d), dg = p.d2c.dot(d) - p.dc.squaredNorm();
-    const double step = dg != 0.0 ? -g / dg : 0.0;
-    sigma += step;
-    p = pitch_curve(cam.follower, cam.program, sigma);
-    if (std::abs(step) <= 1e-15 * (1.0 + std::abs(sigma))) break;
+  // The foot of the normal from y: Newton on g = c'.(y - c) = 0, g' = c''.(y - c) - |c'|^2, from
+  // the program's angle (where the follower touches once assembled), else from the nearest sample.
+  const int segment = ws.cam_segment[static_cast<size_t>(cam.index)];
+  double sigma = 0.0;
+  PitchCurvePoint p;
+  const auto newton = [&](double start) {
+    sigma = start;
+    p = pitch_curve(cam.follower, cam.program, sigma, segment);
+    for (int it = 0; it < 30; ++it) {
+      const Vec2 d = y - p.c;
+      const double g = p.dc.dot(d), dg = p.d2c.dot(d) - p.dc.squaredNorm();
+      const double step = dg != 0.0 ? std::clamp(-g / dg, -0.5, 0.5) : 0.0;
+      sigma += step;
+      p = pitch_curve(cam.follower, cam.program, sigma, segment);
+      if (std::abs(step) <= 1e-15 * (1.0 + std::abs(sigma))) return true;
+    }
+    return false;
+  };
+  const double program_angle = cam_program_angle(joint, ws);
+  if (!newton(program_angle) || std::abs(std::remainder(sigma - program_angle, 2.0 * M_PI)) > 0.5) {
+    size_t nearest = 0;
+    for (size_t k = 1; k < cam.samples.size(); ++k)
+      if ((cam.samples[k] - y).squaredNorm() < (cam.samples[nearest] - y).squaredNorm()) nearest = k;
+    (void)newton(2.0 * M_PI * static_cast<double>(nearest) / static_cast<double>(cam.samples.size()));
   }
   CamCurveFoot foot;
   foot.sigma = sigma;
@@ -37,6 +48,12 @@ CamCurveFoot cam_curve_foot(const Joint& joint, const Workspace& ws) {
   foot.normal = b0.arm(n);
   foot.tangent = b0.arm(t);
   return foot;
+}
+
+double cam_program_angle(const Joint& joint, const Workspace& ws) {
+  const CamPair& cam = joint.as<CamPair>();
+  const double turn = ws.body[joint.body[0]].theta - cam.phase;
+  return cam.mirrored ? -turn : turn;
 }
 
 void joint_rows(const Joint& joint, const Workspace& ws, bool with_gamma, JointRows& rows) {

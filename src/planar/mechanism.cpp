@@ -326,6 +326,11 @@ Mechanism compile(MechanismSpec spec, const CompileOptions& options) {
   m.spec_ = std::move(spec);
   for (Load& load : m.spec_.loads) load.parts = load_parts(load);
   m.joints_ = m.spec_.joints;  // the pins' pairs are appended by the structure finder
+  for (size_t k = 0; k < m.joints_.size(); ++k)
+    if (m.joints_[k].is<CamPair>()) {
+      std::get<CamPair>(m.joints_[k].kind).index = static_cast<int>(m.cam_pairs_.size());
+      m.cam_pairs_.push_back(static_cast<int>(k));
+    }
   m.dof_ = gruebler_dof(m.spec_);
   m.output_points_ = output_points(m.spec_);
   for (std::unique_ptr<Group>& g : find_structure(m, m.joints_, m.spec_.drivers, options.force_generic))

@@ -3,6 +3,7 @@
 // standard curve of the normalized angle x in [0, 1] (Norton, Cam Design and Manufacturing
 // Handbook, ch. 3; Uicker, Pennock and Shigley, Theory of Machines and Mechanisms, Sect. 6.6).
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace linkdyn::planar {
@@ -32,7 +33,25 @@ struct CamProgram {
   double start = 0.0;
   std::vector<CamSegment> segments;
   /// s and its derivatives at theta (any angle: the program repeats every turn).
-  [[nodiscard]] FollowerMotion at(double theta) const;
+  [[nodiscard]] FollowerMotion at(double theta) const { return at(theta, segment_of(theta)); }
+  /// s and its derivatives at theta on segment k's curve, continued beyond the segment's ends:
+  /// the direct dynamics hold a segment over a step (the jerk jumps at its ends, which are
+  /// events).
+  [[nodiscard]] FollowerMotion at(double theta, int segment) const;
+  /// The segment that holds theta (at a boundary, the one that ends there).
+  [[nodiscard]] int segment_of(double theta) const;
+  /// Where theta is on segment k: x (1 - x), x its fraction of the segment (theta taken within
+  /// the turn centred on the segment); negative outside it.
+  [[nodiscard]] double inside(int segment, double theta) const {
+    const double x = fraction(segment, theta);
+    return x * (1.0 - x);
+  }
+  /// theta's fraction x of segment k (within the turn centred on the segment).
+  [[nodiscard]] double fraction(int segment, double theta) const;
+
+ private:
+  /// Segment k's start angle (in [0, 2 pi)) and the follower's displacement there.
+  [[nodiscard]] std::pair<double, double> segment_start(int segment) const;
 };
 
 /// Why `program` is not one turn of a cam ("" if it is): a segment's span not positive, a dwell

@@ -25,7 +25,10 @@ struct CamCurveFoot {
   PitchCurvePoint curve;
   Vec2 normal = Vec2::Zero(), tangent = Vec2::Zero();
 };
+/// On the program's segment ws.cam_segment holds for it, if any.
 [[nodiscard]] CamCurveFoot cam_curve_foot(const Joint& joint, const Workspace& ws);
+/// A cam pair's program angle: the cam body's turn from its phase (the program's sense).
+[[nodiscard]] double cam_program_angle(const Joint& joint, const Workspace& ws);
 
 /// Residual and Jacobian at the current poses; gamma too when `with_gamma` (needs velocities).
 void joint_rows(const Joint& joint, const Workspace& ws, bool with_gamma, JointRows& rows);

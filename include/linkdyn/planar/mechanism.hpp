@@ -75,6 +75,7 @@ struct CamPair {
   bool mirrored = false;      ///< the program's angle runs opposite to the cam body's
   double phase = 0.0;         ///< the cam body's angle where the program starts (rad)
   std::vector<Vec2> samples;  ///< c at evenly spaced sigma over the turn: the foot point's first guess
+  int index = 0;              ///< its place among the mechanism's cam pairs (Workspace::cam_segment)
 };
 
 /// A pair between body[0] and body[1]; `kind` holds what its type alone has.
@@ -417,6 +418,8 @@ class Mechanism {
   [[nodiscard]] const std::vector<int>& pin_pairs(int pin) const { return pin_pairs_[static_cast<size_t>(pin)]; }
   /// The bearings with friction (friction.hpp).
   [[nodiscard]] const std::vector<Bearing>& bearings() const { return bearings_; }
+  /// The cam pairs' joints (indices into joints(), in order: CamPair::index is the place here).
+  [[nodiscard]] const std::vector<int>& cam_pairs() const { return cam_pairs_; }
   /// The bearings of compound pin `pin`'s members (indices into bearings(), ascending).
   [[nodiscard]] const std::vector<int>& pin_bearings(int pin) const { return pin_bearings_[static_cast<size_t>(pin)]; }
   [[nodiscard]] const std::vector<Driver>& drivers() const { return spec_.drivers; }
@@ -455,6 +458,7 @@ class Mechanism {
   std::vector<Bearing> bearings_;
   std::vector<std::vector<int>> pin_pairs_;
   std::vector<std::vector<int>> pin_bearings_;
+  std::vector<int> cam_pairs_;
 };
 
 /// Checks the description, counts the DOF (Gruebler-Kutzbach), finds the structural sequence

@@ -77,10 +77,8 @@ class GenericGroup final : public Group {
     for (int jn : joints_) {
       const Joint& j = m.joints()[jn];
       if (!j.is<CamPair>()) continue;
-      const CamPair& cam = j.as<CamPair>();
-      const double turn = ws.body[j.body[0]].theta - cam.phase;
-      const double program_angle = cam.mirrored ? -turn : turn;
-      if (std::abs(std::remainder(cam_curve_foot(j, ws).sigma - program_angle, 2.0 * M_PI)) > 1e-6) return false;
+      if (std::abs(std::remainder(cam_curve_foot(j, ws).sigma - cam_program_angle(j, ws), 2.0 * M_PI)) > 1e-6)
+        return false;
     }
     return true;
   }

@@ -1,0 +1,83 @@
+// The direct dynamics of a cam machine: the cam of tests/data/cam-roller.yaml turning freely
+// (no motor) against its follower's spring. Kane's equations and the full constrained model must
+// agree and close the energy balance; where the follower's inertia outgrows its spring the run
+// stops with exit 3 exactly where the contact force vanishes: there the spring and gravity alone
+// accelerate the follower.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "linkdyn/dynamics/simulate.hpp"
+#include "linkdyn/planar/kinematics.hpp"
+#include "test_support.hpp"
+
+using namespace linkdyn;
+using namespace linkdyn::dynamics;
+
+namespace {
+
+const std::string cam_model = std::string(LINKDYN_TEST_DATA_DIR) + "/cam-roller.yaml";
+
+SimulationResult coasting(const DynamicSystem& system, Method method, double speed) {
+  SimulationOptions o;
+  o.method = method;
+  o.t_end = 0.05;
+  o.steps = 50;
+  o.rel_tol = 1e-12, o.abs_tol = 1e-12;
+  o.qd0 = speed;
+  return simulate(system, o);
+}
+
+DynamicSystem cam_system() {
+  const io::Model model = io::parse_model(test::read_text(cam_model), cam_model);
+  return {planar::compile(model.mechanism), model.machine};
+}
+
+}  // namespace
+
+TEST(CamDynamics, KaneAndTheFullModelAgreeAndTheEnergyBalanceClosesOverTheProgramsSegments) {
+  // 2000 rpm: about 1.7 turns in 0.05 s, every segment's end (where the jerk jumps) crossed.
+  const DynamicSystem system = cam_system();
+  const SimulationResult kane = coasting(system, Method::kane, 2000.0 * M_PI / 30.0);
+  const SimulationResult full = coasting(system, Method::full, 2000.0 * M_PI / 30.0);
+  ASSERT_FALSE(kane.stopped) << kane.stop_message;
+  ASSERT_FALSE(full.stopped) << full.stop_message;
+  EXPECT_GT(kane.final_state[0], 2.0 * M_PI * 1.5);
+  // Free: kinetic + potential energy constant (about 8.8 J of the cam's and 3.4 J of the spring's).
+  const double energy = 0.5 * 4e-4 * std::pow(2000.0 * M_PI / 30.0, 2);
+  EXPECT_LT(std::abs(kane.energy_residual), 1e-10 * energy);
+  EXPECT_LT(std::abs(full.energy_residual), 1e-10 * energy);
+  EXPECT_GT(kane.energy.kinetic.maxCoeff() - kane.energy.kinetic.minCoeff(), 0.05 * energy);  // it does exchange
+  EXPECT_NEAR(kane.final_state[0], full.final_state[0], 1e-9);
+  EXPECT_NEAR(kane.final_state[1], full.final_state[1], 1e-7);
+}
+
+TEST(CamDynamics, TheRunStopsWhereTheFollowerLeavesTheCamWithSpringAndGravityAloneAcceleratingIt) {
+  // 3000 rpm: in the cycloidal rise's second half the follower's deceleration needs more than
+  // its spring (k = 2000 N/m, compressed 20 mm + y) and its weight can give.
+  const DynamicSystem system = cam_system();
+  const SimulationResult r = coasting(system, Method::kane, 3000.0 * M_PI / 30.0);
+  ASSERT_TRUE(r.stopped);
+  EXPECT_EQ(r.stop_exit_code, AnalysisError::exit_code);
+  EXPECT_NE(r.stop_message.find("cam 'lobe' leaves the cam"), std::string::npos) << r.stop_message;
+  // Where it stops: in the rise's second half (60 to 120 deg), the acceleration negative.
+  const double theta = std::remainder(r.final_state[0], 2.0 * M_PI);
+  EXPECT_GT(theta, M_PI / 3.0);
+  EXPECT_LT(theta, 2.0 * M_PI / 3.0);
+  // The follower's acceleration there is the spring's and gravity's alone: N = 0 in
+  // m a = N cos(phi) - k (0.02 + y) - m g.
+  const planar::Mechanism& m = *system.mechanism;
+  planar::Workspace ws(m);
+  ws.q = {r.final_state[0]};
+  ws.qd = {r.final_state[1]};
+  ws.qdd = {r.qdd(r.qdd.rows() - 1, 0)};
+  ASSERT_TRUE(planar::solve_positions(m, ws).ok());
+  ASSERT_TRUE(planar::solve_velocities(m, ws).ok());
+  planar::solve_accelerations(m, ws);
+  const int follower = m.spec().find_body("follower");
+  const planar::BodyState& b = ws.body[static_cast<size_t>(follower)];
+  const double y = b.r.y(), a = b.acceleration(Vec2::Zero()).y(), mass = 0.25, k = 2000.0;
+  const double free_fall = -(k * (0.02 + y) + mass * 9.81) / mass;
+  EXPECT_NEAR(a, free_fall, 1e-6 * std::abs(free_fall));
+  EXPECT_NEAR(r.t(r.t.size() - 1), r.t_final, 1e-15);  // the stop's row is the last
+}
