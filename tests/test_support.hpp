@@ -59,6 +59,8 @@ inline const std::vector<ExampleCase>& example_cases() {
       {"parallelogram-chain", "R_I(0,1) -> RRR_II(2,5) -> RRR_II(3,6) -> RRR_II(4,7)"},
       {"excavator", "RR[P]R_II(1,4,5) -> RR[P]R_II(2,6,7) -> RR[P]R_II(3,8,9)"},
       {"scissor-lift-cylinder", "RR[P]R_II(1,6,7) -> RRP_II(2,3) -> RPR_II(4,5)"},
+      {"cam-valve-train", "R_I(0,1) -> RH_I(1,2) -> RRP_II(3,4)"},
+      {"cam-pusher", "R_I(0,1) -> PH_I(1,2)"},
   };
   return cases;
 }

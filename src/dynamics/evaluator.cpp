@@ -36,8 +36,7 @@ Evaluator::Evaluator(const DynamicSystem& system, const SimulationOptions& optio
 
 void hold_segments(const Branches& b, planar::Workspace& ws) {
   std::copy_n(b.segment.begin(), ws.load_segment.size(), ws.load_segment.begin());
-  std::copy(b.segment.end() - static_cast<std::ptrdiff_t>(ws.cam_segment.size()), b.segment.end(),
-            ws.cam_segment.begin());
+  std::copy(b.segment.end() - static_cast<std::ptrdiff_t>(ws.cam_piece.size()), b.segment.end(), ws.cam_piece.begin());
 }
 
 void Evaluator::actuator_efforts(const double* y, const Branches& branches, Evaluation& e) const {

@@ -27,7 +27,8 @@ struct Branches {
   std::vector<double> when;     ///< per actuator: the sign of its condition body's omega
   std::vector<double> motor;    ///< per actuator: the sign of a DC motor's power (motor or brake)
   /// Per load, then per actuator (a cylinder's force table), then per cam pair (its program):
-  /// the segment of its table held (planar::no_segment: none or not yet).
+  /// the segment of its table (the piece of its program) held (planar::no_segment: none or not
+  /// yet).
   std::vector<int> segment;
   /// Per Coulomb element: the signs of a prismatic pair's normal loads (N, or N1 and N2) held,
   /// 0 where none yet.

@@ -73,7 +73,7 @@ Eigen::Index RowWriter::values_per_row() const {
   const planar::PairReactions& p = r_.reactions;
   for (const Eigen::MatrixXd* matrix :
        {&k.q, &k.x0, &k.y0, &k.angle, &k.omega, &k.alpha, &k.x, &k.y, &k.vx, &k.vy, &k.ax, &k.ay, &k.transmission_angle,
-        &p.force_x, &p.force_y, &p.moment, &p.normal})
+        &k.cam, &p.force_x, &p.force_y, &p.moment, &p.normal})
     values += matrix->cols();
   for (const auto* per_pin : {&p.pin_force_x, &p.pin_force_y})
     for (const Eigen::MatrixXd& matrix : *per_pin) values += matrix.cols();

@@ -22,9 +22,20 @@ Switches::Switches(const DynamicSystem& s, const SimulationOptions& o, Evaluator
   branches.segment.assign(nt(), planar::no_segment);
   branches.normal.assign(ne, {0.0, 0.0});
   // Pair friction switched off: its elements act nowhere and switch nothing.
+  // A cam machine: a follower in a dwell does not move over an interval, and its pairs' speeds
+  // per unit qd are rounding, whose sign means nothing. Below 1e-12 (of the mechanism's size, for a
+  // sliding element) an element is idle there. (Elsewhere a speed is zero only where it
+  // reverses.)
+  const double cams = m_.cam_pairs().empty() ? 0.0 : 1.0;
+  double size = 1e-3;
+  for (const planar::Body& body : m_.bodies())
+    for (const planar::NamedPoint& p : body.points) size = std::max(size, p.local.norm());
   for (const CoulombElement& e : s.coulomb) {
     const bool active = o.friction || !e.pair_friction();
     active_.push_back(active);
+    const bool slides =
+        e.pair_friction() && m_.bearings()[std::get<PairFriction>(e.site).bearing].is<planar::Bearing::Prismatic>();
+    idle_speed_.push_back(cams * 1e-12 * (slides ? size : 1.0));
     // A prismatic pair's normal loads change sign: |N| has a kink there.
     int normals = 0;
     if (active && e.pair_friction()) {
@@ -62,7 +73,7 @@ void Switches::values(double t, const State& y, std::vector<double>& g) {
   // A held element's function is its margin (from an evaluation at the state, below).
   const bool any_held = std::find(branches.held.begin(), branches.held.end(), 1) != branches.held.end();
   for (size_t k = 0; k < speeds_.coulomb.size(); ++k)
-    g[c++] = branches.stuck || !active_[k] || branches.holds(k) ? 0.0 : factor * speeds_.coulomb[k];
+    g[c++] = branches.stuck || !active_[k] || branches.holds(k) || idle(k) ? 0.0 : factor * speeds_.coulomb[k];
   for (double v : speeds_.when) g[c++] = branches.stuck ? 0.0 : factor * v;
   const auto& acts = sys_.machine.actuators;
   for (size_t k = 0; k < acts.size(); ++k) {
@@ -91,7 +102,7 @@ void Switches::values(double t, const State& y, std::vector<double>& g) {
     const int segment = branches.segment[loads.size() + k];
     g[c++] = f && segment != planar::no_segment ? f->inside(segment, x) : 0.0;
   }
-  // A cam program's segment: its angle (at the state).
+  // A cam program's piece: its angle (at the state).
   for (size_t p = 0; p < m_.cam_pairs().size(); ++p) {
     const size_t k = loads.size() + acts.size() + p;
     const double x = speeds_.table[k];  // positions only: the same per unit qd
@@ -164,19 +175,24 @@ void Switches::lock(double t, const State& y, bool only_unlocked, int event) {
       segment = f->segment_of(x);
     }
   }
-  for (size_t c = 0; c < m_.cam_pairs().size(); ++c) {  // the cam programs' segments
+  for (size_t c = 0; c < m_.cam_pairs().size(); ++c) {  // the cam programs' pieces
     const size_t k = loads.size() + na + c;
     const double x = speeds_.table[k];
     if (!std::isfinite(x)) continue;
     int& segment = branches.segment[k];
-    const int count = static_cast<int>(cam_program(c).segments.size());
+    const int count = cam_program(c).piece_count();
     if (event == static_cast<int>(ne + 2 * na + k) && segment != planar::no_segment) {
-      // Into the neighbouring segment on the side of the end crossed (the program repeats).
+      // Into the neighbouring piece on the side of the end crossed (the program repeats).
       segment = (segment + (cam_program(c).fraction(segment, x) < 0.5 ? count - 1 : 1)) % count;
     } else if (!only_unlocked || segment == planar::no_segment) {
-      segment = cam_program(c).segment_of(x);
+      segment = cam_program(c).piece_of(x);
     }
   }
+  // One DOF: an element that does not move at this position (a cam's follower in a dwell) has no
+  // friction direction; it takes one where it moves again (Run::redo_on_new_branches).
+  if (one_dof_stick_ && !branches.stuck)
+    for (size_t k = 0; k < ne; ++k)
+      if (active_[k] && idle(k) && !(only_unlocked && locked(k) != 0.0)) branches.coulomb[k] = 0.0;
   for (size_t k = 0; k < g.size(); ++k) {
     double s = sign(g[k]);
     // A normal load's own event: it has changed sign (at the crossing its value is ~0 either way).

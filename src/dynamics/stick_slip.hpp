@@ -55,7 +55,7 @@ class Switches {
   void start(double drive);
   [[nodiscard]] double margin(double t, const State& y);
   /// The tables' functions: one per load, then one per actuator (a cylinder's force table), then
-  /// one per cam pair (its program's segments).
+  /// one per cam pair (its program's pieces).
   [[nodiscard]] size_t nt() const {
     return m_.spec().loads.size() + sys_.machine.actuators.size() + m_.cam_pairs().size();
   }
@@ -80,6 +80,10 @@ class Switches {
   std::vector<double> scratch_, coefficients_;
   State unit_;
   std::vector<bool> active_;
+  std::vector<double> idle_speed_;  ///< per Coulomb element: below this speed per unit qd, it is idle
+  /// One DOF: Coulomb element k does not move at this position (its speed per unit qd is
+  /// rounding), from the last values().
+  [[nodiscard]] bool idle(size_t k) const { return one_dof_stick_ && std::abs(speeds_.coulomb[k]) < idle_speed_[k]; }
   std::vector<int> normals_;  ///< per Coulomb element: how many normal loads switch (0, 1, 2)
   bool any_normals_ = false;
   Evaluation probe_;

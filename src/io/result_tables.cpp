@@ -35,6 +35,7 @@ void put_motion(const planar::KinematicsResult& r, Eigen::Index row, std::vector
 }
 void put_transmission(const planar::KinematicsResult& r, Eigen::Index row, std::vector<double>& v) {
   for (Eigen::Index g = 0; g < r.transmission_angle.cols(); ++g) v.push_back(r.transmission_angle(row, g));
+  for (Eigen::Index c = 0; c < r.cam.cols(); ++c) v.push_back(r.cam(row, c));
 }
 
 /// Every pair's reaction columns (the model's pairs, then each compound pin's members), with

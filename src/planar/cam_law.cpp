@@ -13,14 +13,16 @@ namespace {
 constexpr double pi = M_PI;
 
 /// The modified trapezoid's acceleration A sin(4 pi x) over [0, 1/8], A over [1/8, 3/8] and
-/// A cos(4 pi (x - 3/8)) over [3/8, 1/2] (Norton, Cam Design Handbook, Sect. 3.9), integrated
-/// piece by piece, A = 1; the second half by symmetry, y(x) = 1 - y(1 - x).
-UnitRise trapezoid_first_half(double x) {
+/// A cos(4 pi (x - 3/8)) over [3/8, 5/8] (Norton, Cam Design Handbook, Sect. 3.9), integrated
+/// piece by piece, A = 1; part 0, 1 or 2 (-1: the one that holds x), each continued beyond its
+/// ends. Over [5/8, 1] by symmetry, y(x) = 1 - y(1 - x).
+UnitRise trapezoid_first_parts(double x, int part) {
   constexpr double k = 4.0 * pi;
-  if (x <= 0.125)
+  if (part < 0) part = x <= 0.125 ? 0 : x <= 0.375 ? 1 : 2;
+  if (part == 0)
     return {x / k - std::sin(k * x) / (k * k), (1.0 - std::cos(k * x)) / k, std::sin(k * x), k * std::cos(k * x)};
   const double v1 = 1.0 / k, s1 = 0.125 / k - 1.0 / (k * k);  // at x = 1/8
-  if (x <= 0.375) {
+  if (part == 1) {
     const double u = x - 0.125;
     return {s1 + v1 * u + 0.5 * u * u, v1 + u, 1.0, 0.0};
   }
@@ -30,19 +32,32 @@ UnitRise trapezoid_first_half(double x) {
           -k * std::sin(k * u)};
 }
 
-UnitRise modified_trapezoid(double x) {
+UnitRise modified_trapezoid(double x, int part) {
   // A such that the rise reaches 1/2 at x = 1/2: 4.888 (Norton's C_a).
-  static const double A = 0.5 / trapezoid_first_half(0.5).y;
-  const bool second = x > 0.5;
-  UnitRise r = trapezoid_first_half(second ? 1.0 - x : x);
+  static const double A = 0.5 / trapezoid_first_parts(0.5, 2).y;
+  // Parts 3 and 4 (x beyond 5/8) mirror parts 1 and 0; part 2 is symmetric about 1/2 itself.
+  const bool mirrored = part < 0 ? x > 0.625 : part > 2;
+  UnitRise r = mirrored ? trapezoid_first_parts(1.0 - x, part < 0 ? -1 : 4 - part) : trapezoid_first_parts(x, part);
   r.y *= A, r.dy *= A, r.d2y *= A, r.d3y *= A;
-  if (second) r.y = 1.0 - r.y, r.d2y = -r.d2y;
+  if (mirrored) r.y = 1.0 - r.y, r.d2y = -r.d2y;
   return r;
+}
+
+/// theta - start within the turn centred on a piece of `span` starting at `start`.
+double local_angle(double theta, double start, double span) {
+  return 0.5 * span + std::remainder(theta - start - 0.5 * span, 2.0 * pi);
 }
 
 }  // namespace
 
-UnitRise unit_rise(CamCurve curve, double x) {
+int unit_rise_parts(CamCurve curve) { return curve == CamCurve::modified_trapezoid ? 5 : 1; }
+
+double unit_rise_part_start(CamCurve curve, int part) {
+  static constexpr double corners[] = {0.0, 0.125, 0.375, 0.625, 0.875, 1.0};
+  return curve == CamCurve::modified_trapezoid ? corners[part] : (part > 0 ? 1.0 : 0.0);
+}
+
+UnitRise unit_rise(CamCurve curve, double x, int part) {
   switch (curve) {
     case CamCurve::dwell: return {};
     case CamCurve::cycloidal: {
@@ -54,7 +69,7 @@ UnitRise unit_rise(CamCurve curve, double x) {
       return {x3 * (10.0 - 15.0 * x + 6.0 * x2), 30.0 * x2 * (1.0 - 2.0 * x + x2),
               60.0 * x * (1.0 - 3.0 * x + 2.0 * x2), 60.0 - 360.0 * x + 360.0 * x2};
     }
-    case CamCurve::modified_trapezoid: return modified_trapezoid(x);
+    case CamCurve::modified_trapezoid: return modified_trapezoid(x, part);
     case CamCurve::simple_harmonic: {
       const double w = pi * x;
       return {0.5 * (1.0 - std::cos(w)), 0.5 * pi * std::sin(w), 0.5 * pi * pi * std::cos(w),
@@ -64,43 +79,57 @@ UnitRise unit_rise(CamCurve curve, double x) {
   return {};
 }
 
-namespace {
-/// theta - start within the turn centred on a segment of `span` starting at `start`.
-double local_angle(double theta, double start, double span) {
-  return 0.5 * span + std::remainder(theta - start - 0.5 * span, 2.0 * pi);
+CamProgram::Piece CamProgram::piece(int i) const {
+  Piece out;
+  int index = 0;
+  for (size_t k = 0; k < segments.size(); ++k) {
+    const CamSegment& seg = segments[k];
+    const int parts = unit_rise_parts(seg.curve);
+    if (i < index + parts) {
+      const int part = i - index;
+      const double a = unit_rise_part_start(seg.curve, part), b = unit_rise_part_start(seg.curve, part + 1);
+      out.segment = static_cast<int>(k), out.part = part;
+      out.begin = out.segment_begin + a * seg.span, out.span = (b - a) * seg.span;
+      return out;
+    }
+    index += parts;
+    out.segment_begin += seg.span, out.s0 += seg.lift;
+  }
+  return out;
 }
-}  // namespace
 
-std::pair<double, double> CamProgram::segment_start(int segment) const {
-  double angle = 0.0, s = start;
-  for (int k = 0; k < segment; ++k)
-    angle += segments[static_cast<size_t>(k)].span, s += segments[static_cast<size_t>(k)].lift;
-  return {angle, s};
+int CamProgram::piece_count() const {
+  int count = 0;
+  for (const CamSegment& seg : segments) count += unit_rise_parts(seg.curve);
+  return count;
 }
 
-int CamProgram::segment_of(double theta) const {
+int CamProgram::piece_of(double theta) const {
   double local = std::fmod(theta, 2.0 * pi);
   if (local < 0.0) local += 2.0 * pi;
-  for (size_t k = 0; k + 1 < segments.size(); ++k) {
-    if (local <= segments[k].span) return static_cast<int>(k);
-    local -= segments[k].span;
+  const int count = piece_count();
+  for (int i = 0; i + 1 < count; ++i) {
+    const Piece p = piece(i);
+    if (local <= p.begin + p.span) return i;
   }
-  return static_cast<int>(segments.size()) - 1;
+  return count - 1;
 }
 
-FollowerMotion CamProgram::at(double theta, int segment) const {
+FollowerMotion CamProgram::at(double theta, int i) const {
   if (segments.empty()) return {start, 0.0, 0.0, 0.0};
-  const auto [begin, s] = segment_start(segment);
-  const CamSegment& seg = segments[static_cast<size_t>(segment)];
-  // s = s_k + h y(x), x = local / beta: ds = h y' / beta, d2s = h y'' / beta^2, ...
+  const Piece p = piece(i);
+  const double local = local_angle(theta, p.begin, p.span);
+  if (local < -0.5 * p.span || local > 1.5 * p.span) return at(theta);  // far from the piece held
+  const CamSegment& seg = segments[static_cast<size_t>(p.segment)];
+  // s = s_k + h y(x), x its fraction of the segment: ds = h y' / beta, d2s = h y'' / beta^2, ...
   const double beta = seg.span, h = seg.lift;
-  const UnitRise r = unit_rise(seg.curve, local_angle(theta, begin, beta) / beta);
-  return {s + h * r.y, h * r.dy / beta, h * r.d2y / (beta * beta), h * r.d3y / (beta * beta * beta)};
+  const UnitRise r = unit_rise(seg.curve, (p.begin - p.segment_begin + local) / beta, p.part);
+  return {start + p.s0 + h * r.y, h * r.dy / beta, h * r.d2y / (beta * beta), h * r.d3y / (beta * beta * beta)};
 }
 
-double CamProgram::fraction(int segment, double theta) const {
-  const double begin = segment_start(segment).first, beta = segments[static_cast<size_t>(segment)].span;
-  return local_angle(theta, begin, beta) / beta;
+double CamProgram::fraction(int i, double theta) const {
+  const Piece p = piece(i);
+  return local_angle(theta, p.begin, p.span) / p.span;
 }
 
 std::string cam_program_problem(const CamProgram& program) {

@@ -109,8 +109,8 @@ CamContact cam_contact(const CamFollower& f, const CamProgram& program, double t
   return f.contact == CamFollower::Contact::flat_faced ? face_contact(f, m, theta) : point_contact(f, m, theta);
 }
 
-PitchCurvePoint pitch_curve(const CamFollower& f, const CamProgram& program, double sigma, int segment) {
-  const PointPath p = point_path(f, segment >= 0 ? program.at(sigma, segment) : program.at(sigma));
+PitchCurvePoint pitch_curve(const CamFollower& f, const CamProgram& program, double sigma, int piece) {
+  const PointPath p = point_path(f, piece >= 0 ? program.at(sigma, piece) : program.at(sigma));
   const auto [T, U] = pitch_rates(p);
   return {turned(p.P, -sigma), turned(T, -sigma), turned(U, -sigma)};
 }

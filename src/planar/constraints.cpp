@@ -16,18 +16,18 @@ CamCurveFoot cam_curve_foot(const Joint& joint, const Workspace& ws) {
   const Vec2 y = cam.frame.transpose() * (local - joint.point[0]);
   // The foot of the normal from y: Newton on g = c'.(y - c) = 0, g' = c''.(y - c) - |c'|^2, from
   // the program's angle (where the follower touches once assembled), else from the nearest sample.
-  const int segment = ws.cam_segment[static_cast<size_t>(cam.index)];
+  const int piece = ws.cam_piece[static_cast<size_t>(cam.index)];
   double sigma = 0.0;
   PitchCurvePoint p;
   const auto newton = [&](double start) {
     sigma = start;
-    p = pitch_curve(cam.follower, cam.program, sigma, segment);
+    p = pitch_curve(cam.follower, cam.program, sigma, piece);
     for (int it = 0; it < 30; ++it) {
       const Vec2 d = y - p.c;
       const double g = p.dc.dot(d), dg = p.d2c.dot(d) - p.dc.squaredNorm();
       const double step = dg != 0.0 ? std::clamp(-g / dg, -0.5, 0.5) : 0.0;
       sigma += step;
-      p = pitch_curve(cam.follower, cam.program, sigma, segment);
+      p = pitch_curve(cam.follower, cam.program, sigma, piece);
       if (std::abs(step) <= 1e-15 * (1.0 + std::abs(sigma))) return true;
     }
     return false;

@@ -248,6 +248,27 @@ DesignNumbers design_numbers(const Mechanism& m, const KinematicsResult& k) {
     }
     if (std::isfinite(e.min)) d.transmission.push_back(e);
   }
+  for (size_t c = 0; c < m.cam_pairs().size(); ++c) {
+    const Joint& joint = m.joints()[static_cast<size_t>(m.cam_pairs()[c])];
+    CamNumbers n;
+    n.joint = joint.name;
+    n.oscillating = joint.as<CamPair>().follower.motion == CamFollower::Motion::oscillating;
+    const Eigen::Index col = KinematicsResult::cam_columns * static_cast<Eigen::Index>(c);
+    double s_min = INFINITY, s_max = -INFINITY;
+    for (Eigen::Index row = 0; row < rows; ++row) {
+      const double q = k.q(row, 0), s = k.cam(row, col), v = k.cam(row, col + 1), a = k.cam(row, col + 2),
+                   jerk = k.cam(row, col + 3), phi = std::abs(k.cam(row, col + 4)), rho = k.cam(row, col + 5);
+      s_min = std::min(s_min, s), s_max = std::max(s_max, s);
+      if (std::isfinite(v)) n.v_max = std::max(n.v_max, std::abs(v));
+      if (std::isfinite(a)) n.a_min = std::min(n.a_min, a), n.a_max = std::max(n.a_max, a);
+      if (std::isfinite(jerk)) n.jerk_max = std::max(n.jerk_max, std::abs(jerk));
+      if (phi > n.pressure_angle_max) n.pressure_angle_max = phi, n.q_at_pressure_angle_max = q;
+      if (rho > 0.0 && rho < n.convex_radius_min) n.convex_radius_min = rho, n.q_at_convex_radius_min = q;
+      if (rho < 0.0 && -rho < n.concave_radius_min) n.concave_radius_min = -rho, n.q_at_concave_radius_min = q;
+    }
+    n.lift = rows > 0 ? s_max - s_min : 0.0;
+    d.cams.push_back(n);
+  }
   return d;
 }
 

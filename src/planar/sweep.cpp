@@ -7,6 +7,8 @@
 
 #include "linkdyn/core/interrupt.hpp"
 #include "linkdyn/core/progress.hpp"
+#include "linkdyn/planar/cam_profile.hpp"
+#include "linkdyn/planar/constraints.hpp"
 #include "linkdyn/planar/groups/group.hpp"
 
 namespace linkdyn::planar {
@@ -200,6 +202,16 @@ void KinematicsColumns::add_motion_columns(const Mechanism& m, Table& table) con
 void KinematicsColumns::add_transmission_columns(const Mechanism& m, Table& table) const {
   for (int g : transmission_groups_)
     table.add_column(m.joints()[m.groups()[g]->label_joint()].name + ".transmission_angle", "rad");
+  for (const int j : m.cam_pairs()) {
+    const Joint& joint = m.joints()[static_cast<size_t>(j)];
+    const bool turns = joint.as<CamPair>().follower.motion == CamFollower::Motion::oscillating;
+    table.add_column(joint.name + ".s", turns ? "rad" : "m");
+    table.add_column(joint.name + ".v", turns ? "rad/s" : "m/s");
+    table.add_column(joint.name + ".a", turns ? "rad/s^2" : "m/s^2");
+    table.add_column(joint.name + ".jerk", turns ? "rad/s^3" : "m/s^3");
+    table.add_column(joint.name + ".pressure_angle", "rad");
+    table.add_column(joint.name + ".radius", "m");
+  }
 }
 
 void allocate_rows(const Mechanism& m, Eigen::Index rows, KinematicsResult& r) {
@@ -211,6 +223,7 @@ void allocate_rows(const Mechanism& m, Eigen::Index rows, KinematicsResult& r) {
   for (Eigen::MatrixXd* per_body : {&r.x0, &r.y0, &r.angle, &r.omega, &r.alpha}) per_body->resize(rows, nb);
   for (Eigen::MatrixXd* per_point : {&r.x, &r.y, &r.vx, &r.vy, &r.ax, &r.ay}) per_point->resize(rows, np);
   r.transmission_angle.resize(rows, static_cast<Eigen::Index>(r.transmission_groups.size()));
+  r.cam.resize(rows, KinematicsResult::cam_columns * static_cast<Eigen::Index>(m.cam_pairs().size()));
   r.status.assign(static_cast<size_t>(rows), StepStatus::ok);
 }
 
@@ -239,13 +252,30 @@ void record_row(const Mechanism& m, const Workspace& ws, double t, StepStatus st
   for (size_t g = 0; g < r.transmission_groups.size(); ++g)
     r.transmission_angle(row, static_cast<Eigen::Index>(g)) =
         m.groups()[r.transmission_groups[g]]->transmission_angle(m, ws).value_or(none);
+  for (size_t c = 0; c < m.cam_pairs().size(); ++c) {
+    const Joint& joint = m.joints()[static_cast<size_t>(m.cam_pairs()[c])];
+    const CamPair& cam = joint.as<CamPair>();
+    // The program's angle turns with the cam (the other way when mirrored) [s = s(theta)].
+    const double theta = cam_program_angle(joint, ws), sense = cam.mirrored ? -1.0 : 1.0;
+    const FollowerMotion motion = cam.program.at(theta);
+    const CamContact contact = cam_contact(cam.follower, cam.program, theta);
+    const BodyState& body = ws.body[static_cast<size_t>(joint.body[0])];
+    const FollowerRates f = follower_rates(motion, sense * body.omega, sense * body.alpha);
+    const Eigen::Index col = KinematicsResult::cam_columns * static_cast<Eigen::Index>(c);
+    r.cam(row, col) = motion.s;
+    r.cam(row, col + 1) = rates ? f.v : none;
+    r.cam(row, col + 2) = rates ? f.a : none;
+    r.cam(row, col + 3) = rates ? f.j : none;
+    r.cam(row, col + 4) = contact.pressure_angle;
+    r.cam(row, col + 5) = contact.profile_curvature_radius;
+  }
   r.status[static_cast<size_t>(row)] = status;
 }
 
 void keep_rows(Eigen::Index rows, KinematicsResult& r) {
   r.t.conservativeResize(rows);
   for (Eigen::MatrixXd* matrix : {&r.q, &r.x0, &r.y0, &r.angle, &r.omega, &r.alpha, &r.x, &r.y, &r.vx, &r.vy, &r.ax,
-                                  &r.ay, &r.transmission_angle})
+                                  &r.ay, &r.transmission_angle, &r.cam})
     matrix->conservativeResize(rows, Eigen::NoChange);
   r.status.resize(static_cast<size_t>(rows));
 }

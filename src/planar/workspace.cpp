@@ -29,7 +29,7 @@ Workspace::Workspace(const Mechanism& mechanism)
       scratch(mechanism.groups().size()),
       applied(mechanism.bodies().size(), Wrench::Zero()),
       load_segment(mechanism.spec().loads.size(), no_segment),
-      cam_segment(mechanism.cam_pairs().size(), -1),
+      cam_piece(mechanism.cam_pairs().size(), -1),
       friction_load(mechanism.bodies().size(), Wrench::Zero()),
       bearing_effort(mechanism.bearings().size(), 0.0),
       seal_effort(mechanism.cylinders().size(), 0.0),
@@ -66,7 +66,7 @@ bool check(const Mechanism& m, const Workspace& ws) {
             sized(ws.friction_load, nb) && sized(ws.load, nb) && sized(ws.group, ng) && sized(ws.scratch, ng) &&
             sized(ws.reaction, nj) && sized(ws.reaction_previous, nj) &&
             sized(ws.bearing_effort, m.bearings().size()) && sized(ws.seal_effort, m.cylinders().size()) &&
-            sized(ws.load_segment, m.spec().loads.size()) && sized(ws.cam_segment, m.cam_pairs().size());
+            sized(ws.load_segment, m.spec().loads.size()) && sized(ws.cam_piece, m.cam_pairs().size());
   for (size_t g = 0; ok && g < ng; ++g)
     ok = ws.scratch[g].residual.size() == static_cast<Eigen::Index>(m.groups()[g]->newton_unknowns());
   return ok;

@@ -263,8 +263,10 @@ TEST(FrictionDynamics, EnergyBalanceOfEveryExampleCloses) {
       SimulationResult r;
       try {
         r = simulate(system, o);
-      } catch (const AnalysisError& e) {  // the reduced method cannot tabulate a non-Grashof linkage
-        EXPECT_EQ(c.name, "non-grashof-fourbar") << e.what();
+      } catch (const AnalysisError& e) {
+        // The reduced method cannot tabulate a non-Grashof linkage, nor a cam (m'(q) has a kink
+        // at each end of its program's pieces).
+        EXPECT_TRUE(c.name == "non-grashof-fourbar" || !system.mechanism->cam_pairs().empty()) << e.what();
         continue;
       }
       double flow = std::abs(r.energy_change);

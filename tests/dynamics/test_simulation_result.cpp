@@ -126,6 +126,13 @@ TEST(SimulationTable, EveryColumnIsItsTypedArrayUnderItsName) {
     for (size_t g = 0; g < k.transmission_groups.size(); ++g)
       expect_column(m.joints()[m.groups()[k.transmission_groups[g]]->label_joint()].name + ".transmission_angle",
                     k.transmission_angle.col(static_cast<Eigen::Index>(g)));
+    for (size_t c = 0; c < m.cam_pairs().size(); ++c) {
+      const std::string& n = m.joints()[static_cast<size_t>(m.cam_pairs()[c])].name;
+      const Eigen::Index first = planar::KinematicsResult::cam_columns * static_cast<Eigen::Index>(c);
+      for (const auto& [suffix, column] :
+           {std::pair{".s", 0}, {".v", 1}, {".a", 2}, {".jerk", 3}, {".pressure_angle", 4}, {".radius", 5}})
+        expect_column(n + suffix, k.cam.col(first + column));
+    }
     const planar::PairReactions& reactions = r.reactions;
     for (size_t j = 0; j < m.spec().joints.size(); ++j) {
       const planar::Joint& joint = m.joints()[j];
@@ -143,6 +150,7 @@ TEST(SimulationTable, EveryColumnIsItsTypedArrayUnderItsName) {
         expect_column(joint.name + ".N", reactions.normal.col(i));
         expect_column(joint.name + ".M", reactions.moment.col(i));
       }
+      if (joint.is<planar::CamPair>()) expect_column(joint.name + ".N", reactions.normal.col(i));
     }
     for (size_t p = 0; p < m.pins().size(); ++p)
       for (size_t b = 0; b < m.pins()[p].bodies.size(); ++b) {

@@ -108,11 +108,12 @@ TEST(CamLaw, AProgramThatIsNotOneTurnIsNamed) {
   EXPECT_NE(cam_program_problem(p).find("segment 1 is a dwell with a lift"), std::string::npos);
 }
 
-TEST(CamLaw, AHeldSegmentContinuesItsCurveSmoothlyPastItsEndsWhereTheNextOneTakesOver) {
-  // The direct dynamics evaluate a segment held over a step, beyond its ends: at each end the two
-  // segments agree in s, s' and s'' (the jerk may jump; a simple harmonic's acceleration would
-  // jump too, which the events take as well), and past it the held one is its own
-  // curve's continuation (Taylor to fourth order).
+TEST(CamLaw, AHeldPieceContinuesItsCurveSmoothlyPastItsEndsWhereTheNextOneTakesOver) {
+  // The direct dynamics evaluate a piece of the program held over a step, beyond its ends: the
+  // pieces are the segments, the modified trapezoid split at its acceleration's four corners.
+  // At each end two pieces agree in s, s' and s'' (the jerk may jump; a simple harmonic's
+  // acceleration would jump too, which the events take as well), and past it the held one is
+  // its own curve's continuation (Taylor to fourth order).
   CamProgram p;
   p.start = 0.002;
   p.segments = {{CamCurve::cycloidal, 2.0, 0.01},
@@ -120,30 +121,34 @@ TEST(CamLaw, AHeldSegmentContinuesItsCurveSmoothlyPastItsEndsWhereTheNextOneTake
                 {CamCurve::modified_trapezoid, 1.5, -0.01},
                 {CamCurve::polynomial_345, 0.8, 0.004},
                 {CamCurve::cycloidal, 2.0 * M_PI - 4.8, -0.004}};
-  double end = 0.0;
-  for (int k = 0; k < 5; ++k) {
-    end += p.segments[static_cast<size_t>(k)].span;
-    const int next = (k + 1) % 5;
-    EXPECT_EQ(p.segment_of(end - 1e-9), k);
-    EXPECT_EQ(p.segment_of(end + 1e-9), next);
-    EXPECT_NEAR(p.fraction(k, end), 1.0, 1e-12);
+  ASSERT_EQ(p.piece_count(), 9);
+  EXPECT_NEAR(p.piece(3).begin, 2.5 + 0.125 * 1.5, 1e-15);
+  EXPECT_NEAR(p.piece(4).span, 0.25 * 1.5, 1e-15);
+  for (int i = 0; i < 9; ++i) {
+    const double end = p.piece(i).begin + p.piece(i).span;
+    const int next = (i + 1) % 9;
+    EXPECT_EQ(p.piece_of(end - 1e-9), i);
+    EXPECT_EQ(p.piece_of(end + 1e-9), next);
+    EXPECT_NEAR(p.fraction(i, end), 1.0, 1e-12);
     EXPECT_NEAR(p.fraction(next, end), 0.0, 1e-12);
-    EXPECT_LT(p.inside(k, end + 1e-6), 0.0);
-    const FollowerMotion a = p.at(end, k), b = p.at(end, next);
-    EXPECT_NEAR(a.s, b.s, 1e-15);
-    EXPECT_NEAR(a.ds, b.ds, 1e-14);
-    EXPECT_NEAR(a.d2s, b.d2s, 1e-12);
+    EXPECT_LT(p.inside(i, end + 1e-6), 0.0);
+    const FollowerMotion a = p.at(end, i), b = p.at(end, next);
+    EXPECT_NEAR(a.s, b.s, 1e-15) << i;
+    EXPECT_NEAR(a.ds, b.ds, 1e-14) << i;
+    EXPECT_NEAR(a.d2s, b.d2s, 1e-12) << i;
     for (const double h : {1e-3, -1e-3}) {
-      const FollowerMotion c = p.at(end + h, k);
+      const FollowerMotion c = p.at(end + h, i);
       const double taylor = a.s + h * (a.ds + h / 2.0 * (a.d2s + h / 3.0 * a.d3s));
-      EXPECT_NEAR(c.s, taylor, 0.01 * 1e-12 * 1e3);  // h^4 s'''' / 24 with |s''''| < 1e3 h_lift
-      EXPECT_NEAR(c.ds, a.ds + h * (a.d2s + h / 2.0 * a.d3s), 1e-8);
+      EXPECT_NEAR(c.s, taylor, 1e-11) << i;  // h^4 s / 24 with |s| below 2.4e2 m/rad^4
+      EXPECT_NEAR(c.ds, a.ds + h * (a.d2s + h / 2.0 * a.d3s), 1e-8) << i;
     }
   }
-  // Unheld, the program picks the segment that holds the angle, over any turn.
+  // Unheld, the program picks the piece that holds the angle, over any turn; held far away (a
+  // step much longer than the piece), too.
   for (double theta = -7.0; theta < 14.0; theta += 0.37) {
-    const FollowerMotion a = p.at(theta), b = p.at(theta, p.segment_of(theta));
+    const FollowerMotion a = p.at(theta), b = p.at(theta, p.piece_of(theta));
     EXPECT_EQ(a.s, b.s);
     EXPECT_EQ(a.d3s, b.d3s);
   }
+  EXPECT_EQ(p.at(4.0, 0).s, p.at(4.0).s);  // 2 rad past the cycloid of 2 rad
 }

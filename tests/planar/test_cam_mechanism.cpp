@@ -11,7 +11,9 @@
 #include "linkdyn/core/error.hpp"
 #include "linkdyn/io/model_file.hpp"
 #include "linkdyn/planar/kinematics.hpp"
+#include "linkdyn/planar/design_numbers.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
+#include "linkdyn/planar/sweep.hpp"
 #include "test_support.hpp"
 
 using namespace linkdyn;
@@ -182,4 +184,47 @@ TEST(CamMechanism, AnOscillatingRollerFollowsItsProgramOnItsSideForEitherTurning
       EXPECT_LT(worst, 1e-13);
     }
   }
+}
+
+TEST(CamMechanism, KinematicsColumnsAndDesignNumbersAreTheProgramsClosedForms) {
+  // The cam at 600 rpm: the columns s, v = s' w, a = s'' w^2, jerk = s''' w^3, the pressure angle
+  // tan(phi) = (s' - e) / (s0 + s) and the profile's radius rho_pitch - r_roller, where the pitch
+  // curve's radius is |C'|^3 / (C' x C''), C = R(-theta) (e, s0 + s) (Uicker, Pennock and Shigley,
+  // Sect. 6.9); the design numbers are their extremes (the rise's peaks on the 1 deg grid).
+  const planar::Mechanism m = io::load_mechanism(cam_model);
+  const planar::KinematicsResult k = planar::kinematics(m, m.default_grid());
+  ASSERT_EQ(k.cam.cols(), planar::KinematicsResult::cam_columns);
+  const double s0 = std::sqrt(0.038 * 0.038 - 0.006 * 0.006), e = 0.006, w = 20 * M_PI, h = 0.010, b = 120 * deg;
+  double worst[6] = {0, 0, 0, 0, 0, 0};
+  for (Eigen::Index row = 0; row < k.rows(); ++row) {
+    const double theta = k.q(row, 0);
+    const Program p = program(theta);
+    // The jerk of the rise only (its closed form here): h (2 pi)^2 cos(2 pi x) / b^3.
+    const double x = std::fmod(theta, 2 * M_PI) / b;
+    const double d3s = x > 0.0 && x < 1.0 ? h * 4 * M_PI * M_PI * std::cos(2 * M_PI * x) / (b * b * b) : NAN;
+    // The pitch curve C(theta) = R(-theta) P, P = (e, s0 + s): C' = R(-theta)(P' - J P),
+    // C'' = R(-theta)(P'' - 2 J P' - P); |C'|^3 / (C' x C'') in the follower's frame.
+    const Vec2 P{e, s0 + p.s}, dP{0, p.ds}, d2P{0, p.d2s};
+    const Vec2 T = dP - perp(P), U = d2P - 2.0 * perp(dP) - P;
+    const double rho = -std::pow(T.norm(), 3) / cross(T, U) - 0.008;
+    const double expected[6] = {p.s, p.ds * w, p.d2s * w * w, d3s * w * w * w, std::atan((p.ds - e) / (s0 + p.s)), rho};
+    const double scale[6] = {h, h / b * w, h / (b * b) * w * w, h / (b * b * b) * w * w * w, 1.0, 0.03};
+    for (int c = 0; c < 6; ++c)
+      if (std::isfinite(expected[c])) worst[c] = std::max(worst[c], std::abs(k.cam(row, c) - expected[c]) / scale[c]);
+  }
+  std::printf("cam columns against the closed forms (relative): s %.1e v %.1e a %.1e jerk %.1e phi %.1e rho %.1e\n",
+              worst[0], worst[1], worst[2], worst[3], worst[4], worst[5]);
+  for (const double error : worst) EXPECT_LT(error, 1e-12);
+  const planar::DesignNumbers d = planar::design_numbers(m, k);
+  ASSERT_EQ(d.cams.size(), 1u);
+  const planar::CamNumbers& n = d.cams[0];
+  EXPECT_EQ(n.joint, "lobe");
+  EXPECT_NEAR(n.lift, h, 1e-15);
+  EXPECT_NEAR(n.v_max, 2 * h / b * w, 1e-12);                                    // the cycloid's peak, at 60 deg
+  EXPECT_NEAR(n.a_max, 2 * M_PI * h / (b * b) * w * w, 1e-10);                   // at 30 deg
+  EXPECT_NEAR(n.a_min, -2 * M_PI * h / (b * b) * w * w, 1e-10);                  // at 90 deg
+  EXPECT_NEAR(n.jerk_max, 4 * M_PI * M_PI * h / (b * b * b) * w * w * w, 1e-6);  // the rise's ends
+  EXPECT_GT(n.pressure_angle_max, 10 * deg);
+  EXPECT_LT(n.pressure_angle_max, n.pressure_angle_limit());
+  EXPECT_GT(n.convex_radius_min, 0.0);
 }

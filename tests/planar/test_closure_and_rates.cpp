@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <cstdio>
 
 #include "linkdyn/planar/kinematics.hpp"
@@ -59,10 +60,14 @@ void step_study(const Mechanism& m, const Workspace& ws, double t, double h, Val
     return d;
   };
   const std::vector<double> coarse = central(h), fine = central(h / 2);
+  // The values' rounding, relative to the largest of them (a fast cam's speed), over the step.
+  double largest = 0.0;
+  for (const double v : value(m, ws)) largest = std::max(largest, std::abs(v));
   for (size_t k = 0; k < exact.size(); ++k) {
     // Truncation error of the fine difference, estimated from the two steps (O(h^2)).
     const double estimate = std::abs(coarse[k] - fine[k]) / 3.0;
-    const double roundoff = 1e-9 * (1.0 + std::abs(exact[k]));
+    const double roundoff =
+        std::max(1e-9 * (1.0 + std::abs(exact[k])), 64.0 * std::numeric_limits<double>::epsilon() * largest / h);
     EXPECT_LE(std::abs(fine[k] - exact[k]), 1.5 * estimate + roundoff)
         << what << " component " << k << " at t = " << t << ": exact " << exact[k] << ", differences " << coarse[k]
         << " / " << fine[k];

@@ -3,7 +3,6 @@
 // standard curve of the normalized angle x in [0, 1] (Norton, Cam Design and Manufacturing
 // Handbook, ch. 3; Uicker, Pennock and Shigley, Theory of Machines and Mechanisms, Sect. 6.6).
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace linkdyn::planar {
@@ -14,7 +13,13 @@ enum class CamCurve { dwell, cycloidal, polynomial_345, modified_trapezoid, simp
 struct UnitRise {
   double y = 0.0, dy = 0.0, d2y = 0.0, d3y = 0.0;
 };
-[[nodiscard]] UnitRise unit_rise(CamCurve curve, double x);
+/// With `part` >= 0, on that analytic part of the curve continued beyond its ends (the modified
+/// trapezoid has five, between the corners of its acceleration; the others one).
+[[nodiscard]] UnitRise unit_rise(CamCurve curve, double x, int part = -1);
+/// The analytic parts of a curve (1, or 5 for the modified trapezoid) and where part p starts
+/// (x; p = parts: 1).
+[[nodiscard]] int unit_rise_parts(CamCurve curve);
+[[nodiscard]] double unit_rise_part_start(CamCurve curve, int part);
 
 /// One segment of the follower's program.
 struct CamSegment {
@@ -28,30 +33,35 @@ struct FollowerMotion {
   double s = 0.0, ds = 0.0, d2s = 0.0, d3s = 0.0;
 };
 
-/// The segments over one turn from theta = 0, the follower at `start` there.
+/// The segments over one turn from theta = 0, the follower at `start` there. Its pieces are
+/// the analytic parts of its segments' curves, in order: where one ends the acceleration has a
+/// corner or the jerk jumps (the direct dynamics hold a piece over a step; its ends are events).
 struct CamProgram {
   double start = 0.0;
   std::vector<CamSegment> segments;
   /// s and its derivatives at theta (any angle: the program repeats every turn).
-  [[nodiscard]] FollowerMotion at(double theta) const { return at(theta, segment_of(theta)); }
-  /// s and its derivatives at theta on segment k's curve, continued beyond the segment's ends:
-  /// the direct dynamics hold a segment over a step (the jerk jumps at its ends, which are
-  /// events).
-  [[nodiscard]] FollowerMotion at(double theta, int segment) const;
-  /// The segment that holds theta (at a boundary, the one that ends there).
-  [[nodiscard]] int segment_of(double theta) const;
-  /// Where theta is on segment k: x (1 - x), x its fraction of the segment (theta taken within
-  /// the turn centred on the segment); negative outside it.
-  [[nodiscard]] double inside(int segment, double theta) const {
-    const double x = fraction(segment, theta);
+  [[nodiscard]] FollowerMotion at(double theta) const { return at(theta, piece_of(theta)); }
+  /// s and its derivatives at theta on piece i's curve, continued beyond the piece's ends by up
+  /// to half its span (farther, on the piece that holds theta).
+  [[nodiscard]] FollowerMotion at(double theta, int piece) const;
+  [[nodiscard]] int piece_count() const;
+  /// The piece that holds theta (at a boundary, the one that ends there).
+  [[nodiscard]] int piece_of(double theta) const;
+  /// Where theta is on piece i: x (1 - x), x its fraction of the piece (theta taken within the
+  /// turn centred on the piece); negative outside it.
+  [[nodiscard]] double inside(int piece, double theta) const {
+    const double x = fraction(piece, theta);
     return x * (1.0 - x);
   }
-  /// theta's fraction x of segment k (within the turn centred on the segment).
-  [[nodiscard]] double fraction(int segment, double theta) const;
-
- private:
-  /// Segment k's start angle (in [0, 2 pi)) and the follower's displacement there.
-  [[nodiscard]] std::pair<double, double> segment_start(int segment) const;
+  /// theta's fraction x of piece i (within the turn centred on the piece).
+  [[nodiscard]] double fraction(int piece, double theta) const;
+  /// Piece i: its segment and the curve's part, the start angles (in [0, 2 pi)) of the
+  /// segment and of the piece, the piece's span, the follower's displacement at the segment's start.
+  struct Piece {
+    int segment = 0, part = 0;
+    double segment_begin = 0.0, begin = 0.0, span = 0.0, s0 = 0.0;
+  };
+  [[nodiscard]] Piece piece(int i) const;
 };
 
 /// Why `program` is not one turn of a cam ("" if it is): a segment's span not positive, a dwell

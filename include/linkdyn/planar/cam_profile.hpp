@@ -59,9 +59,9 @@ struct PitchCurvePoint {
   [[nodiscard]] Vec2 outward_normal() const { return perp(dc).normalized(); }
   [[nodiscard]] double curvature_radius() const { return -std::pow(dc.norm(), 3) / cross(dc, d2c); }
 };
-/// With `segment` >= 0, on that segment of the program continued beyond its ends (CamProgram::at).
+/// With `piece` >= 0, on that piece of the program continued beyond its ends (CamProgram::at).
 [[nodiscard]] PitchCurvePoint pitch_curve(const CamFollower& f, const CamProgram& program, double sigma,
-                                          int segment = -1);
+                                          int piece = -1);
 
 /// Why the cam cannot be made for this follower ("" if it can), at the first cam angle where
 /// it happens over a turn sampled every `step` rad: the prime circle inside the offset, an

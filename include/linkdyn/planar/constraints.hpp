@@ -25,7 +25,7 @@ struct CamCurveFoot {
   PitchCurvePoint curve;
   Vec2 normal = Vec2::Zero(), tangent = Vec2::Zero();
 };
-/// On the program's segment ws.cam_segment holds for it, if any.
+/// On the program's piece ws.cam_piece holds for it, if any.
 [[nodiscard]] CamCurveFoot cam_curve_foot(const Joint& joint, const Workspace& ws);
 /// A cam pair's program angle: the cam body's turn from its phase (the program's sense).
 [[nodiscard]] double cam_program_angle(const Joint& joint, const Workspace& ws);

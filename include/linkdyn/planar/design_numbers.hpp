@@ -5,6 +5,7 @@
 // loop and the extremes of the transmission angles. One implementation for the console, the
 // JSON metadata, the report and Python.
 #include <array>
+#include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
@@ -49,10 +50,26 @@ struct TransmissionExtremes {
   double min = 0.0, max = 0.0, q_at_min = 0.0, q_at_max = 0.0;
 };
 
+/// A cam pair's numbers over the sweep's rows: the follower's lift, its velocity, acceleration
+/// and jerk extremes (m or rad), the largest pressure angle and the profile's smallest radius
+/// of curvature where convex and where concave, with the first driver's values there.
+struct CamNumbers {
+  std::string joint;
+  bool oscillating = false;  ///< the follower swings: s in rad
+  double lift = 0.0, v_max = 0.0, a_min = 0.0, a_max = 0.0, jerk_max = 0.0;
+  double pressure_angle_max = 0.0, q_at_pressure_angle_max = 0.0;
+  double convex_radius_min = std::numeric_limits<double>::infinity(), q_at_convex_radius_min = 0.0;
+  double concave_radius_min = std::numeric_limits<double>::infinity(), q_at_concave_radius_min = 0.0;
+  /// The pressure angle designers keep below: 30 deg for a translating follower, 35 deg for an
+  /// oscillating one (Norton, Cam Design and Manufacturing Handbook, Sect. 7.2).
+  [[nodiscard]] double pressure_angle_limit() const { return (oscillating ? 35.0 : 30.0) * M_PI / 180.0; }
+};
+
 struct DesignNumbers {
   std::vector<OutputTravel> outputs;  ///< bodies pinned to or sliding on the ground, then the named points
   std::vector<FourBarLoop> four_bars;
   std::vector<TransmissionExtremes> transmission;
+  std::vector<CamNumbers> cams;
 };
 
 /// The design numbers of a one-DOF mechanism from its sweep `k` (planar::kinematics). The limit

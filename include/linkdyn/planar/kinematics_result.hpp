@@ -55,7 +55,12 @@ struct KinematicsResult {
   Eigen::MatrixXd x, y, vx, vy, ax, ay;  ///< per tracked point (m, m/s, m/s^2)
   std::vector<int> transmission_groups;
   Eigen::MatrixXd transmission_angle;  ///< per transmission group (rad)
-  std::vector<StepStatus> status;      ///< ok, limit or singular
+  /// Per cam pair (Mechanism::cam_pairs()), cam_columns columns: the follower's program s, its
+  /// velocity, acceleration and jerk (the cam's angular jerk taken as 0), the pressure angle and
+  /// the profile's radius of curvature at the contact (cam_profile.hpp).
+  Eigen::MatrixXd cam;
+  static constexpr int cam_columns = 6;
+  std::vector<StepStatus> status;  ///< ok, limit or singular
   SweepSummary summary;
   [[nodiscard]] Eigen::Index rows() const { return t.size(); }
 };
@@ -63,7 +68,8 @@ struct KinematicsResult {
 /// The names of the kinematics quantities as table columns (io::kinematics_table and the
 /// simulation's table): per moving body `<body>.angle`, `.omega`, `.alpha`; per tracked point
 /// `<label>.x`, `.y`, `.vx`, `.vy`, `.ax`, `.ay`; per transmission group
-/// `<joint>.transmission_angle`.
+/// `<joint>.transmission_angle`; per cam pair `<joint>.s`, `.v`, `.a`, `.jerk`,
+/// `.pressure_angle`, `.radius`.
 class KinematicsColumns {
  public:
   explicit KinematicsColumns(const Mechanism& m);

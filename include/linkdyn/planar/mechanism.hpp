@@ -75,7 +75,7 @@ struct CamPair {
   bool mirrored = false;      ///< the program's angle runs opposite to the cam body's
   double phase = 0.0;         ///< the cam body's angle where the program starts (rad)
   std::vector<Vec2> samples;  ///< c at evenly spaced sigma over the turn: the foot point's first guess
-  int index = 0;              ///< its place among the mechanism's cam pairs (Workspace::cam_segment)
+  int index = 0;              ///< its place among the mechanism's cam pairs (Workspace::cam_piece)
 };
 
 /// A pair between body[0] and body[1]; `kind` holds what its type alone has.

@@ -113,9 +113,9 @@ class Workspace {
   std::vector<Wrench> applied;  ///< external loads, gravity and force elements per body
   /// Per load: the table segment held (direct dynamics, over a step), or -1: the one that holds x.
   std::vector<int> load_segment;
-  /// Per cam pair (CamPair::index): the program's segment held (direct dynamics, over a step),
-  /// or -1: the one that holds the contact's angle.
-  std::vector<int> cam_segment;
+  /// Per cam pair (CamPair::index): the program's piece held (direct dynamics, over a step), or
+  /// -1: the one that holds the contact's angle.
+  std::vector<int> cam_piece;
   std::vector<Wrench> friction_load;  ///< friction in the pairs, per body
   /// Per bearing (Mechanism::bearings()), the friction applied in the last walk: a moment on
   /// its second body (revolute pair, pin member) or a force along the guide (prismatic pair).
