@@ -21,6 +21,13 @@ namespace {
 /// InputError unless the options describe a run the system can take.
 void check_options(const DynamicSystem& system, const SimulationOptions& o, const StateLayout& L) {
   const Mechanism& m = *system.mechanism;
+  if (!m.cam_pairs().empty() && o.method == Method::reduced) {
+    const planar::Joint& cam = m.joints()[static_cast<size_t>(m.cam_pairs().front())];
+    throw InputError(cam.where, "cam pair '" + cam.name + "'",
+                     "the reduced method cannot tabulate a cam machine (its reduced inertia's slope has a kink at "
+                     "each end of a program's segment, where the jerk jumps)",
+                     "use --method kane or full (or auto)");
+  }
   if (L.elastic > 0 && o.method == Method::reduced)
     throw InputError(system.elastic.front().where, "elastic link '" + system.elastic.front().name + "'",
                      "is coupled with the motion, which the reduced (one-coordinate) method cannot integrate",
@@ -193,6 +200,10 @@ class Run {
   /// Functions that had no sign yet (at rest, or a speed exactly zero) take the sign the step
   /// found, and the step is to be redone on that branch: true.
   bool redo_on_new_branches(double ta, double tb);
+  /// A cam machine's step that turned a cam farther than CamContacts::turn_per_step (its speed
+  /// the larger at the step's ends) is redone shorter: true. Else the contact force at tb is
+  /// kept for first_event.
+  bool redo_shorter_for_cams(double ta, double tb);
   Event first_event(double ta, double tb);
   /// The rows at the output times up to t.
   void write_rows_to(double t);
@@ -216,6 +227,8 @@ class Run {
   const long step_budget_;
   const std::vector<EndStop> end_stops_ = end_stops(*sys_.mechanism);
   size_t located_end_ = 0;
+  double contact_end_ = 0.0;  ///< the least contact force at the last step's end
+  int cam_redos_ = 0;
   CamContacts contacts_{sys_, L_};
   long switching_events_ = 0;  ///< the events that are not a table's rows
   const bool stop_at_q_;
@@ -274,7 +287,7 @@ void Run::integrate() {
     throw_if_stop_requested();
     std::copy(stepper_->state().begin(), stepper_->state().end(), start_.begin());  // to redo a probe step
     const auto [ta, tb] = step();
-    if (redo_on_new_branches(ta, tb)) continue;
+    if (redo_on_new_branches(ta, tb) || redo_shorter_for_cams(ta, tb)) continue;
     const Event event = first_event(ta, tb);
     write_rows_to(event.t);
     reach(event.t);
@@ -337,6 +350,20 @@ std::pair<double, double> Run::step() {
   return interval;
 }
 
+bool Run::redo_shorter_for_cams(double ta, double tb) {
+  if (contacts_.empty()) return false;
+  const double speed_a = contacts_.cam_speed();  // at ta: the last evaluation was there
+  contact_end_ = contact_at(tb, stepper_->state()).first;
+  const double speed = std::max(speed_a, contacts_.cam_speed()), limit = contacts_.turn_per_step();
+  if (speed * (tb - ta) <= limit || cam_redos_++ >= 100) {
+    cam_redos_ = 0;
+    return false;
+  }
+  stepper_->initialize(start_, ta, 0.9 * limit / speed);
+  (void)contact_at(ta, start_);  // the speed at ta again, for the redone step
+  return true;
+}
+
 bool Run::redo_on_new_branches(double ta, double tb) {
   switches_.values(tb, stepper_->state(), g_end_);
   bool unlocked = false;
@@ -376,7 +403,7 @@ Run::Event Run::first_event(double ta, double tb) {
   }
   // A cam's contact force turning negative: the follower leaves the cam, the run stops there.
   if (!contacts_.empty()) {
-    if (contact_at(tb, stepper_->state()).first < 0.0) {
+    if (contact_end_ < 0.0) {
       const double ts = locate_sign_change(ta, tb, least_contact_);
       if (ts <= event.t) {
         stepper_->state_at(f_, ts, row_state_);
@@ -437,6 +464,10 @@ Method resolve_method(const DynamicSystem& system, const SimulationOptions& o, s
   note.clear();
   if (o.method != Method::automatic) return o.method;
   if (system.mechanism->drivers().size() != 1 || !system.elastic.empty()) return Method::kane;
+  if (!system.mechanism->cam_pairs().empty()) {
+    note = "Kane's method: the reduced method cannot tabulate a cam machine";
+    return Method::kane;
+  }
   try {
     (void)make_reduced_evaluator(system, o);  // builds the tables (cached in the system)
     return Method::reduced;

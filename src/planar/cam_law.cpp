@@ -108,6 +108,7 @@ int CamProgram::piece_of(double theta) const {
   double local = std::fmod(theta, 2.0 * pi);
   if (local < 0.0) local += 2.0 * pi;
   const int count = piece_count();
+  if (local == 0.0) return count - 1;  // the turn's start: the last piece ends there
   for (int i = 0; i + 1 < count; ++i) {
     const Piece p = piece(i);
     if (local <= p.begin + p.span) return i;

@@ -81,3 +81,31 @@ TEST(CamDynamics, TheRunStopsWhereTheFollowerLeavesTheCamWithSpringAndGravityAlo
   EXPECT_NEAR(a, free_fall, 1e-6 * std::abs(free_fall));
   EXPECT_NEAR(r.t(r.t.size() - 1), r.t_final, 1e-15);  // the stop's row is the last
 }
+
+TEST(CamDynamics, CoarseRowsNeitherStretchTheStepsPastAPieceNorCatchTheFollowersMirroredPose) {
+  // The valve train coasting from 200 deg (no motor, no friction) for 0.1 s (about five turns),
+  // written every 0.05 s or every 0.1 ms: a step turns the cam by at most half its shortest piece
+  // (35 deg), so both runs cross the same 15 piece ends and end at the same angle; every row has
+  // the rocker on the cam's program, never on the pitch curve's mirrored crossing (rocker angle
+  // +0.48 rad on the base circle instead of -0.48).
+  const std::string path = test::example("cam-valve-train");
+  std::string text = test::read_text(path);
+  text.erase(text.find("actuators:"));
+  text.erase(text.find("friction:"), text.find("loads:") - text.find("friction:"));
+  const io::Model model = io::parse_model(text, path);
+  const DynamicSystem system(planar::compile(model.mechanism), model.machine);
+  std::vector<SimulationResult> runs;
+  for (const int steps : {2, 1000}) {
+    SimulationOptions o;
+    o.method = Method::kane;
+    o.t_end = 0.1, o.steps = steps;
+    o.q0 = 200.0 * M_PI / 180.0;
+    o.kinematics = true;
+    runs.push_back(simulate(system, o));
+    ASSERT_FALSE(runs.back().stopped) << runs.back().stop_message;
+  }
+  EXPECT_EQ(runs[0].events, runs[1].events);
+  EXPECT_NEAR(runs[0].final_state[0], runs[1].final_state[0], 1e-8);
+  const int rocker = system.mechanism->spec().find_body("rocker") - 1;  // the columns of the moving bodies
+  for (const SimulationResult& r : runs) EXPECT_LT(r.kinematics.angle.col(rocker).maxCoeff(), -0.45);
+}

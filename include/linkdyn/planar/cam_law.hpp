@@ -34,8 +34,9 @@ struct FollowerMotion {
 };
 
 /// The segments over one turn from theta = 0, the follower at `start` there. Its pieces are
-/// the analytic parts of its segments' curves, in order: where one ends the acceleration has a
-/// corner or the jerk jumps (the direct dynamics hold a piece over a step; its ends are events).
+/// the analytic parts of its segments' curves, in order: where one ends the jerk (or, inside a
+/// modified trapezoid, the jerk's rate) jumps; the direct dynamics hold a piece over a step and
+/// its ends are events.
 struct CamProgram {
   double start = 0.0;
   std::vector<CamSegment> segments;

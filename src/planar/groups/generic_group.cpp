@@ -41,9 +41,10 @@ class GenericGroup final : public Group {
     GroupState& state = ws.group[self];
     GenericScratch& s = ws.scratch[self];
     if (state.tracked) {
-      // Continue the branch: Newton from the predicted poses.
+      // Continue the branch: Newton from the predicted poses (a cam's follower on its program,
+      // not on the pitch curve's mirrored crossing).
       closure_.predict(ws);
-      if (closure_.newton(m, ws, s)) {
+      if (closure_.newton(m, ws, s) && on_cam_programs(m, ws)) {
         state.conditioning = GroupClosure::conditioning(s);
         return true;
       }
