@@ -16,11 +16,6 @@ namespace linkdyn::dynamics {
 /// -1, 0 or 1: the branch of a value.
 inline double sign(double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); }
 
-struct Branches;
-/// The tables' and cam programs' segments that b holds, into ws (the positions and loads are
-/// evaluated on them: their ends are events).
-void hold_segments(const Branches& b, planar::Workspace& ws);
-
 /// The locked branches.
 struct Branches {
   std::vector<double> coulomb;  ///< per Coulomb element: the sign of its speed (friction opposes it)
@@ -39,6 +34,10 @@ struct Branches {
   std::vector<char> held;
   [[nodiscard]] bool holds(size_t element) const { return !held.empty() && held[element]; }
 };
+
+/// The tables' segments and the cam programs' pieces that b holds, into ws (the loads and the
+/// positions are evaluated on them: their ends are events).
+void hold_segments(const Branches& b, planar::Workspace& ws);
 
 /// One evaluation's results.
 struct Evaluation {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "dynamics/cam_contacts.hpp"
 #include "dynamics/simulation_rows.hpp"
 #include "dynamics/stick_slip.hpp"
 #include "linkdyn/core/interrupt.hpp"

@@ -3,7 +3,6 @@
 #include "dynamics/simulation_rows.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 #include "linkdyn/dynamics/reduced.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
@@ -253,38 +252,6 @@ void solve_motion_reactions(const DynamicSystem& sys, const StateLayout& L, plan
                                                     L.eta_of(y, l, true), L.eta_acceleration_of(e, l));
   }
   planar::solve_reactions(m, ws);
-}
-
-CamContacts::CamContacts(const DynamicSystem& system, const StateLayout& layout)
-    : sys_(system), L_(layout), ws_(*system.mechanism) {
-  const auto& joints = system.mechanism->joints();
-  for (size_t j = 0; j < joints.size(); ++j)
-    if (joints[j].is<planar::CamPair>()) {
-      cams_.push_back(j);
-      const planar::CamProgram& program = joints[j].as<planar::CamPair>().program;
-      for (int i = 0; i < program.piece_count(); ++i)
-        turn_per_step_ = std::min(turn_per_step_, 0.5 * program.piece(i).span);
-    }
-}
-
-std::pair<double, size_t> CamContacts::least(double t, const State& y, const Evaluation& e, const Branches& b) {
-  const planar::Mechanism& m = *sys_.mechanism;
-  hold_segments(b, ws_);
-  const size_t n = m.drivers().size();
-  for (size_t i = 0; i < n; ++i) ws_.q[i] = y[i], ws_.qd[i] = y[n + i], ws_.qdd[i] = e.qdd[i];
-  if (const planar::KinematicStatus st = planar::solve_positions(m, ws_); !st.ok())
-    throw AnalysisError(planar::describe(m, ws_, st));
-  if (const planar::KinematicStatus sv = planar::solve_velocities(m, ws_); !sv.ok())
-    throw AnalysisError(planar::describe(m, ws_, sv));
-  planar::solve_accelerations(m, ws_);
-  solve_motion_reactions(sys_, L_, ws_, t, y, e);
-  std::pair<double, size_t> out{INFINITY, 0};
-  cam_speed_ = 0.0;
-  for (const size_t j : cams_) {
-    if (ws_.reaction[j].normal < out.first) out = {ws_.reaction[j].normal, j};
-    cam_speed_ = std::max(cam_speed_, std::abs(ws_.body[m.joints()[j].body[0]].omega));
-  }
-  return out;
 }
 
 }  // namespace linkdyn::dynamics

@@ -19,29 +19,6 @@ namespace linkdyn::dynamics {
 void solve_motion_reactions(const DynamicSystem& system, const StateLayout& layout, planar::Workspace& ws, double t,
                             const State& y, const Evaluation& e);
 
-/// The cam pairs' contact forces along a run: where the least turns negative the follower
-/// leaves its cam (the run stops there).
-class CamContacts {
- public:
-  CamContacts(const DynamicSystem& system, const StateLayout& layout);
-  [[nodiscard]] bool empty() const { return cams_.empty(); }
-  /// The least contact force over the cam pairs at (t, y) with its evaluation e (N), and its
-  /// joint's index.
-  [[nodiscard]] std::pair<double, size_t> least(double t, const State& y, const Evaluation& e, const Branches& b);
-  /// The largest |omega| of the cams' bodies at the last least().
-  [[nodiscard]] double cam_speed() const { return cam_speed_; }
-  /// The turn a step may take: half the shortest piece of any cam's program (rad). A longer step
-  /// could pass a piece, or a short spell of negative contact force, unseen.
-  [[nodiscard]] double turn_per_step() const { return turn_per_step_; }
-
- private:
-  const DynamicSystem& sys_;
-  const StateLayout& L_;
-  planar::Workspace ws_;
-  std::vector<size_t> cams_;  ///< the cam pairs' joint indices
-  double cam_speed_ = 0.0, turn_per_step_ = INFINITY;
-};
-
 /// The rows of results: the arrays sized once, each row from the state and its evaluation.
 class RowWriter {
  public:

@@ -21,21 +21,20 @@ Switches::Switches(const DynamicSystem& s, const SimulationOptions& o, Evaluator
   branches.coulomb.assign(ne, 0.0), branches.when.assign(na, 0.0), branches.motor.assign(na, 0.0);
   branches.segment.assign(nt(), planar::no_segment);
   branches.normal.assign(ne, {0.0, 0.0});
-  // Pair friction switched off: its elements act nowhere and switch nothing.
   // A cam machine: a follower in a dwell does not move over an interval, and its pairs' speeds
   // per unit qd are rounding, whose sign means nothing. Below 1e-12 (of the mechanism's size, for a
-  // sliding element) an element is idle there. (Elsewhere a speed is zero only where it
-  // reverses.)
-  const double cams = m_.cam_pairs().empty() ? 0.0 : 1.0;
+  // sliding element) an element is idle there. Elsewhere a speed is zero only where it reverses:
+  // no element is ever idle.
   double size = 1e-3;
   for (const planar::Body& body : m_.bodies())
     for (const planar::NamedPoint& p : body.points) size = std::max(size, p.local.norm());
   for (const CoulombElement& e : s.coulomb) {
+    // Pair friction switched off: its elements act nowhere and switch nothing.
     const bool active = o.friction || !e.pair_friction();
     active_.push_back(active);
     const bool slides =
         e.pair_friction() && m_.bearings()[std::get<PairFriction>(e.site).bearing].is<planar::Bearing::Prismatic>();
-    idle_speed_.push_back(cams * 1e-12 * (slides ? size : 1.0));
+    idle_speed_.push_back(m_.cam_pairs().empty() ? 0.0 : 1e-12 * (slides ? size : 1.0));
     // A prismatic pair's normal loads change sign: |N| has a kink there.
     int normals = 0;
     if (active && e.pair_friction()) {

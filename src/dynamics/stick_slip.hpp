@@ -4,6 +4,7 @@
 // loads, a one-DOF machine's speed or break-away margin), and what happens when one changes sign: a friction reverses,
 // a machine stops and sticks or turns back, a stuck machine breaks away, an element of a machine of several DOF is held
 // at rest or slips.
+#include <cmath>
 #include <vector>
 
 #include "dynamics/state_layout.hpp"

@@ -109,11 +109,14 @@ int CamProgram::piece_of(double theta) const {
   if (local < 0.0) local += 2.0 * pi;
   const int count = piece_count();
   if (local == 0.0) return count - 1;  // the turn's start: the last piece ends there
-  for (int i = 0; i + 1 < count; ++i) {
-    const Piece p = piece(i);
-    if (local <= p.begin + p.span) return i;
+  int index = 0;
+  double begin = 0.0;  // the segment's start
+  for (const CamSegment& seg : segments) {
+    for (int part = 0; part < unit_rise_parts(seg.curve); ++part, ++index)
+      if (local <= begin + unit_rise_part_start(seg.curve, part + 1) * seg.span) return index;
+    begin += seg.span;
   }
-  return count - 1;
+  return count - 1;  // the spans' rounding short of the turn
 }
 
 FollowerMotion CamProgram::at(double theta, int i) const {

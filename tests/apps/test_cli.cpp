@@ -223,6 +223,11 @@ TEST(Cli, KinetostaticsWarnsWhereACamsFollowerWouldLeaveIt) {
   const CliRun fast = run("kinetostatics " + fast_model);
   ASSERT_EQ(fast.code, 0) << fast.output;
   EXPECT_NE(fast.output.find("warning: cam lobe: the contact force turns negative"), std::string::npos) << fast.output;
+  // Kinematics' design numbers give the cam's lift and its largest pressure angle.
+  const CliRun kinematics = run("kinematics " + model);
+  ASSERT_EQ(kinematics.code, 0) << kinematics.output;
+  EXPECT_NE(kinematics.output.find("cam lobe: lift 10 mm; velocity up to 0.6"), std::string::npos) << kinematics.output;
+  EXPECT_NE(kinematics.output.find("pressure angle up to"), std::string::npos) << kinematics.output;
   // The direct dynamics, coasting from 3000 rpm, stops with exit 3 where the follower leaves.
   const CliRun sim = run("simulate " + fast_model + " --t-end 0.01");
   EXPECT_EQ(sim.code, 3) << sim.output;

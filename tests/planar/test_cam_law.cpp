@@ -150,5 +150,7 @@ TEST(CamLaw, AHeldPieceContinuesItsCurveSmoothlyPastItsEndsWhereTheNextOneTakesO
     EXPECT_EQ(a.s, b.s);
     EXPECT_EQ(a.d3s, b.d3s);
   }
-  EXPECT_EQ(p.at(4.0, 0).s, p.at(4.0).s);  // 2 rad past the cycloid of 2 rad
+  EXPECT_EQ(p.at(4.0, 0).s, p.at(4.0).s);
+  EXPECT_EQ(p.piece_of(0.0), 8);          // the turn's start: the last piece ends there
+  EXPECT_EQ(p.piece_of(-2.0 * M_PI), 8);  // 2 rad past the cycloid of 2 rad
 }
