@@ -48,9 +48,39 @@ void print_cylinder_pressures(const planar::Mechanism& m, const planar::Kinetost
   }
 }
 
+/// A cam's closing spring: its closing force at the base circle now and the least that keeps the
+/// follower on the cam at this speed, with the change of its free length (or angle) that gives it.
+void print_cam_closing(const planar::Mechanism& m, const planar::Joint& j, const planar::CamClosing& c, bool friction) {
+  if (c.spring < 0 || c.sense == 0) return;
+  const planar::Load& load = m.spec().loads[static_cast<size_t>(c.spring)];
+  if (!c.closes) {
+    fmt::print(
+        "cam {}: spring '{}' does not press the follower on the cam at every position: no preload of it keeps "
+        "the follower there\n",
+        j.name, load.name);
+    return;
+  }
+  const bool linear = load.is<planar::Spring>();
+  const std::string unit = linear ? "N" : "N m";
+  // Its force k (L - L0) (or -k (dtheta - theta0)) grows by sense * extra: L0 by -sense extra / k.
+  std::string change;
+  if (linear) {
+    const double dl = -c.sense * c.extra / load.as<planar::Spring>().stiffness;
+    change = fmt::format("its free length {:.4g} mm {}", std::abs(dl) * 1e3, dl > 0.0 ? "longer" : "shorter");
+  } else {
+    const double da = c.sense * c.extra / load.as<planar::TorsionalSpring>().stiffness;
+    change = fmt::format("its free angle {:+.4g} deg", da * 180.0 / M_PI);
+  }
+  fmt::print(
+      "cam {}: closing spring '{}': {:.6g} {} at the base circle; the least that keeps the follower on the cam at this "
+      "speed is {:.6g} {} ({:+.6g} {}, {}; binding at t = {:.6g} s){}\n",
+      j.name, load.name, c.base_force, unit, c.base_force + c.extra, unit, c.extra, unit, change, c.extra_t,
+      friction ? " (to first order in the friction)" : "");
+}
+
 /// Each cam pair's least contact force; a warning where it turns negative (the follower would
-/// leave the cam there: its spring is too weak for the speed).
-void print_cam_contacts(const planar::Mechanism& m, const planar::KinetostaticsSummary& s) {
+/// leave the cam there: its spring is too weak for the speed); its closing spring's preload.
+void print_cam_contacts(const planar::Mechanism& m, const planar::KinetostaticsSummary& s, bool friction) {
   for (size_t k = 0; k < m.joints().size(); ++k) {
     if (!m.joints()[k].is<planar::CamPair>() || !std::isfinite(s.least_contact[k])) continue;
     const planar::Joint& j = m.joints()[k];
@@ -61,6 +91,7 @@ void print_cam_contacts(const planar::Mechanism& m, const planar::KinetostaticsS
           "warning: cam {}: the contact force turns negative ({:.6g} N at t = {:.6g} s): the follower leaves the cam "
           "there (a stiffer or more preloaded spring, or a lower speed)\n",
           j.name, s.least_contact[k], s.least_contact_t[k]);
+    print_cam_closing(m, j, s.closing[static_cast<size_t>(j.as<planar::CamPair>().index)], friction);
   }
 }
 
@@ -89,7 +120,7 @@ void print_summary(const planar::Mechanism& m, const planar::KinetostaticsSummar
                s.effort[d].peak_t, s.effort[d].rms, s.effort_frictionless[d].peak, s.effort_frictionless[d].rms, unit);
   }
   print_cylinder_pressures(m, s);
-  print_cam_contacts(m, s);
+  print_cam_contacts(m, s, friction && !m.bearings().empty());
   fmt::print("{:<16} {:>16} {:>14} {:>12}\n", "pair", "friction loss J", "max |F| N", "at t s");
   for (size_t k = 0; k < m.spec().joints.size(); ++k) {
     if (m.joints()[k].is<planar::GearPair>()) continue;
@@ -164,6 +195,21 @@ void run_kinetostatics(KinetostaticsCliOptions o) {
     pairs[m.joints()[k].name] = {{"friction_energy", summary.friction_energy[k]},
                                  {"max_force", summary.max_reaction[k]},
                                  {"max_force_t", summary.max_reaction_t[k]}};
+  for (int joint : m.cam_pairs()) {
+    // A cam: its least contact force and its closing spring's preload (print_cam_closing).
+    const planar::Joint& j = m.joints()[static_cast<size_t>(joint)];
+    nlohmann::ordered_json& pair = pairs[j.name];
+    pair["least_contact_force"] = summary.least_contact[static_cast<size_t>(joint)];
+    pair["least_contact_force_t"] = summary.least_contact_t[static_cast<size_t>(joint)];
+    const planar::CamClosing& c = summary.closing[static_cast<size_t>(j.as<planar::CamPair>().index)];
+    if (c.spring >= 0 && c.sense != 0)
+      pair["closing_spring"] = {{"spring", m.spec().loads[static_cast<size_t>(c.spring)].name},
+                                {"closes", c.closes},
+                                {"base_force", c.base_force},
+                                {"least_base_force", c.closes ? nlohmann::ordered_json(c.base_force + c.extra)
+                                                              : nlohmann::ordered_json(nullptr)},
+                                {"binding_t", c.extra_t}};
+  }
   for (size_t p = 0; p < m.pins().size(); ++p)
     pairs[m.pins()[p].name] = {{"friction_energy", summary.pin_friction_energy[p]},
                                {"max_force", summary.pin_max_force[p]},

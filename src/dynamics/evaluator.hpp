@@ -5,6 +5,7 @@
 // function; their changes are the integrator's events). The state y is laid out as
 // state_layout.hpp says: q (n), qd (n), the DC motors' currents, the elastic links' eta and eta'.
 #include <array>
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <vector>
@@ -71,14 +72,16 @@ struct Speeds {
 };
 
 /// The successive approximations of the pairs' friction [001 Eqs. 12-13]: done when the
-/// efforts change by less than `tolerance` of their size (or have settled at the rounding level);
-/// AnalysisError after 200 iterations (near self-locking the feedback's gain nears 1).
+/// efforts change by less than `tolerance` of their size (or have settled at the rounding level
+/// of their size or of `scale`, the largest effort met before: where the loads pass through zero,
+/// as a cam's contact force where the follower leaves the cam, the size alone has no rounding
+/// level); AnalysisError after 200 iterations (near self-locking the feedback's gain nears 1).
 class FrictionIteration {
  public:
-  explicit FrictionIteration(double tolerance) : tolerance_(tolerance) {}
+  explicit FrictionIteration(double tolerance, double scale = 0.0) : tolerance_(tolerance), scale_(scale) {}
   [[nodiscard]] bool done(double change, double size) {
     ++iterations;
-    const bool settled = iterations > 4 && change >= 0.5 * last_ && change <= 1e-11 * size;
+    const bool settled = iterations > 4 && change >= 0.5 * last_ && change <= 1e-11 * std::max(size, scale_);
     last_ = change;
     if (change <= tolerance_ * size || settled) return true;
     if (iterations >= 200 || !std::isfinite(change))
@@ -90,7 +93,7 @@ class FrictionIteration {
   int iterations = 0;
 
  private:
-  double tolerance_;
+  double tolerance_, scale_;
   double last_ = INFINITY;
 };
 

@@ -196,6 +196,8 @@ class ReducedEvaluator final : public Evaluator {
     const planar::Bearing& b = m_.bearings()[std::get<PairFriction>(sys_.coulomb[k].site).bearing];
     const int row = model_->reaction_row0[k];
     normals = {0.0, 0.0};
+    if (const auto* contact = std::get_if<planar::Bearing::Contact>(&b.kind))
+      return planar::contact_load(m_.joints()[contact->joint], R_(row), b);
     const auto* slide = std::get_if<planar::Bearing::Prismatic>(&b.kind);
     if (!slide) return planar::bearing_radius(b) * std::sqrt(R_(row) * R_(row) + R_(row + 1) * R_(row + 1));
     double n[2] = {0.0, 0.0};

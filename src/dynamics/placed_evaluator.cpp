@@ -141,7 +141,7 @@ void PlacedEvaluator::evaluate_at(Workspace& ws, double t, const double* y, cons
   } else {
     // The bearings' friction with the reactions of the motion it changes [001 Eqs. 12-13], and
     // the efforts that hold the held elements at rest.
-    FrictionIteration iteration(friction_tolerance_);
+    FrictionIteration iteration(friction_tolerance_, effort_scale_);
     double change = INFINITY, size = 0.0;
     bool beyond = false;  // a held element needs far more than it can hold: it slips (an event)
     do {
@@ -168,6 +168,7 @@ void PlacedEvaluator::evaluate_at(Workspace& ws, double t, const double* y, cons
       }
     } while (!iteration.done(change, size));
     e.iterations = iteration.iterations;
+    effort_scale_ = std::max(effort_scale_, size);
     for (size_t k = 0; k < sys_.coulomb.size(); ++k) {
       const CoulombElement& el = sys_.coulomb[k];
       if (b.holds(k)) continue;

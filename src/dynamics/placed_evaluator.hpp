@@ -56,6 +56,7 @@ class PlacedEvaluator : public Evaluator {
   std::vector<int> kinds_;
   Evaluation sample_;
   std::vector<double> bearing_effort_;  ///< the last converged friction (a warm start)
+  double effort_scale_ = 0.0;           ///< the largest friction effort converged so far (FrictionIteration)
   std::vector<double> held_effort_;     ///< per element: the effort that holds it at rest (a warm start)
   std::vector<double> held_previous_;   ///< the same at the previous friction iteration
   std::vector<size_t> held_;            ///< the elements held at this evaluation

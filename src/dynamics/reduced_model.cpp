@@ -152,7 +152,9 @@ class NodeEvaluator {
       if (friction && e.pair_friction()) {
         const planar::Bearing& b = m_.bearings()[std::get<PairFriction>(e.site).bearing];
         const auto* slide = std::get_if<planar::Bearing::Prismatic>(&b.kind);
-        n = !slide ? 2 : (m_.joints()[slide->joint].as<planar::PrismaticPair>().slider_length > 0.0 ? 2 : 1);
+        n = b.is<planar::Bearing::Contact>() ? 1
+            : !slide                         ? 2
+                     : (m_.joints()[slide->joint].as<planar::PrismaticPair>().slider_length > 0.0 ? 2 : 1);
       }
       model.reaction_row0.push_back(n > 0 ? rows : -1);
       model.reaction_rows.push_back(n);
@@ -295,7 +297,8 @@ class NodeEvaluator {
                        [&](const planar::Bearing::PinMember& p) { r = planar::pin_force(m_, ws, p.pin, p.member); },
                        [&](const planar::Bearing::Prismatic& p) {
                          r << ws.reaction[p.joint].normal, ws.reaction[p.joint].moment;
-                       }},
+                       },
+                       [&](const planar::Bearing::Contact& p) { r << ws.reaction[p.joint].normal, 0.0; }},
             b.kind);
         for (int k = 0; k < model_.reaction_rows[e]; ++k) out((row0 + k) * S + source) = r(k);
       }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "linkdyn/planar/friction.hpp"
 #include "linkdyn/planar/loads.hpp"
 
 namespace linkdyn::dynamics {
@@ -33,7 +34,7 @@ Switches::Switches(const DynamicSystem& s, const SimulationOptions& o, Evaluator
     const bool active = o.friction || !e.pair_friction();
     active_.push_back(active);
     const bool slides =
-        e.pair_friction() && m_.bearings()[std::get<PairFriction>(e.site).bearing].is<planar::Bearing::Prismatic>();
+        e.pair_friction() && planar::bearing_slides(m_.bearings()[std::get<PairFriction>(e.site).bearing]);
     idle_speed_.push_back(m_.cam_pairs().empty() ? 0.0 : 1e-12 * (slides ? size : 1.0));
     // A prismatic pair's normal loads change sign: |N| has a kink there.
     int normals = 0;

@@ -1,6 +1,7 @@
 // The model file's cams (docs/model-format.md, "Cams"): a cam joint between a disc cam turning
 // on a ground pivot and a follower sliding on a ground guide or turning on a ground pivot, its
 // follower's program, and the geometry its pitch curve is made for, taken from those pairs.
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -25,9 +26,9 @@ int ground_pair(const MechanismSpec& spec, int body) {
 
 void ModelParser::cam_joint(const YAML::Node& j, Joint& joint, const std::string& entity) {
   joint.kind.emplace<CamPair>();
-  in_.allow_only(
-      j, entity,
-      {"type", "bodies", "follower_point", "roller_radius", "base_radius", "program", "phase", "turning", "side"});
+  in_.allow_only(j, entity,
+                 {"type", "bodies", "follower_point", "roller_radius", "base_radius", "program", "phase", "turning",
+                  "side", "friction", "spring"});
   const YAML::Node point =
       in_.required(j, "follower_point", entity, "name the follower's point on the cam: its roller's centre or edge");
   joint.point_name[1] = in_.text(point, entity + ".follower_point");
@@ -71,6 +72,22 @@ void ModelParser::cam_geometry() {
       in_.fail(field(j, "base_radius"), entity, "the base radius must be positive", "e.g. 30 mm");
     f.roller_radius = in_.non_negative(j, "roller_radius", entity, Quantity::length, false);
     f.contact = f.roller_radius > 0.0 ? CamFollower::Contact::roller : CamFollower::Contact::knife_edge;
+    if (const YAML::Node node = field(j, "friction")) {
+      // A knife edge slides on the cam; a roller rolls on it and its friction is in its pin.
+      const bool roller = f.contact == CamFollower::Contact::roller;
+      PairFriction friction;
+      pair_friction(node, entity + ".friction", roller ? "radius" : nullptr, friction);
+      if (roller && friction.coefficient > 0.0 && !(friction.size > 0.0))
+        in_.fail(node, entity + ".friction", "a roller rolls on the cam: its friction acts in its pin",
+                 "give the pin's radius: friction: {coefficient: 0.1, radius: 4 mm}");
+      if (roller && friction.size >= f.roller_radius)
+        in_.fail(node, entity + ".friction",
+                 fmt::format("the roller's pin radius {:g} m is not below the roller's {:g} m", friction.size,
+                             f.roller_radius),
+                 "give the radius of the pin the roller turns on");
+      joint.friction = friction.coefficient, joint.static_friction = friction.static_coefficient;
+      cam.roller_pin_radius = friction.size;
+    }
     const std::string turning =
         field(j, "turning") ? in_.text(field(j, "turning"), entity + ".turning") : "counterclockwise";
     if (turning != "counterclockwise" && turning != "clockwise")
@@ -169,6 +186,29 @@ void ModelParser::cam_geometry() {
     const int samples = 720;
     cam.samples.reserve(samples);
     for (int k = 0; k < samples; ++k) cam.samples.push_back(pitch_curve(f, cam.program, 2.0 * M_PI * k / samples).c);
+  }
+}
+
+void ModelParser::cam_springs() {
+  // The spring named on the cam joint, else the model's only spring (linear or torsional).
+  const auto is_spring = [](const Load& l) { return l.is<Spring>() || l.is<TorsionalSpring>(); };
+  const auto springs = std::count_if(spec_.loads.begin(), spec_.loads.end(), is_spring);
+  for (const auto& [index, j] : cam_nodes_) {
+    Joint& joint = spec_.joints[static_cast<size_t>(index)];
+    CamPair& cam = joint.as<CamPair>();
+    const std::string entity = "joint '" + joint.name + "'";
+    if (const YAML::Node node = field(j, "spring")) {
+      const std::string name = in_.text(node, entity + ".spring");
+      const auto it =
+          std::find_if(spec_.loads.begin(), spec_.loads.end(), [&](const Load& l) { return l.name == name; });
+      if (it == spec_.loads.end() || !is_spring(*it))
+        in_.fail(node, entity + ".spring", "no spring '" + name + "' among the loads",
+                 "name the load of type spring (or torsional_spring) that holds the follower on the cam");
+      cam.closing_spring = static_cast<int>(it - spec_.loads.begin());
+    } else if (springs == 1) {
+      cam.closing_spring =
+          static_cast<int>(std::find_if(spec_.loads.begin(), spec_.loads.end(), is_spring) - spec_.loads.begin());
+    }
   }
 }
 

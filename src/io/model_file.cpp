@@ -31,6 +31,7 @@ Model ModelParser::parse(const YAML::Node& root) {
     spec_.gravity =
         in_.vector(field(root, "gravity"), "gravity", Quantity::plain, "write gravity: [0, -9.81] in m/s^2");
   if (field(root, "loads")) loads(field(root, "loads"));
+  cam_springs();
   if (field(root, "constraint_actions")) constraint_actions(field(root, "constraint_actions"));
   if (field(root, "actuators")) actuators(field(root, "actuators"));
   if (field(root, "assembly")) assembly(field(root, "assembly"));

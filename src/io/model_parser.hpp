@@ -59,13 +59,16 @@ class ModelParser {
   struct PairFriction {
     double coefficient = 0.0, static_coefficient = 0.0, size = 0.0;  // size: pin radius or slider length
   };
-  void pair_friction(const YAML::Node& node, const std::string& path, bool revolute, PairFriction& f);
+  /// `size_key`: "radius" (a pin), "length" (a slider) or nullptr (none: a knife edge).
+  void pair_friction(const YAML::Node& node, const std::string& path, const char* size_key, PairFriction& f);
   void friction_defaults(const YAML::Node& node);
   void guide(const YAML::Node& j, planar::Joint& joint, const std::string& entity);
   /// A cam joint (model_cam.cpp): its follower's point, then, once every joint is read, its
   /// follower's program and the layout its pitch curve is made for.
   void cam_joint(const YAML::Node& j, planar::Joint& joint, const std::string& entity);
   void cam_geometry();
+  /// Each cam's closing spring (CamPair::closing_spring), once the loads are read.
+  void cam_springs();
   void drivers(const YAML::Node& node);
   void pin_driver(const YAML::Node& d, const YAML::Node& jn, const std::string& entity, planar::Driver& drv);
   /// A cylinder between two bodies' points (model_cylinder.cpp): its barrel and rod bodies, its

@@ -107,7 +107,7 @@ void ModelParser::joints(const YAML::Node& node) {
                if (t == "revolute" || t == "R") {
                  in_.allow_only(j, entity, {"type", "bodies", "at", "points", "friction"});
                  PairFriction f = revolute_friction_;
-                 if (field(j, "friction")) pair_friction(field(j, "friction"), entity + ".friction", true, f);
+                 if (field(j, "friction")) pair_friction(field(j, "friction"), entity + ".friction", "radius", f);
                  joint.friction = f.coefficient, joint.static_friction = f.static_coefficient;
                  joint.kind = RevolutePair{f.size};
                  joint.point_name = {name, name};
@@ -125,7 +125,7 @@ void ModelParser::joints(const YAML::Node& node) {
                  PrismaticPair& slide = joint.kind.emplace<PrismaticPair>();
                  in_.allow_only(j, entity, {"type", "bodies", "guide", "slider_point", "angle", "friction"});
                  PairFriction f = prismatic_friction_;
-                 if (field(j, "friction")) pair_friction(field(j, "friction"), entity + ".friction", false, f);
+                 if (field(j, "friction")) pair_friction(field(j, "friction"), entity + ".friction", "length", f);
                  joint.friction = f.coefficient, joint.static_friction = f.static_coefficient;
                  slide.slider_length = f.size;
                  guide(j, joint, entity);
@@ -187,7 +187,7 @@ void ModelParser::compound_pin(const std::string& name, const std::string& entit
     pin.bodies.push_back(body);
   }
   PairFriction f = revolute_friction_;
-  if (field(j, "friction")) pair_friction(field(j, "friction"), entity + ".friction", true, f);
+  if (field(j, "friction")) pair_friction(field(j, "friction"), entity + ".friction", "radius", f);
   pin.friction = f.coefficient, pin.static_friction = f.static_coefficient, pin.pin_radius = f.size;
   pin.point_names.assign(pin.bodies.size(), field(j, "at") ? in_.text(field(j, "at"), entity + ".at") : name);
   if (const YAML::Node pts = field(j, "points")) {
@@ -214,18 +214,21 @@ void ModelParser::need_two_body_joint(const YAML::Node& node, const std::string&
              "name a two-body joint");
 }
 
-/// {coefficient, static, radius} of a revolute pair or {coefficient, static, length} of a
-/// prismatic one, over `f` (the defaults). The static coefficient defaults to the kinetic one
-/// given beside it (else to the defaults' static one) and may not be below it.
-void ModelParser::pair_friction(const YAML::Node& node, const std::string& path, bool revolute, PairFriction& f) {
-  const char* size_key = revolute ? "radius" : "length";
-  in_.allow_only(node, path, {"coefficient", "static", size_key});
+/// {coefficient, static, radius} of a revolute pair or a roller, {coefficient, static, length}
+/// of a prismatic pair or {coefficient, static} of a knife edge, over `f` (the defaults). The static coefficient
+/// defaults to the kinetic one given beside it (else to the defaults' static one) and may not be below it.
+void ModelParser::pair_friction(const YAML::Node& node, const std::string& path, const char* size_key,
+                                PairFriction& f) {
+  if (size_key)
+    in_.allow_only(node, path, {"coefficient", "static", size_key});
+  else
+    in_.allow_only(node, path, {"coefficient", "static"});
   if (field(node, "coefficient")) {
     f.coefficient = in_.number(field(node, "coefficient"), path + ".coefficient");
     f.static_coefficient = f.coefficient;
   }
   if (field(node, "static")) f.static_coefficient = in_.number(field(node, "static"), path + ".static");
-  if (node[size_key]) f.size = in_.number(node[size_key], path + "." + size_key, Quantity::length);
+  if (size_key && node[size_key]) f.size = in_.number(node[size_key], path + "." + size_key, Quantity::length);
   if (f.coefficient < 0.0)
     in_.fail(field(node, "coefficient"), path, "friction coefficient is negative", "give a coefficient >= 0");
   // Dry friction coefficients of real pairs lie below about 1.5; beyond 10 a value is a typo.
@@ -245,9 +248,10 @@ void ModelParser::pair_friction(const YAML::Node& node, const std::string& path,
 
 void ModelParser::friction_defaults(const YAML::Node& node) {
   in_.allow_only(node, "friction", {"revolute", "prismatic"});
-  if (field(node, "revolute")) pair_friction(field(node, "revolute"), "friction.revolute", true, revolute_friction_);
+  if (field(node, "revolute"))
+    pair_friction(field(node, "revolute"), "friction.revolute", "radius", revolute_friction_);
   if (field(node, "prismatic"))
-    pair_friction(field(node, "prismatic"), "friction.prismatic", false, prismatic_friction_);
+    pair_friction(field(node, "prismatic"), "friction.prismatic", "length", prismatic_friction_);
 }
 
 void ModelParser::guide(const YAML::Node& j, Joint& joint, const std::string& entity) {

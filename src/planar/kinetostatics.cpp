@@ -203,7 +203,7 @@ bool solve_kinetostatics_as_limits(const Mechanism& m, Workspace& ws, double t, 
     const double s = d.type == DriverType::rotational ? L : 1.0;
     scale.insert(scale.end(), {s, s});
   }
-  for (const Bearing& b : m.bearings()) scale.push_back(b.is<Bearing::Prismatic>() ? 1.0 : L);
+  for (const Bearing& b : m.bearings()) scale.push_back(bearing_slides(b) ? 1.0 : L);
   const std::vector<int> kinds(scale.size(), 0);
   int iterations = 0;
   bool locking = false;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "linkdyn/planar/constraints.hpp"
 #include "linkdyn/planar/kinetostatics.hpp"
 
 namespace linkdyn::planar {
@@ -117,6 +118,43 @@ KinetostaticsResult kinetostatics(const Mechanism& m, const TimeGrid& grid, cons
   return all;
 }
 
+namespace {
+
+/// The least closing force of each cam's spring (CamClosing) from this row: the contact forces
+/// first, then per spring one more walk of the reactions with a unit more of its force (the
+/// walks change ws.reaction: this comes last in a row).
+void update_closing(const Mechanism& m, Workspace& ws, double t, std::vector<double>& normals,
+                    std::vector<CamClosing>& closing) {
+  for (size_t c = 0; c < closing.size(); ++c) normals[c] = ws.reaction[static_cast<size_t>(m.cam_pairs()[c])].normal;
+  for (size_t c = 0; c < closing.size(); ++c) {
+    CamClosing& cc = closing[c];
+    if (cc.spring < 0 || !cc.closes) continue;
+    const int joint = m.cam_pairs()[c];
+    const Joint& j = m.joints()[static_cast<size_t>(joint)];
+    const Load& spring = m.spec().loads[static_cast<size_t>(cc.spring)];
+    const LoadPart& part = spring.parts.front();  // its stiffness: k (L - L0) or -k (dtheta - theta0)
+    const double force = part_magnitude(m, ws, spring, part, t);
+    int body[2];
+    Wrench unit[2];
+    part_pattern(m, ws, part, body, unit);
+    for (int k = 0; k < 2; ++k) ws.applied[body[k]] += unit[k];
+    solve_reactions(m, ws);
+    for (int k = 0; k < 2; ++k) ws.applied[body[k]] -= unit[k];
+    const double rate = ws.reaction[static_cast<size_t>(joint)].normal - normals[c];
+    const int sense = rate > 0.0 ? 1 : (rate < 0.0 ? -1 : 0);
+    if (sense == 0 || (cc.sense != 0 && sense != cc.sense)) {
+      cc.closes = false;
+      continue;
+    }
+    cc.sense = sense;
+    if (const double extra = -normals[c] / std::abs(rate); extra > cc.extra) cc.extra = extra, cc.extra_t = t;
+    const double lift = j.as<CamPair>().program.at(cam_program_angle(j, ws)).s;
+    if (lift < cc.base_lift - 1e-12 * (1.0 + std::abs(lift))) cc.base_lift = lift, cc.base_force = sense * force;
+  }
+}
+
+}  // namespace
+
 KinetostaticsSummary kinetostatics(const Mechanism& m, const TimeGrid& grid, const KinetostaticsOptions& options,
                                    Eigen::Index chunk_rows, const std::function<void(KinetostaticsResult&)>& on_chunk) {
   KinetostaticsResult res;
@@ -135,6 +173,10 @@ KinetostaticsSummary kinetostatics(const Mechanism& m, const TimeGrid& grid, con
   sum.max_reaction_t.assign(n_joints, grid.t0);
   sum.least_contact.assign(n_joints, std::numeric_limits<double>::infinity());
   sum.least_contact_t.assign(n_joints, grid.t0);
+  sum.closing.resize(m.cam_pairs().size());
+  for (size_t c = 0; c < m.cam_pairs().size(); ++c)
+    sum.closing[c].spring = m.joints()[static_cast<size_t>(m.cam_pairs()[c])].as<CamPair>().closing_spring;
+  std::vector<double> contact_normals(m.cam_pairs().size());
   const size_t n_pins = m.pins().size();
   sum.pin_friction_energy.assign(n_pins, 0.0);
   sum.pin_max_force.assign(n_pins, 0.0);
@@ -258,6 +300,7 @@ KinetostaticsSummary kinetostatics(const Mechanism& m, const TimeGrid& grid, con
         activity_prev = activity;
         effort_prev = effort;
         frictionless_prev = frictionless;
+        if (step == StepStatus::ok) update_closing(m, ws, t, contact_normals, sum.closing);
       },
       limits);
   sum.mean_driver_power = sum.duration > 0.0 ? sum.driver_work / sum.duration : 0.0;

@@ -134,6 +134,12 @@ TEST(CamMechanism, BadInputNamesTheLineTheCamAndTheFix) {
        "bodies: [cam, follower]\n    follower_point: Q",
        {"body 'follower' has no point 'Q'"}},
       {"roller_radius: 8 mm", "roller_radius: 8 mm\n    turning: backwards", {"unknown turning 'backwards'"}},
+      {"roller_radius: 8 mm",
+       "roller_radius: 8 mm\n    friction: {coefficient: 0.1}",
+       {"m.yaml:", "joint 'lobe'", "its friction acts in its pin", "radius: 4 mm"}},
+      {"roller_radius: 8 mm",
+       "roller_radius: 8 mm\n    friction: {coefficient: 0.1, radius: 9 mm}",
+       {"pin radius 0.009 m is not below the roller's 0.008 m"}},
   };
   for (const Case& c : cases) {
     std::string text = test::read_text(cam_model);
@@ -227,4 +233,103 @@ TEST(CamMechanism, KinematicsColumnsAndDesignNumbersAreTheProgramsClosedForms) {
   EXPECT_GT(n.pressure_angle_max, 10 * deg);
   EXPECT_LT(n.pressure_angle_max, n.pressure_angle_limit());
   EXPECT_GT(n.convex_radius_min, 0.0);
+}
+
+TEST(CamMechanism, FrictionAtAKnifeEdgeAndInARollersPinIsTheirClosedForm) {
+  // The follower on a frictionless guide carries W = m a + m g + spring along it. The contact
+  // force on it is N n + T t, n at the pressure angle phi, tan(phi) = (s' - e) / (s0 + s), t
+  // along the follower's motion over the cam, (cos phi, sin phi):
+  //   knife edge sliding:   |T| = f N,                            slip speed w sqrt((s0+s)^2 + (s'-e)^2)
+  //   roller, pin radius r: |T| = mu N / sqrt(1 - mu^2), mu = f r / r_roller (the pin carries
+  //                         |F| = sqrt(N^2 + T^2)), the contact point's slip w (sqrt(..) - r_roller)
+  // so N (cos phi - (|T| / N) sin phi) = W, and the cam's torque by power, M w = W s' w + |T| slip.
+  struct Case {
+    const char* name;
+    std::string from, to;
+    double rim, mu;  // the contact point below the follower's point; |T| / N
+  };
+  const double f = 0.15, pin = 0.004, roller = 0.008, lever = f * pin / roller;
+  const std::vector<Case> cases{
+      {"knife edge", "roller_radius: 8 mm", "friction: {coefficient: 0.15}", 0.0, f},
+      {"roller", "roller_radius: 8 mm", "roller_radius: 8 mm\n    friction: {coefficient: 0.15, radius: 4 mm}", roller,
+       lever / std::sqrt(1.0 - lever * lever)},
+  };
+  for (const Case& c : cases) {
+    std::string text = test::read_text(cam_model);
+    text.replace(text.find(c.from), c.from.size(), c.to);
+    const planar::Mechanism m = planar::compile(io::parse_model(text, "m.yaml").mechanism);
+    ASSERT_EQ(m.bearings().size(), 1u) << c.name;
+    planar::Workspace ws(m);
+    const double e = 0.006, s0 = std::sqrt(std::pow(0.030 + c.rim, 2) - e * e), w = 20 * M_PI, mass = 0.25;
+    const int follower = index_of(m, "follower"), lobe = m.spec().find_joint("lobe");
+    planar::KinetostaticsOptions options;
+    options.tolerance = 1e-11;
+    double worst_normal = 0, worst_torque = 0, worst_loss = 0, largest = 0, least = INFINITY;
+    for (int j = 0; j < 360; ++j) {
+      const double theta = j * deg + 0.1 * deg;
+      ws.q[0] = theta, ws.qd[0] = w, ws.qdd[0] = 0.0;
+      ASSERT_TRUE(planar::solve_kinematics(m, ws).ok());
+      ASSERT_TRUE(planar::solve_kinetostatics(m, ws, 0.0, options).converged) << c.name << " " << theta / deg;
+      const Program p = program(theta);
+      const planar::BodyState& b = ws.body[follower];
+      const double spring = 2000.0 * (0.16 - (0.2 - (b.r.y() + 0.06)));
+      const double W = mass * (b.a.y() + 9.81) + spring;
+      const double phi = std::atan((p.ds - e) / (s0 + p.s)), slip = std::hypot(s0 + p.s, p.ds - e) - c.rim;
+      const double N = W / (std::cos(phi) - c.mu * std::sin(phi));
+      const double torque = W * p.ds + c.mu * N * slip;
+      worst_normal = std::max(worst_normal, std::abs(ws.reaction[lobe].normal - N));
+      worst_torque = std::max(worst_torque, std::abs(ws.effort[0] - torque));
+      // The pair's friction power is the loss |T| slip w.
+      worst_loss = std::max(worst_loss, std::abs(planar::friction_power(m, ws, lobe) - c.mu * N * slip * w));
+      largest = std::max(largest, N), least = std::min(least, N);
+    }
+    std::printf(
+        "cam friction, %s: N %.4g..%.4g N; |N - closed form| %.1e N, |M - closed form| %.1e N m, |loss| %.1e W\n",
+        c.name, least, largest, worst_normal, worst_torque, worst_loss);
+    EXPECT_GT(least, 0.0) << c.name;  // the closed form takes the follower on the cam
+    EXPECT_LT(worst_normal, 1e-9 * largest) << c.name;
+    EXPECT_LT(worst_torque, 1e-9 * largest * 0.04) << c.name;
+    EXPECT_LT(worst_loss, 1e-9 * largest * 0.04 * w) << c.name;
+  }
+}
+
+TEST(CamMechanism, TheClosingSpringsLeastPreloadIsItsClosedFormAndHoldsTheFollowerJustOn) {
+  // At 3000 rpm the spring of cam-roller.yaml is too weak: the contact force N = W / cos(phi),
+  // W = m (a + g) + F the load along the guide, F the spring's push. More push dF raises W by
+  // dF: the least push that keeps N >= 0 is F + max(-W) over the turn. Its free length made
+  // longer by max(-W) / k, the least contact force over the turn is 0.
+  std::string text = test::read_text(cam_model);
+  text.replace(text.find("speed: 600 rpm"), 14, "speed: 3000 rpm");
+  const double s0 = std::sqrt(0.038 * 0.038 - 0.006 * 0.006), w = 100 * M_PI, mass = 0.25, k = 2000.0;
+  const auto push = [&](double s, double free) { return k * (free - (0.2 - (s0 + s + 0.06))); };
+  const planar::Mechanism m = planar::compile(io::parse_model(text, "m.yaml").mechanism);
+  const planar::KinetostaticsResult r = planar::kinetostatics(m, m.default_grid(), {});
+  ASSERT_EQ(r.summary.closing.size(), 1u);
+  const planar::CamClosing& c = r.summary.closing[0];
+  double most = -INFINITY;
+  for (Eigen::Index row = 0; row < r.t.size(); ++row) {
+    const Program p = program(r.q(row, 0));
+    most = std::max(most, -(mass * (p.d2s * w * w + 9.81) + push(p.s, 0.16)));
+  }
+  std::printf("closing spring at 3000 rpm: %.6g N at the base circle, %+.6g N needed (closed form %+.6g N)\n",
+              c.base_force, c.extra, most);
+  EXPECT_EQ(c.spring, 0);
+  EXPECT_TRUE(c.closes);
+  EXPECT_EQ(c.sense, -1);  // a compression spring: less tension presses the follower on
+  EXPECT_NEAR(c.base_force, push(0.0, 0.16), 1e-9 * push(0.0, 0.16));
+  EXPECT_GT(most, 50.0);  // the follower would jump
+  EXPECT_NEAR(c.extra, most, 1e-9 * most);
+  EXPECT_LT(r.summary.least_contact[static_cast<size_t>(m.spec().find_joint("lobe"))], 0.0);
+
+  const std::string free = "free_length: 0.16";
+  char longer[64];
+  std::snprintf(longer, sizeof longer, "free_length: %.17g", 0.16 + most / k);
+  text.replace(text.find(free), free.size(), longer);
+  const planar::Mechanism held = planar::compile(io::parse_model(text, "m.yaml").mechanism);
+  const planar::KinetostaticsResult h = planar::kinetostatics(held, held.default_grid(), {});
+  const double least = h.summary.least_contact[static_cast<size_t>(held.spec().find_joint("lobe"))];
+  std::printf("  the spring made so: least contact force %.2e N; still needed %+.2e N\n", least,
+              h.summary.closing[0].extra);
+  EXPECT_NEAR(least, 0.0, 1e-9 * most);
+  EXPECT_NEAR(h.summary.closing[0].extra, 0.0, 1e-9 * most);
 }

@@ -3,6 +3,7 @@
 // drivers' efforts and the pairs' reactions as arrays, the cycle's integrals, and the names of
 // the reactions' columns (io::kinetostatics_table makes the table).
 #include <Eigen/Core>
+#include <limits>
 #include <vector>
 
 #include "linkdyn/core/table.hpp"
@@ -18,6 +19,22 @@ struct EffortStatistics {
   double peak = 0.0, peak_t = 0.0, rms = 0.0;  ///< largest |effort|, when, RMS
   double most = 0.0, most_t = 0.0;             ///< the largest positive effort (a cylinder's push), when
   double least = 0.0, least_t = 0.0;           ///< the most negative (a cylinder's pull), when
+};
+
+/// A cam pair's closing spring over a sweep. The contact force is linear in the spring's force
+/// F (its pattern's magnitude: a tension, or a torsional spring's moment): N + dF dN/dF. The
+/// spring closes the cam where dN/dF keeps one sign, `sense`; its closing force is sense F, and
+/// the least closing force that keeps N >= 0 at every row is the present one plus `extra`,
+/// the largest -N / |dN/dF| over the rows (negative: a margin). dN/dF is a walk of the
+/// reactions with one more unit of F, the friction loads held: with friction, `extra` is the
+/// first-order estimate.
+struct CamClosing {
+  int spring = -1;     ///< index into MechanismSpec::loads; -1: none
+  int sense = 0;       ///< +1: more tension (or moment) presses the follower on; -1: less does
+  bool closes = true;  ///< false: at some row it does not press it on
+  double extra = -std::numeric_limits<double>::infinity(), extra_t = 0.0;  ///< N or N m, when it binds
+  /// The closing force now at the row of the least lift (the base circle) and that lift.
+  double base_force = 0.0, base_lift = std::numeric_limits<double>::infinity();
 };
 
 struct KinetostaticsSummary {
@@ -36,6 +53,7 @@ struct KinetostaticsSummary {
   /// Per pair: a cam pair's least contact force (N; negative where the follower would leave the
   /// cam) and when; 0 for the other pairs.
   std::vector<double> least_contact, least_contact_t;
+  std::vector<CamClosing> closing;          ///< per cam pair (Mechanism::cam_pairs())
   std::vector<double> pin_friction_energy;  ///< per compound pin (J)
   std::vector<double> pin_max_force;        ///< per compound pin: largest |F| on a member (N) ...
   std::vector<double> pin_max_force_t;      ///< ... and when

@@ -67,10 +67,15 @@ struct GearPair {
 /// cam_profile.hpp lays it (the cam turning counter-clockwise, a translating follower on +y, an
 /// oscillating one's pivot on +x); `frame` turns that layout onto the cam body's frame (with a
 /// mirror where the follower sits on the other side). One constraint, the point on the curve;
-/// its reaction is the contact force along the common normal.
+/// its reaction is the contact force along the common normal. Friction (Joint::friction): a knife
+/// edge slides on the cam; a roller rolls on it and turns on a pin of radius `roller_pin_radius`.
 struct CamPair {
   CamFollower follower;
   CamProgram program;
+  double roller_pin_radius = 0.0;  ///< the roller's pin (m), where its friction acts
+  /// The spring that holds the follower on the cam (an index into MechanismSpec::loads, -1 for
+  /// none): the kinetostatics give the preload it needs.
+  int closing_spring = -1;
   Eigen::Matrix2d frame = Eigen::Matrix2d::Identity();
   bool mirrored = false;      ///< the program's angle runs opposite to the cam body's
   double phase = 0.0;         ///< the cam body's angle where the program starts (rad)
@@ -395,10 +400,16 @@ struct Bearing : OneOf<Bearing> {
   struct Prismatic {
     int joint;
   };
-  using Kind = std::variant<Revolute, PinMember, Prismatic>;
+  /// A cam pair's contact (an index into Mechanism::joints()): a tangential force at the contact
+  /// point, f |N| where a knife edge slides, or, for a roller rolling on the cam, its pin's
+  /// friction moment f' r |F| carried to the contact point, f' (r / roller radius) |F|.
+  struct Contact {
+    int joint;
+  };
+  using Kind = std::variant<Revolute, PinMember, Prismatic, Contact>;
   Kind kind;
   int body[2] = {0, 0};             ///< first (the effort's reaction) and second body
-  double coefficient = 0.0;         ///< kinetic: f' (revolute, pin) or f (prismatic)
+  double coefficient = 0.0;         ///< kinetic: f' (revolute, pin, roller) or f (prismatic, knife edge)
   double static_coefficient = 0.0;  ///< for sticking (>= coefficient)
   std::string label;                ///< "<joint>" or "<pin>.<body>"
   static constexpr auto alternatives = &Bearing::kind;
