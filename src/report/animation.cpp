@@ -1,6 +1,6 @@
 // The report's animation: each moving body's points in every frame (decimated from the
 // kinematic sweep), and the machine's elements drawn on it: guides and slider blocks, springs and
-// dampers, load arrows, gears' and motors' wheels, ground pivots.
+// dampers, load arrows, gears' and motors' wheels, cams and their rollers, ground pivots.
 #include "report/animation.hpp"
 
 #include <algorithm>
@@ -84,6 +84,9 @@ void frame_the_view(Animation& a) {
       const Vec2 c = point_in_frame(a, 0, w.centre);
       grow(c - Vec2::Constant(w.radius)), grow(c + Vec2::Constant(w.radius));
     }
+    for (const CamOutline& cam : a.cams)  // every turn of the profile
+      for (size_t k = 0; k < a.frames.size(); ++k)
+        for (const Vec2& p : cam.profile) grow(point_in_frame(a, k, {cam.body, p}));
     for (const LoadArrow& l : a.loads)
       for (size_t k = 0; k < a.frames.size(); ++k)
         grow(point_in_frame(a, k, l.at) - a.load_scale * Vec2(l.force[2 * k], l.force[2 * k + 1]));
@@ -157,6 +160,24 @@ void add_wheels(const Mechanism& m, const dynamics::MachineSpec& machine, Animat
     if (actuator.is<dynamics::DcMotor>() && !has_wheel(actuator.body))
       if (const std::optional<Vec2> c = ground_pivot(m, actuator.body))
         a.wheels.push_back({"motor", {actuator.body, *c}, 0.07 * a.size});
+}
+
+/// Each cam's profile on its body's frame, from its pitch curve less the roller (cam_profile.hpp),
+/// at `samples` points over the turn, and its follower's roller.
+void add_cams(const Mechanism& m, Animation& a, int samples = 360) {
+  for (int joint : m.cam_pairs()) {
+    const planar::Joint& j = m.joints()[static_cast<size_t>(joint)];
+    const planar::CamPair& cam = j.as<planar::CamPair>();
+    const double roller =
+        cam.follower.contact == planar::CamFollower::Contact::roller ? cam.follower.roller_radius : 0.0;
+    CamOutline outline{j.body[0], {}, {j.body[1], j.point[1]}, roller};
+    for (int k = 0; k < samples; ++k) {
+      const planar::PitchCurvePoint p =
+          planar::pitch_curve(cam.follower, cam.program, 2.0 * M_PI * k / static_cast<double>(samples));
+      outline.profile.push_back(j.point[0] + cam.frame * (p.c - roller * p.outward_normal()));
+    }
+    a.cams.push_back(std::move(outline));
+  }
 }
 
 /// The applied point forces at each frame (a second sweep: the loads at the solved state), and
@@ -245,6 +266,7 @@ Animation animation(const Mechanism& m, const dynamics::MachineSpec& machine, co
     a.elements.push_back({"cylinder", {{c.barrel, Vec2::Zero()}, {c.rod, Vec2::Zero()}}, {barrel, rod}});
   }
   add_wheels(m, machine, a);
+  add_cams(m, a);
   add_load_arrows(m, grid, rows, a);
   frame_the_view(a);
   return a;

@@ -1,6 +1,6 @@
 #pragma once
 // The report's animation of the machine: its frames (every moving body's points and pose) and
-// the elements drawn on it (guides, slider blocks, springs, dampers, load arrows, wheels).
+// the elements drawn on it (guides, slider blocks, springs, dampers, load arrows, wheels, cams).
 #include <string>
 #include <utility>
 #include <vector>
@@ -67,6 +67,15 @@ struct Wheel {
   double radius = 0.0;
 };
 
+/// A disc cam: its profile on the cam body's frame (a closed polygon, turning with the body), and
+/// the follower's roller (its centre on the follower; radius 0 for a knife edge).
+struct CamOutline {
+  int body = 0;
+  std::vector<Vec2> profile;
+  AnchoredPoint roller;
+  double roller_radius = 0.0;
+};
+
 struct Animation {
   std::string x_label;
   std::vector<double> x;  ///< the x axis at each frame
@@ -82,6 +91,7 @@ struct Animation {
   std::vector<LoadArrow> loads;
   double load_scale = 0.0;  ///< arrow length per newton (the largest force: a fifth of the drawing)
   std::vector<Wheel> wheels;
+  std::vector<CamOutline> cams;
   /// Each output point's path: x then y at each frame.
   std::vector<std::pair<std::string, std::vector<double>>> paths;
   double size = 0;  ///< the largest extent of the drawing (scales its marks)

@@ -99,7 +99,7 @@ std::string animation_json(const Animation& a) {
   for (const auto& [label, path] : a.paths) paths[label] = compact(path);
   auto point = [](const AnchoredPoint& p) { return Json::array({p.body, compact(p.local.x()), compact(p.local.y())}); };
   Json poses = Json::array(), pivots = Json::array(), guides = Json::array(), blocks = Json::array(),
-       elements = Json::array(), loads = Json::array(), wheels = Json::array();
+       elements = Json::array(), loads = Json::array(), wheels = Json::array(), cams = Json::array();
   for (const std::vector<double>& p : a.poses) poses.push_back(compact(p));
   for (const Vec2& p : a.pivots) pivots.push_back(compact({p.x(), p.y()}));
   for (const GuideLine& g : a.guides)
@@ -115,6 +115,14 @@ std::string animation_json(const Animation& a) {
     loads.push_back({{"name", l.name}, {"at", point(l.at)}, {"force", compact(l.force)}});
   for (const Wheel& w : a.wheels)
     wheels.push_back({{"kind", w.kind}, {"at", point(w.centre)}, {"r", compact(w.radius)}});
+  for (const CamOutline& c : a.cams) {
+    std::vector<double> profile;
+    for (const Vec2& p : c.profile) profile.insert(profile.end(), {p.x(), p.y()});
+    cams.push_back({{"body", c.body},
+                    {"profile", compact(profile)},
+                    {"roller", point(c.roller)},
+                    {"r", compact(c.roller_radius)}});
+  }
   const Json data = {{"x", compact(a.x)},       {"xlabel", a.x_label},
                      {"size", compact(a.size)}, {"bodies", bodies},
                      {"ground", ground},        {"frames", frames},
@@ -122,7 +130,7 @@ std::string animation_json(const Animation& a) {
                      {"pivots", pivots},        {"guides", guides},
                      {"blocks", blocks},        {"elements", elements},
                      {"loads", loads},          {"load_scale", compact(a.load_scale)},
-                     {"wheels", wheels}};
+                     {"wheels", wheels},        {"cams", cams}};
   return script_safe(data.dump(-1, ' ', false, Json::error_handler_t::replace));
 }
 

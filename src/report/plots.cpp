@@ -97,6 +97,41 @@ void add_velocity_ratios(const Mechanism& m, const planar::KinematicsResult& r, 
   plots.push_back(std::move(advantage));
 }
 
+/// Each cam's follower over the motion: its lift, velocity, acceleration and jerk (the s-v-a-j
+/// diagrams, mm or deg and their rates), then every cam's pressure angle and its profile's radius
+/// of curvature at the contact (negative where concave).
+void add_cam_plots(const Mechanism& m, const planar::KinematicsResult& r, const XAxis& x, std::vector<Chart>& plots) {
+  if (m.cam_pairs().empty()) return;
+  Chart pressure{"kinematics-cam-pressure-angle", "Cams: pressure angle", x.axis, angle_axis()};
+  Chart radius{"kinematics-cam-radius", "Cams: the profile's radius of curvature at the contact", x.axis,
+               Axis{Kind::length, "mm", "rho"}};
+  for (size_t c = 0; c < m.cam_pairs().size(); ++c) {
+    const planar::Joint& j = m.joints()[static_cast<size_t>(m.cam_pairs()[c])];
+    const bool turns = j.as<planar::CamPair>().follower.motion == planar::CamFollower::Motion::oscillating;
+    const auto column = [&](int k) {
+      return r.cam.col(static_cast<Eigen::Index>(planar::KinematicsResult::cam_columns * c) + k);
+    };
+    const double scale = turns ? 180.0 / M_PI : 1.0;
+    const std::string title = "Cam " + j.name + ": the follower's ";
+    const Axis axes[4] = {
+        turns ? Axis{Kind::angle, "deg", "s"} : Axis{Kind::length, "mm", "s"},
+        turns ? Axis{Kind::angular_velocity, "deg/s", "v"} : Axis{Kind::velocity, "m/s", "v"},
+        turns ? Axis{Kind::angular_acceleration, "deg/s^2", "a"} : Axis{Kind::acceleration, "m/s^2", "a"},
+        Axis{Kind::jerk, turns ? "deg/s^3" : "m/s^3", "jerk"}};
+    const char* names[4] = {"lift", "velocity", "acceleration", "jerk"};
+    for (int k = 0; k < 4; ++k)
+      plots.push_back({"kinematics-cam-" + j.name + "-" + names[k],
+                       title + names[k],
+                       x.axis,
+                       axes[k],
+                       {{j.name, x.values, values(column(k), k == 0 && !turns ? 1e3 : scale), ""}}});
+    pressure.series.push_back({j.name, x.values, values(column(4), 180.0 / M_PI), ""});
+    radius.series.push_back({j.name, x.values, values(column(5), 1e3), ""});
+  }
+  plots.push_back(std::move(pressure));
+  plots.push_back(std::move(radius));
+}
+
 }  // namespace
 
 void check_along(const Mechanism& m, const std::vector<PointDirection>& along) {
@@ -223,6 +258,7 @@ std::vector<Chart> kinematics_plots(const Mechanism& m, const planar::Kinematics
                                      values(r.transmission_angle.col(static_cast<Eigen::Index>(g)), 180.0 / M_PI), ""});
     plots.push_back(std::move(transmission));
   }
+  add_cam_plots(m, r, x, plots);
   return plots;
 }
 
@@ -302,6 +338,12 @@ std::vector<Chart> kinetostatics_plots(const Mechanism& m, const planar::Kinetos
     plots.push_back(std::move(normals));
     plots.push_back(std::move(moments));
   }
+  Chart contacts{"kinetostatics-cam-contact",
+                 "Cams: contact force N (signed: below zero the follower would leave the cam)", x.axis, force_axis()};
+  for (int k : m.cam_pairs())
+    contacts.series.push_back({m.joints()[static_cast<size_t>(k)].name, x.values,
+                               values(r.reactions.normal.col(static_cast<Eigen::Index>(k))), ""});
+  if (!contacts.series.empty()) plots.push_back(std::move(contacts));
   if (!friction.series.empty()) {
     friction.series.push_back({"total", x.values, values(r.total_friction_power), ""});
     plots.push_back(std::move(friction));

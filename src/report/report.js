@@ -53,6 +53,12 @@
     }
     return {g: g, w: w};
   });
+  var cams = D.cams.map(function (c) {  // a cam's profile turns with its body; its follower's roller
+    var g = el('g', {'class': 'cam'}), s = [];
+    for (var k = 0; k + 1 < c.profile.length; k += 2) s.push(c.profile[k] + ',' + c.profile[k + 1]);
+    el('polygon', {points: s.join(' ')}, g);
+    return {g: g, c: c, roller: c.r > 0 ? el('circle', {'class': 'cam-roller', r: c.r}) : null};
+  });
   var guides = D.guides.map(function () { return el('line', {'class': 'guide'}); });
   var sliding = D.blocks.map(function (b) { return b.at[0]; });
   var shapes = D.bodies.map(function (b, i) {
@@ -100,6 +106,15 @@
     wheels.forEach(function (w) {
       var c = place(w.w.at, k), a = pose(w.w.at[0], k)[2];
       w.g.setAttribute('transform', 'translate(' + c[0] + ' ' + c[1] + ') rotate(' + a * 180 / Math.PI + ')');
+    });
+    cams.forEach(function (c) {
+      var p = pose(c.c.body, k);
+      c.g.setAttribute('transform', 'translate(' + p[0] + ' ' + p[1] + ') rotate(' + p[2] * 180 / Math.PI + ')');
+      if (c.roller) {
+        var q = place(c.c.roller, k);
+        c.roller.setAttribute('cx', q[0]);
+        c.roller.setAttribute('cy', q[1]);
+      }
     });
     D.guides.forEach(function (g, i) {
       var p = place(g.at, k), d = turn(g.dir, g.at[0], k);
@@ -285,11 +300,11 @@
       blocks: document.querySelectorAll('#scene .slider-block').length, guides: document.querySelectorAll('#scene .guide').length,
       springs: document.querySelectorAll('#scene .spring').length, dampers: document.querySelectorAll('#scene .damper').length,
       loads: document.querySelectorAll('#scene .load').length, wheels: document.querySelectorAll('#scene .wheel').length,
-      curves: document.querySelectorAll('#scene .trace').length
+      cams: document.querySelectorAll('#scene .cam').length, curves: document.querySelectorAll('#scene .trace').length
     };
     var complete = drawn.blocks === D.blocks.length && drawn.guides === D.guides.length &&
         drawn.springs + drawn.dampers === D.elements.length && drawn.loads === D.loads.length &&
-        drawn.wheels === D.wheels.length && drawn.curves === Object.keys(D.paths).length;
+        drawn.wheels === D.wheels.length && drawn.cams === D.cams.length && drawn.curves === Object.keys(D.paths).length;
     var ok = errors.length === 0 && count === expected && expected > 0 && moved && complete &&
         (!linked || (cursor && zoomed && toggled));
     document.title = 'linkdyn-selftest: ' + (ok ? 'PASS' : 'FAIL') + ' plots ' + count + '/' + expected +

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "linkdyn/planar/kinetostatics.hpp"
 #include "linkdyn/report/report.hpp"
 #include "test_support.hpp"
 
@@ -548,4 +549,61 @@ TEST(Report, AGridOfOnlySingularPositionsGivesTheKinematicsAndSaysWhyTheKinetost
     EXPECT_NE(html.find("<h2>Kinematics</h2>"), std::string::npos);
     EXPECT_EQ(html.find("nan"), std::string::npos);
   }
+}
+
+TEST(Report, TheCamsProfileTurnsWithItsBodyItsRollerTouchesItInEveryFrameAndItsDiagramsAreTheProgram) {
+  // The valve train's cam: its profile on the camshaft's frame, at the base circle's 18 mm at
+  // least (the dwell) from the camshaft's pivot; turned by each frame's pose, its nearest point
+  // to the roller's centre lies one roller radius (7 mm) away (to the drawing's 360 points and 6
+  // digits). The rocker's lift diagram peaks at the program's 10 deg; the contact force chart's
+  // least value is the kinetostatics' least contact force.
+  const io::Model model = io::read_model(test::example("cam-valve-train"));
+  const planar::Mechanism m = planar::compile(model.mechanism);
+  const std::string page = report::planar_report_html(m, model.machine, m.default_grid());
+  const nlohmann::json data = page_data(page);
+  ASSERT_EQ(data["cams"].size(), 1u);
+  const auto& cam = data["cams"][0];
+  const planar::Joint& lobe = m.joints()[static_cast<size_t>(m.cam_pairs()[0])];
+  EXPECT_EQ(cam["body"].get<int>(), lobe.body[0]);
+  EXPECT_NEAR(cam["r"].get<double>(), 0.007, 1e-12);
+  const std::vector<double> profile = cam["profile"].get<std::vector<double>>();
+  ASSERT_EQ(profile.size(), 720u);
+  double nearest_centre = INFINITY, worst_touch = 0.0;
+  for (size_t k = 0; k + 1 < profile.size(); k += 2)
+    nearest_centre = std::min(nearest_centre, (Vec2(profile[k], profile[k + 1]) - lobe.point[0]).norm());
+  const auto& roller = cam["roller"];
+  for (const auto& pose : data["poses"]) {
+    const auto at = [&](int body, const Vec2& local) -> Vec2 {
+      const size_t i = 3 * static_cast<size_t>(body - 1);
+      return Vec2(pose[i].get<double>(), pose[i + 1].get<double>()) + rotate(local, pose[i + 2].get<double>());
+    };
+    const Vec2 centre = at(roller[0].get<int>(), Vec2(roller[1].get<double>(), roller[2].get<double>()));
+    double nearest = INFINITY;
+    for (size_t k = 0; k + 1 < profile.size(); k += 2)
+      nearest = std::min(nearest, (at(lobe.body[0], Vec2(profile[k], profile[k + 1])) - centre).norm());
+    worst_touch = std::max(worst_touch, std::abs(nearest - 0.007));
+  }
+  std::printf("cam drawing: nearest profile point to the pivot %.6f m; |roller to profile - 7 mm| up to %.1e m\n",
+              nearest_centre, worst_touch);
+  EXPECT_NEAR(nearest_centre, 0.018, 1e-6);
+  EXPECT_LT(worst_touch, 1e-6);
+  const nlohmann::json charts = page_charts(without_library(page));
+  const auto chart = [&](const std::string& id) {
+    for (const auto& c : charts)
+      if (c["id"] == id) return c;
+    ADD_FAILURE() << "no chart " << id;
+    return nlohmann::json();
+  };
+  const auto largest = [](const nlohmann::json& c, bool most) {
+    double v = most ? -INFINITY : INFINITY;
+    for (const auto& row : c["rows"]) v = most ? std::max(v, row[1].get<double>()) : std::min(v, row[1].get<double>());
+    return v;
+  };
+  EXPECT_NEAR(largest(chart("kinematics-cam-lobe-lift"), true), 10.0, 1e-4);
+  for (const char* id : {"kinematics-cam-lobe-velocity", "kinematics-cam-lobe-acceleration", "kinematics-cam-lobe-jerk",
+                         "kinematics-cam-pressure-angle", "kinematics-cam-radius"})
+    EXPECT_GT(largest(chart(id), true), 0.0) << id;
+  const planar::KinetostaticsResult k = planar::kinetostatics(m, m.default_grid(), {});
+  EXPECT_NEAR(largest(chart("kinetostatics-cam-contact"), false),
+              k.summary.least_contact[static_cast<size_t>(m.cam_pairs()[0])], 1e-3);
 }

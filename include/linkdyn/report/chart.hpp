@@ -19,6 +19,7 @@ enum class Kind {
   velocity,
   angular_acceleration,
   acceleration,
+  jerk,                  ///< a cam follower's, linear or angular
   velocity_ratio,        ///< a rate per driver rate (a first-order kinematic coefficient)
   mechanical_advantage,  ///< an output force per driver effort
   force,
