@@ -136,46 +136,51 @@ void ModelParser::cam_geometry() {
 
     // The program: rises and returns in m (translating) or rad (oscillating).
     const YAML::Node program = in_.required(j, "program", entity, "give program: the follower's segments over a turn");
-    if (!program.IsSequence() || program.size() == 0)
-      in_.fail(program, entity, "the program must list segments",
-               "write program: [{rise: 10 mm, over: 120 deg, curve: cycloidal}, {dwell: 60 deg}, ...]");
-    const Quantity lift_kind = translating ? Quantity::length : Quantity::angle;
-    for (const YAML::Node& seg : program) {
-      const std::string path = entity + ".program";
-      in_.require_map(seg, path);
-      CamSegment s;
-      if (const YAML::Node dwell = field(seg, "dwell")) {
-        in_.allow_only(seg, path, {"dwell"});
-        s.span = in_.number(dwell, path + ".dwell", Quantity::angle);
-      } else {
-        in_.allow_only(seg, path, {"rise", "return", "over", "curve"});
-        const bool rise = static_cast<bool>(field(seg, "rise"));
-        const YAML::Node lift = rise ? field(seg, "rise") : field(seg, "return");
-        if (!lift || (rise && field(seg, "return")))
-          in_.fail(seg, path, "a segment is a rise, a return or a dwell",
-                   "write {rise: 10 mm, over: 120 deg, curve: cycloidal}, {return: ...} or {dwell: 60 deg}");
-        s.lift = in_.number(lift, path, lift_kind);
-        if (!(s.lift > 0.0)) in_.fail(lift, path, "a rise or return is given as a positive lift", "e.g. rise: 10 mm");
-        if (!rise) s.lift = -s.lift;
-        s.span = in_.number(in_.required(seg, "over", path, "give over: the cam angle it takes"), path + ".over",
-                            Quantity::angle);
-        const YAML::Node c = in_.required(seg, "curve", path,
-                                          "give curve: cycloidal, 3-4-5, modified_trapezoid or "
-                                          "simple_harmonic");
-        const std::string curve = in_.text(c, path + ".curve");
-        if (curve == "cycloidal")
-          s.curve = CamCurve::cycloidal;
-        else if (curve == "3-4-5" || curve == "polynomial_345")
-          s.curve = CamCurve::polynomial_345;
-        else if (curve == "modified_trapezoid")
-          s.curve = CamCurve::modified_trapezoid;
-        else if (curve == "simple_harmonic")
-          s.curve = CamCurve::simple_harmonic;
-        else
-          in_.fail(c, path, "unknown curve '" + curve + "'",
-                   "use cycloidal, 3-4-5, modified_trapezoid or simple_harmonic");
+    if (program.IsMap()) {
+      cam_table_program(program, entity + ".program", cam.program);
+    } else {
+      if (!program.IsSequence() || program.size() == 0)
+        in_.fail(program, entity, "the program must list segments (or name a table file)",
+                 "write program: [{rise: 10 mm, over: 120 deg, curve: cycloidal}, {dwell: 60 deg}, ...] or "
+                 "program: {file: lift.csv}");
+      const Quantity lift_kind = translating ? Quantity::length : Quantity::angle;
+      for (const YAML::Node& seg : program) {
+        const std::string path = entity + ".program";
+        in_.require_map(seg, path);
+        CamSegment s;
+        if (const YAML::Node dwell = field(seg, "dwell")) {
+          in_.allow_only(seg, path, {"dwell"});
+          s.span = in_.number(dwell, path + ".dwell", Quantity::angle);
+        } else {
+          in_.allow_only(seg, path, {"rise", "return", "over", "curve"});
+          const bool rise = static_cast<bool>(field(seg, "rise"));
+          const YAML::Node lift = rise ? field(seg, "rise") : field(seg, "return");
+          if (!lift || (rise && field(seg, "return")))
+            in_.fail(seg, path, "a segment is a rise, a return or a dwell",
+                     "write {rise: 10 mm, over: 120 deg, curve: cycloidal}, {return: ...} or {dwell: 60 deg}");
+          s.lift = in_.number(lift, path, lift_kind);
+          if (!(s.lift > 0.0)) in_.fail(lift, path, "a rise or return is given as a positive lift", "e.g. rise: 10 mm");
+          if (!rise) s.lift = -s.lift;
+          s.span = in_.number(in_.required(seg, "over", path, "give over: the cam angle it takes"), path + ".over",
+                              Quantity::angle);
+          const YAML::Node c = in_.required(seg, "curve", path,
+                                            "give curve: cycloidal, 3-4-5, modified_trapezoid or "
+                                            "simple_harmonic");
+          const std::string curve = in_.text(c, path + ".curve");
+          if (curve == "cycloidal")
+            s.curve = CamCurve::cycloidal;
+          else if (curve == "3-4-5" || curve == "polynomial_345")
+            s.curve = CamCurve::polynomial_345;
+          else if (curve == "modified_trapezoid")
+            s.curve = CamCurve::modified_trapezoid;
+          else if (curve == "simple_harmonic")
+            s.curve = CamCurve::simple_harmonic;
+          else
+            in_.fail(c, path, "unknown curve '" + curve + "'",
+                     "use cycloidal, 3-4-5, modified_trapezoid or simple_harmonic");
+        }
+        cam.program.segments.push_back(s);
       }
-      cam.program.segments.push_back(s);
     }
     if (const std::string problem = cam_program_problem(cam.program); !problem.empty())
       in_.fail(program, entity, "the program " + problem,
@@ -187,6 +192,45 @@ void ModelParser::cam_geometry() {
     cam.samples.reserve(samples);
     for (int k = 0; k < samples; ++k) cam.samples.push_back(pitch_curve(f, cam.program, 2.0 * M_PI * k / samples).c);
   }
+}
+
+void ModelParser::cam_table_program(const YAML::Node& node, const std::string& entity, CamProgram& program) {
+  // Rows theta, s from theta = 0 every h = 2 pi / n (a last row at 2 pi repeats the first's s).
+  in_.allow_only(node, entity, {"file"});
+  std::string file;
+  std::vector<int> lines;
+  const std::vector<std::vector<double>> rows = csv(
+      in_.required(node, "file", entity, "give file: a CSV of theta,s over one turn"), entity, "theta,s", file, &lines);
+  const auto line = [&](size_t r) { return SourceLocation{file, lines[r]}; };
+  const double turn = 2.0 * M_PI;
+  size_t n = rows.size();
+  if (rows[0][0] != 0.0)
+    throw InputError(line(0), "cam table", fmt::format("the first angle is {:g} rad, not 0", rows[0][0]),
+                     "start the table at theta = 0 (the program's start)");
+  const double last = rows.back()[0];
+  if (std::abs(last - turn) <= 1e-9 * turn) {
+    if (std::abs(rows.back()[1] - rows[0][1]) > 1e-12 * (1.0 + std::abs(rows[0][1])))
+      throw InputError(
+          line(n - 1), "cam table",
+          fmt::format("the row at 2 pi has s = {:g}, not the first row's {:g}", rows.back()[1], rows[0][1]),
+          "a turn comes back to its start: give the same s at 0 and 2 pi (or leave the row at 2 pi out)");
+    --n;
+  }
+  if (n < 8)
+    throw InputError(line(rows.size() - 1), "cam table", fmt::format("{} angles over the turn: fewer than 8", n),
+                     "give at least 8 (every 1 deg, say)");
+  const double step = turn / static_cast<double>(n);
+  std::vector<double> lift(n);
+  for (size_t r = 0; r < n; ++r) {
+    if (std::abs(rows[r][0] - static_cast<double>(r) * step) > 1e-6 * step)
+      throw InputError(line(r), "cam table",
+                       fmt::format("theta {:.9g} rad is not {} x {:.9g} rad: the angles are not evenly spaced over the "
+                                   "turn ({} rows)",
+                                   rows[r][0], r, step, n),
+                       "give theta every 2 pi / n rad from 0 (every 1 deg: 0.0174532925199 rad)");
+    lift[r] = rows[r][1];
+  }
+  program.table = cam_table(lift);
 }
 
 void ModelParser::cam_springs() {

@@ -214,9 +214,11 @@ LoadTable ModelParser::load_table(const YAML::Node& node, const std::string& ent
 }
 
 /// Rows of a CSV file (path relative to the model) with the given header; the first column
-/// strictly increasing; '#' lines are comments (parsing by io::read_csv_table).
+/// strictly increasing; '#' lines are comments (parsing by io::read_csv_table); each row's line
+/// into `lines` if given.
 std::vector<std::vector<double>> ModelParser::csv(const YAML::Node& f, const std::string& entity,
-                                                  const std::string& header_expected, std::string& file) {
+                                                  const std::string& header_expected, std::string& file,
+                                                  std::vector<int>* lines) {
   const std::filesystem::path rel = in_.text(f, entity + ".file");
   const std::filesystem::path full = rel.is_absolute() ? rel : std::filesystem::path(path_).parent_path() / rel;
   file = full.string();
@@ -241,6 +243,7 @@ std::vector<std::vector<double>> ModelParser::csv(const YAML::Node& f, const std
   if (rows.size() < 2)
     throw InputError({file, csv.row_lines.back()}, "table", "fewer than two rows",
                      "give at least two rows of " + header_expected);
+  if (lines) *lines = csv.row_lines;
   return rows;
 }
 

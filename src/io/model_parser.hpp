@@ -67,6 +67,8 @@ class ModelParser {
   /// follower's program and the layout its pitch curve is made for.
   void cam_joint(const YAML::Node& j, planar::Joint& joint, const std::string& entity);
   void cam_geometry();
+  /// A cam's program from a CSV table of theta,s over a turn (model_cam.cpp).
+  void cam_table_program(const YAML::Node& node, const std::string& entity, planar::CamProgram& program);
   /// Each cam's closing spring (CamPair::closing_spring), once the loads are read.
   void cam_springs();
   void drivers(const YAML::Node& node);
@@ -90,7 +92,8 @@ class ModelParser {
   [[nodiscard]] planar::Coordinate coordinate(const YAML::Node& node, const std::string& entity, bool& rate);
   [[nodiscard]] planar::LoadTable load_table(const YAML::Node& node, const std::string& entity, bool force);
   [[nodiscard]] std::vector<std::vector<double>> csv(const YAML::Node& f, const std::string& entity,
-                                                     const std::string& header_expected, std::string& file);
+                                                     const std::string& header_expected, std::string& file,
+                                                     std::vector<int>* lines = nullptr);
 
   // The machine of direct dynamics (model_machine.cpp).
   void actuators(const YAML::Node& node);

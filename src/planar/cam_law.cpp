@@ -4,7 +4,10 @@
 
 #include <fmt/format.h>
 
+#include <Eigen/SparseCore>
+#include <Eigen/SparseLU>
 #include <algorithm>
+#include <boost/math/special_functions/cardinal_b_spline.hpp>
 #include <cmath>
 
 namespace linkdyn::planar {
@@ -79,7 +82,43 @@ UnitRise unit_rise(CamCurve curve, double x, int part) {
   return {};
 }
 
+FollowerMotion CamTable::at(double theta) const {
+  // u = theta / h in [0, n); B5 is nonzero on (-3, 3): the rows j = floor(u) - 2 .. floor(u) + 3.
+  // Its third derivative is the third central difference of B2 (B_n' (x) = B_n-1(x + 1/2) -
+  // B_n-1(x - 1/2)): B2(x + 3/2) - 3 B2(x + 1/2) + 3 B2(x - 1/2) - B2(x - 3/2).
+  namespace bm = boost::math;
+  const auto n = static_cast<long>(coefficients.size());
+  double u = std::fmod(theta / step, static_cast<double>(n));
+  if (u < 0.0) u += static_cast<double>(n);
+  const auto k0 = static_cast<long>(std::floor(u));
+  FollowerMotion m;
+  for (long j = k0 - 2; j <= k0 + 3; ++j) {
+    const double c = coefficients[static_cast<size_t>(((j % n) + n) % n)], x = u - static_cast<double>(j);
+    m.s += c * bm::cardinal_b_spline<5>(x);
+    m.ds += c * bm::cardinal_b_spline_prime<5>(x);
+    m.d2s += c * bm::cardinal_b_spline_double_prime<5>(x);
+    m.d3s += c * (bm::cardinal_b_spline<2>(x + 1.5) - 3.0 * bm::cardinal_b_spline<2>(x + 0.5) +
+                  3.0 * bm::cardinal_b_spline<2>(x - 0.5) - bm::cardinal_b_spline<2>(x - 1.5));
+  }
+  m.ds /= step, m.d2s /= step * step, m.d3s /= step * step * step;
+  return m;
+}
+
+CamTable cam_table(const std::vector<double>& lift) {
+  const auto n = static_cast<Eigen::Index>(lift.size());
+  Eigen::SparseMatrix<double> A(n, n);
+  std::vector<Eigen::Triplet<double>> entries;
+  for (Eigen::Index i = 0; i < n; ++i)
+    for (int d = -2; d <= 2; ++d)
+      entries.emplace_back(i, ((i + d) % n + n) % n, boost::math::cardinal_b_spline<5>(static_cast<double>(d)));
+  A.setFromTriplets(entries.begin(), entries.end());
+  Eigen::SparseLU<Eigen::SparseMatrix<double>> lu(A);
+  const Eigen::VectorXd c = lu.solve(Eigen::Map<const Eigen::VectorXd>(lift.data(), n));
+  return {2.0 * pi / static_cast<double>(n), std::vector<double>(c.data(), c.data() + n)};
+}
+
 CamProgram::Piece CamProgram::piece(int i) const {
+  if (!table.empty()) return {0, 0, 0.0, 0.0, 2.0 * pi, 0.0};
   Piece out;
   int index = 0;
   for (size_t k = 0; k < segments.size(); ++k) {
@@ -99,12 +138,14 @@ CamProgram::Piece CamProgram::piece(int i) const {
 }
 
 int CamProgram::piece_count() const {
+  if (!table.empty()) return 1;
   int count = 0;
   for (const CamSegment& seg : segments) count += unit_rise_parts(seg.curve);
   return count;
 }
 
 int CamProgram::piece_of(double theta) const {
+  if (!table.empty()) return 0;
   double local = std::fmod(theta, 2.0 * pi);
   if (local < 0.0) local += 2.0 * pi;
   const int count = piece_count();
@@ -120,6 +161,11 @@ int CamProgram::piece_of(double theta) const {
 }
 
 FollowerMotion CamProgram::at(double theta, int i) const {
+  if (!table.empty()) {
+    FollowerMotion m = table.at(theta);
+    m.s += start;
+    return m;
+  }
   if (segments.empty()) return {start, 0.0, 0.0, 0.0};
   const Piece p = piece(i);
   const double local = local_angle(theta, p.begin, p.span);
@@ -137,6 +183,7 @@ double CamProgram::fraction(int i, double theta) const {
 }
 
 std::string cam_program_problem(const CamProgram& program) {
+  if (!program.table.empty()) return {};  // a whole turn by construction (cam_table)
   if (program.segments.empty()) return "it has no segment";
   double turn = 0.0, lift = 0.0, largest = 0.0;
   for (size_t k = 0; k < program.segments.size(); ++k) {

@@ -2,7 +2,10 @@
 // coefficients the cam literature tabulates, and a turn of segments against the chain rule.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
+#include <cstdio>
+#include <vector>
 
 #include "linkdyn/planar/cam_law.hpp"
 
@@ -153,4 +156,61 @@ TEST(CamLaw, AHeldPieceContinuesItsCurveSmoothlyPastItsEndsWhereTheNextOneTakesO
   EXPECT_EQ(p.at(4.0, 0).s, p.at(4.0).s);
   EXPECT_EQ(p.piece_of(0.0), 8);          // the turn's start: the last piece ends there
   EXPECT_EQ(p.piece_of(-2.0 * M_PI), 8);  // 2 rad past the cycloid of 2 rad
+}
+
+namespace {
+/// A smooth periodic program and its derivatives: s = a (1 - cos t) + b (1 - cos 2t) + c sin 3t.
+FollowerMotion smooth_program(double t) {
+  const double a = 0.005, b = 0.001, c = 0.0004;
+  return {a * (1 - std::cos(t)) + b * (1 - std::cos(2 * t)) + c * std::sin(3 * t),
+          a * std::sin(t) + 2 * b * std::sin(2 * t) + 3 * c * std::cos(3 * t),
+          a * std::cos(t) + 4 * b * std::cos(2 * t) - 9 * c * std::sin(3 * t),
+          -a * std::sin(t) - 8 * b * std::sin(2 * t) - 27 * c * std::cos(3 * t)};
+}
+/// The largest errors of s, s', s'', s''' of the table of smooth_program at n rows, relative to
+/// each quantity's largest value, over 10 points between each pair of rows.
+std::array<double, 4> table_errors(int n) {
+  std::vector<double> lift(static_cast<size_t>(n));
+  for (int k = 0; k < n; ++k) lift[static_cast<size_t>(k)] = smooth_program(2 * M_PI * k / n).s;
+  CamProgram program;
+  program.table = cam_table(lift);
+  std::array<double, 4> worst{}, largest{};
+  for (int k = 0; k < 10 * n; ++k) {
+    const double t = 2 * M_PI * (k + 0.37) / (10 * n);
+    const FollowerMotion m = program.at(t), e = smooth_program(t);
+    const double got[4] = {m.s, m.ds, m.d2s, m.d3s}, want[4] = {e.s, e.ds, e.d2s, e.d3s};
+    for (int d = 0; d < 4; ++d)
+      worst[d] = std::max(worst[d], std::abs(got[d] - want[d])), largest[d] = std::max(largest[d], std::abs(want[d]));
+  }
+  for (int d = 0; d < 4; ++d) worst[d] /= largest[d];
+  return worst;
+}
+}  // namespace
+
+TEST(CamLaw, ATableOfASmoothProgramIsItsClosedFormToTheQuinticSplinesOrder) {
+  // The periodic quintic spline through 360 rows (every 1 deg) of a smooth program: s to 1e-12,
+  // the jerk to 2e-6 of their largest values; halving the step divides the errors of s, s',
+  // s'', s''' by 2^6, 2^5, 2^4, 2^3 (the spline's orders).
+  const std::array<double, 4> coarse = table_errors(180), fine = table_errors(360);
+  std::printf(
+      "cam table, 360 rows: |s| %.1e |s'| %.1e |s''| %.1e |s'''| %.1e (relative); from 180 rows: x%.0f x%.0f "
+      "x%.0f x%.0f\n",
+      fine[0], fine[1], fine[2], fine[3], coarse[0] / fine[0], coarse[1] / fine[1], coarse[2] / fine[2],
+      coarse[3] / fine[3]);
+  EXPECT_LT(fine[0], 1e-12);
+  EXPECT_LT(fine[3], 2e-6);
+  EXPECT_GT(coarse[0] / fine[0], 56.0);
+  EXPECT_GT(coarse[3] / fine[3], 7.5);
+  // The jerk is continuous across the rows: at a row and 1e-10 rad either side.
+  std::vector<double> lift{0, 0.001, 0.004, 0.008, 0.010, 0.009, 0.006, 0.003, 0.001, 0.0002, 0, 0};
+  CamProgram program;
+  program.table = cam_table(lift);
+  const double h = 2 * M_PI / 12;
+  for (int k = 0; k < 12; ++k) {
+    EXPECT_NEAR(program.at(k * h).s, lift[static_cast<size_t>(k)], 1e-15);  // through its rows
+    const double before = program.at(k * h - 1e-10).d3s, after = program.at(k * h + 1e-10).d3s;
+    EXPECT_NEAR(before, after, 1e-7 * (1.0 + std::abs(after))) << k;
+  }
+  EXPECT_EQ(program.piece_count(), 1);
+  EXPECT_NEAR(program.at(-h).s, program.at(11 * h).s, 1e-15);  // one turn repeats
 }

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -332,4 +334,81 @@ TEST(CamMechanism, TheClosingSpringsLeastPreloadIsItsClosedFormAndHoldsTheFollow
               h.summary.closing[0].extra);
   EXPECT_NEAR(least, 0.0, 1e-9 * most);
   EXPECT_NEAR(h.summary.closing[0].extra, 0.0, 1e-9 * most);
+}
+
+namespace {
+/// A table's row "theta,s" to the last digit.
+std::string row(double theta, double s) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.17g,%.17g\n", theta, s);
+  return text;
+}
+/// cam-roller.yaml with its program from `table` (written beside the model in a scratch folder).
+std::string table_cam_model(const std::string& table, std::string& path) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "linkdyn-cam-table";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "lift.csv") << table;
+  path = (dir / "m.yaml").string();
+  std::string text = test::read_text(cam_model);
+  const size_t from = text.find("    program:"), to = text.find("drivers:");
+  text.replace(from, to - from, "    program: {file: lift.csv}\n");
+  return text;
+}
+}  // namespace
+
+TEST(CamMechanism, AProgramFromATableOfPointsMovesTheFollowerAsItsSplineAndBadTablesAreNamed) {
+  // s = h (1 - cos theta) / 2 every 1 deg: the follower at s0 + s and its velocity s' w, to the
+  // quintic spline's accuracy; the contact force along the pressure angle's closed form.
+  const double h = 0.008, s0 = std::sqrt(0.038 * 0.038 - 0.006 * 0.006), w = 20 * M_PI;
+  std::string table = "theta,s\n";
+  for (int k = 0; k <= 360; ++k) table += row(k * deg, 0.5 * h * (1 - std::cos(k * deg)));
+  std::string path;
+  const std::string text = table_cam_model(table, path);
+  const planar::Mechanism m = planar::compile(io::parse_model(text, path).mechanism);
+  planar::Workspace ws(m);
+  const int follower = index_of(m, "follower"), lobe = m.spec().find_joint("lobe");
+  double worst_s = 0, worst_v = 0, worst_angle = 0;
+  for (int j = 0; j < 720; ++j) {
+    const double theta = j * 0.5 * deg + 0.1 * deg;
+    ws.q[0] = theta, ws.qd[0] = w, ws.qdd[0] = 0.0;
+    ASSERT_TRUE(planar::solve_kinematics(m, ws).ok());
+    (void)planar::solve_kinetostatics(m, ws, 0.0, {});
+    const double s = 0.5 * h * (1 - std::cos(theta)), ds = 0.5 * h * std::sin(theta);
+    worst_s = std::max(worst_s, std::abs(ws.body[follower].r.y() - (s0 + s)));
+    worst_v = std::max(worst_v, std::abs(ws.body[follower].v.y() - ds * w));
+    const Vec2 F = ws.reaction[lobe].force;
+    worst_angle = std::max(worst_angle, std::abs(std::atan2(-F.x(), F.y()) - std::atan((ds - 0.006) / (s0 + s))));
+  }
+  std::printf("cam from a table: |s - closed form| %.1e m, |v| %.1e m/s, |pressure angle| %.1e rad\n", worst_s, worst_v,
+              worst_angle);
+  EXPECT_LT(worst_s, 1e-14);
+  EXPECT_LT(worst_v, 1e-10);
+  EXPECT_LT(worst_angle, 1e-10);
+
+  // Rows every 30 deg but one; rows that end at 2 pi away from the start.
+  std::string uneven = "theta,s\n", open = "theta,s\n";
+  for (int k = 0; k < 12; ++k) uneven += row(k * 30 * deg + (k == 5 ? 0.01 : 0.0), 0.0);
+  for (int k = 0; k <= 12; ++k) open += row(k * 30 * deg, k == 12 ? 0.001 : 0.0);
+  struct Case {
+    std::string table;
+    std::vector<std::string> expected;
+  };
+  const std::vector<Case> cases{
+      {uneven, {"lift.csv:7", "not evenly spaced"}},
+      {open, {"lift.csv:14", "not the first row's"}},
+      {"theta,s\n0,0\n0.1,0\n0.25,0\n", {"lift.csv:4", "fewer than"}},
+      {"theta,lift\n0,0\n", {"lift.csv:1", "the header is 'theta,lift'", "theta,s"}},
+      {"theta,s\n0.1,0\n0.2,0\n", {"lift.csv:2", "the first angle is 0.1 rad, not 0"}},
+  };
+  for (const Case& c : cases) {
+    std::string bad_path;
+    const std::string bad = table_cam_model(c.table, bad_path);
+    std::string message;
+    try {
+      (void)io::parse_model(bad, bad_path);
+    } catch (const InputError& e) {
+      message = e.what();
+    }
+    for (const std::string& part : c.expected) EXPECT_NE(message.find(part), std::string::npos) << message;
+  }
 }

@@ -33,13 +33,29 @@ struct FollowerMotion {
   double s = 0.0, ds = 0.0, d2s = 0.0, d3s = 0.0;
 };
 
-/// The segments over one turn from theta = 0, the follower at `start` there. Its pieces are
-/// the analytic parts of its segments' curves, in order: where one ends the jerk (or, inside a
-/// modified trapezoid, the jerk's rate) jumps; the direct dynamics hold a piece over a step and
-/// its ends are events.
+/// A program tabulated at evenly spaced cam angles over a turn, theta_k = k h (k = 0 .. n - 1,
+/// h = 2 pi / n), and the periodic quintic spline through its rows: s(theta) = sum c_j
+/// B5(theta / h - j), B5 the centred cardinal B-spline of degree 5 (Boost.Math), continuous to
+/// its fourth derivative, so the jerk is smooth (de Boor, A Practical Guide to Splines, ch. IX).
+struct CamTable {
+  double step = 0.0;                 ///< h (rad)
+  std::vector<double> coefficients;  ///< c_j, one per row
+  [[nodiscard]] bool empty() const { return coefficients.empty(); }
+  /// s and its three derivatives by theta at any angle (the table repeats every turn).
+  [[nodiscard]] FollowerMotion at(double theta) const;
+};
+/// The spline through `lift` at n evenly spaced angles over a turn (n >= 6): the cyclic
+/// banded system sum_j c_j B5(i - j) = s_i solved by Eigen's sparse LU.
+[[nodiscard]] CamTable cam_table(const std::vector<double>& lift);
+
+/// The segments over one turn from theta = 0, the follower at `start` there, or a table of
+/// the turn. Its pieces are the analytic parts of its segments' curves, in order: where one ends
+/// the jerk (or, inside a modified trapezoid, the jerk's rate) jumps; the direct dynamics hold a
+/// piece over a step and its ends are events. A table is one piece over the whole turn.
 struct CamProgram {
   double start = 0.0;
   std::vector<CamSegment> segments;
+  CamTable table;  ///< when not empty, the program (and `segments` are none)
   /// s and its derivatives at theta (any angle: the program repeats every turn).
   [[nodiscard]] FollowerMotion at(double theta) const { return at(theta, piece_of(theta)); }
   /// s and its derivatives at theta on piece i's curve, continued beyond the piece's ends by up
