@@ -184,7 +184,7 @@ void ModelParser::cam_geometry() {
     }
     if (const std::string problem = cam_program_problem(cam.program); !problem.empty())
       in_.fail(program, entity, "the program " + problem,
-               "make the segments' spans add up to 360 deg and the returns equal the rises");
+               "make the segments' spans add up to 360 deg and the returns equal the rises, the rises first");
     if (const std::string problem = cam_profile_problem(f, cam.program, 0.25 * M_PI / 180.0); !problem.empty())
       in_.fail(field(j, "base_radius"), entity, "no cam can be made: " + problem,
                "a larger base circle, a smaller roller, or gentler segments (longer spans)");
@@ -230,6 +230,11 @@ void ModelParser::cam_table_program(const YAML::Node& node, const std::string& e
                        "give theta every 2 pi / n rad from 0 (every 1 deg: 0.0174532925199 rad)");
     lift[r] = rows[r][1];
   }
+  const auto lowest = std::min_element(lift.begin(), lift.end());
+  if (*lowest < -1e-9 * std::abs(*std::max_element(lift.begin(), lift.end())))
+    throw InputError(line(static_cast<size_t>(lowest - lift.begin())), "cam table",
+                     fmt::format("s = {:g} is below 0, the base circle (the follower's lowest place)", *lowest),
+                     "shift the table's s so that its least value is 0");
   program.table = cam_table(lift);
 }
 

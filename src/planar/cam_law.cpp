@@ -186,13 +186,19 @@ std::string cam_program_problem(const CamProgram& program) {
   if (!program.table.empty()) return {};  // a whole turn by construction (cam_table)
   if (program.segments.empty()) return "it has no segment";
   double turn = 0.0, lift = 0.0, largest = 0.0;
+  for (const CamSegment& seg : program.segments) largest = std::max(largest, std::abs(seg.lift));
   for (size_t k = 0; k < program.segments.size(); ++k) {
     const CamSegment& seg = program.segments[k];
     if (!(seg.span > 0.0)) return fmt::format("segment {} spans {:g} rad: a span must be positive", k + 1, seg.span);
     if (seg.curve == CamCurve::dwell && seg.lift != 0.0)
       return fmt::format("segment {} is a dwell with a lift of {:g}", k + 1, seg.lift);
     turn += seg.span, lift += seg.lift;
-    largest = std::max(largest, std::abs(seg.lift));
+    // Each curve is monotonic: the follower is lowest at a segment's end.
+    if (lift < -1e-9 * largest)
+      return fmt::format(
+          "takes the follower {:g} below its start by the end of segment {}: the start is its lowest "
+          "place (s = 0, the base circle)",
+          -lift, k + 1);
   }
   if (std::abs(turn - 2.0 * pi) > 1e-9 * 2.0 * pi)
     return fmt::format("its segments span {:.9g} deg, not one turn (360 deg)", turn * 180.0 / pi);

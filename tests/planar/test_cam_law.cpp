@@ -109,6 +109,10 @@ TEST(CamLaw, AProgramThatIsNotOneTurnIsNamed) {
   EXPECT_NE(cam_program_problem(p).find("add up to 0.002, not 0"), std::string::npos) << cam_program_problem(p);
   p.segments = {{CamCurve::dwell, 180 * deg, 0.01}, {CamCurve::cycloidal, 180 * deg, -0.01}};
   EXPECT_NE(cam_program_problem(p).find("segment 1 is a dwell with a lift"), std::string::npos);
+  p.segments = {
+      {CamCurve::dwell, 90 * deg, 0.0}, {CamCurve::cycloidal, 90 * deg, -0.01}, {CamCurve::cycloidal, 180 * deg, 0.01}};
+  EXPECT_NE(cam_program_problem(p).find("0.01 below its start by the end of segment 2"), std::string::npos)
+      << cam_program_problem(p);
 }
 
 TEST(CamLaw, AHeldPieceContinuesItsCurveSmoothlyPastItsEndsWhereTheNextOneTakesOver) {

@@ -385,10 +385,12 @@ TEST(CamMechanism, AProgramFromATableOfPointsMovesTheFollowerAsItsSplineAndBadTa
   EXPECT_LT(worst_v, 1e-10);
   EXPECT_LT(worst_angle, 1e-10);
 
-  // Rows every 30 deg but one; rows that end at 2 pi away from the start.
+  // Rows every 30 deg but one; rows that end at 2 pi away from the start; a row below the base circle.
   std::string uneven = "theta,s\n", open = "theta,s\n";
   for (int k = 0; k < 12; ++k) uneven += row(k * 30 * deg + (k == 5 ? 0.01 : 0.0), 0.0);
   for (int k = 0; k <= 12; ++k) open += row(k * 30 * deg, k == 12 ? 0.001 : 0.0);
+  std::string below = "theta,s\n";
+  for (int k = 0; k < 12; ++k) below += row(k * 30 * deg, k == 3 ? -0.001 : 0.002 * k);
   struct Case {
     std::string table;
     std::vector<std::string> expected;
@@ -396,6 +398,7 @@ TEST(CamMechanism, AProgramFromATableOfPointsMovesTheFollowerAsItsSplineAndBadTa
   const std::vector<Case> cases{
       {uneven, {"lift.csv:7", "not evenly spaced"}},
       {open, {"lift.csv:14", "not the first row's"}},
+      {below, {"lift.csv:5", "s = -0.001 is below 0, the base circle", "least value is 0"}},
       {"theta,s\n0,0\n0.1,0\n0.25,0\n", {"lift.csv:4", "fewer than"}},
       {"theta,lift\n0,0\n", {"lift.csv:1", "the header is 'theta,lift'", "theta,s"}},
       {"theta,s\n0.1,0\n0.2,0\n", {"lift.csv:2", "the first angle is 0.1 rad, not 0"}},
