@@ -50,7 +50,7 @@ void print_cylinder_pressures(const planar::Mechanism& m, const planar::Kinetost
 
 /// A cam's closing spring: its closing force at the base circle now and the least that keeps the
 /// follower on the cam at this speed, with the change of its free length (or angle) that gives it.
-void print_cam_closing(const planar::Mechanism& m, const planar::Joint& j, const planar::CamClosing& c, bool friction) {
+void print_cam_closing(const planar::Mechanism& m, const planar::Joint& j, const planar::CamClosing& c) {
   if (c.spring < 0 || c.sense == 0) return;
   const planar::Load& load = m.spec().loads[static_cast<size_t>(c.spring)];
   if (!c.closes) {
@@ -71,16 +71,23 @@ void print_cam_closing(const planar::Mechanism& m, const planar::Joint& j, const
     const double da = c.sense * c.extra / load.as<planar::TorsionalSpring>().stiffness;
     change = fmt::format("its free angle {:+.4g} deg", da * 180.0 / M_PI);
   }
+  const double least = c.base_force + c.extra;
+  if (least <= 0.0) {
+    fmt::print(
+        "cam {}: closing spring '{}': {:.6g} {} at the base circle; the follower stays on the cam at this speed "
+        "without it (the least is {:.6g} {}: gravity and the loads hold it on)\n",
+        j.name, load.name, c.base_force, unit, least, unit);
+    return;
+  }
   fmt::print(
       "cam {}: closing spring '{}': {:.6g} {} at the base circle; the least that keeps the follower on the cam at this "
-      "speed is {:.6g} {} ({:+.6g} {}, {}; binding at t = {:.6g} s){}\n",
-      j.name, load.name, c.base_force, unit, c.base_force + c.extra, unit, c.extra, unit, change, c.extra_t,
-      friction ? " (to first order in the friction)" : "");
+      "speed is {:.6g} {} ({:+.6g} {}, {}; binding at t = {:.6g} s)\n",
+      j.name, load.name, c.base_force, unit, least, unit, c.extra, unit, change, c.extra_t);
 }
 
 /// Each cam pair's least contact force; a warning where it turns negative (the follower would
 /// leave the cam there: its spring is too weak for the speed); its closing spring's preload.
-void print_cam_contacts(const planar::Mechanism& m, const planar::KinetostaticsSummary& s, bool friction) {
+void print_cam_contacts(const planar::Mechanism& m, const planar::KinetostaticsSummary& s) {
   for (size_t k = 0; k < m.joints().size(); ++k) {
     if (!m.joints()[k].is<planar::CamPair>() || !std::isfinite(s.least_contact[k])) continue;
     const planar::Joint& j = m.joints()[k];
@@ -91,7 +98,7 @@ void print_cam_contacts(const planar::Mechanism& m, const planar::KinetostaticsS
           "warning: cam {}: the contact force turns negative ({:.6g} N at t = {:.6g} s): the follower leaves the cam "
           "there (a stiffer or more preloaded spring, or a lower speed)\n",
           j.name, s.least_contact[k], s.least_contact_t[k]);
-    print_cam_closing(m, j, s.closing[static_cast<size_t>(j.as<planar::CamPair>().index)], friction);
+    print_cam_closing(m, j, s.closing[static_cast<size_t>(j.as<planar::CamPair>().index)]);
   }
 }
 
@@ -120,7 +127,7 @@ void print_summary(const planar::Mechanism& m, const planar::KinetostaticsSummar
                s.effort[d].peak_t, s.effort[d].rms, s.effort_frictionless[d].peak, s.effort_frictionless[d].rms, unit);
   }
   print_cylinder_pressures(m, s);
-  print_cam_contacts(m, s, friction && !m.bearings().empty());
+  print_cam_contacts(m, s);
   fmt::print("{:<16} {:>16} {:>14} {:>12}\n", "pair", "friction loss J", "max |F| N", "at t s");
   for (size_t k = 0; k < m.spec().joints.size(); ++k) {
     if (m.joints()[k].is<planar::GearPair>()) continue;

@@ -15,6 +15,8 @@ CamContacts::CamContacts(const DynamicSystem& system, const StateLayout& layout)
     const planar::CamProgram& program = m.joints()[static_cast<size_t>(j)].as<planar::CamPair>().program;
     for (int i = 0; i < program.piece_count(); ++i)
       turn_per_step_ = std::min(turn_per_step_, 0.5 * program.piece(i).span);
+    // A table is one piece (its spline smooth to the jerk's rate), whose lobes are a few rows wide.
+    if (!program.table.empty()) turn_per_step_ = std::min(turn_per_step_, 2.0 * program.table.step);
   }
 }
 

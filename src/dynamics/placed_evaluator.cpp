@@ -311,7 +311,7 @@ void PlacedEvaluator::holding(double t, const double* y, const Branches& b, doub
     if (!el.pair_friction()) effort[k] = -d * sign(coefficients[k]) * static_limit(el);
   }
   if (o_.friction && !m_.bearings().empty()) {
-    FrictionIteration iteration(friction_tolerance_);
+    FrictionIteration iteration(friction_tolerance_, effort_scale_);
     for (;;) {
       ws.applied = applied;
       for (auto& w : ws.friction_load) w.setZero();

@@ -80,6 +80,12 @@ void ModelParser::cam_geometry() {
       if (roller && friction.coefficient > 0.0 && !(friction.size > 0.0))
         in_.fail(node, entity + ".friction", "a roller rolls on the cam: its friction acts in its pin",
                  "give the pin's radius: friction: {coefficient: 0.1, radius: 4 mm}");
+      if (roller && friction.static_coefficient * friction.size >= f.roller_radius)
+        in_.fail(node, entity + ".friction",
+                 fmt::format("the pin's friction {:g} x {:g} m is not below the roller's radius {:g} m: the roller "
+                             "could not turn",
+                             friction.static_coefficient, friction.size, f.roller_radius),
+                 "give a pin's friction coefficient (0.001 to 0.2) and its radius");
       if (roller && friction.size >= f.roller_radius)
         in_.fail(node, entity + ".friction",
                  fmt::format("the roller's pin radius {:g} m is not below the roller's {:g} m", friction.size,
@@ -207,8 +213,8 @@ void ModelParser::cam_table_program(const YAML::Node& node, const std::string& e
   if (rows[0][0] != 0.0)
     throw InputError(line(0), "cam table", fmt::format("the first angle is {:g} rad, not 0", rows[0][0]),
                      "start the table at theta = 0 (the program's start)");
-  const double last = rows.back()[0];
-  if (std::abs(last - turn) <= 1e-9 * turn) {
+  const double first_step = rows[1][0] - rows[0][0], last = rows.back()[0];
+  if (std::abs(last - turn) <= 1e-6 * first_step) {
     if (std::abs(rows.back()[1] - rows[0][1]) > 1e-12 * (1.0 + std::abs(rows[0][1])))
       throw InputError(
           line(n - 1), "cam table",
@@ -220,6 +226,11 @@ void ModelParser::cam_table_program(const YAML::Node& node, const std::string& e
     throw InputError(line(rows.size() - 1), "cam table", fmt::format("{} angles over the turn: fewer than 8", n),
                      "give at least 8 (every 1 deg, say)");
   const double step = turn / static_cast<double>(n);
+  if (std::abs(first_step - step) > 1e-6 * step)
+    throw InputError(line(n - 1), "cam table",
+                     fmt::format("{} rows every {:.9g} rad end at {:.9g} rad: they do not make one turn (2 pi)", n,
+                                 first_step, last),
+                     "give theta every 2 pi / n rad from 0 up to 2 pi - 2 pi / n (or 2 pi)");
   std::vector<double> lift(n);
   for (size_t r = 0; r < n; ++r) {
     if (std::abs(rows[r][0] - static_cast<double>(r) * step) > 1e-6 * step)
@@ -236,6 +247,17 @@ void ModelParser::cam_table_program(const YAML::Node& node, const std::string& e
                      fmt::format("s = {:g} is below 0, the base circle (the follower's lowest place)", *lowest),
                      "shift the table's s so that its least value is 0");
   program.table = cam_table(lift);
+  // The spline between the rows (it rings where a dwell meets a steep ramp): not below 0 either.
+  const double largest = std::abs(*std::max_element(lift.begin(), lift.end()));
+  for (size_t k = 0; k < 10 * n; ++k) {
+    const double theta = static_cast<double>(k) * step / 10.0, s = program.table.at(theta).s;
+    if (s < -1e-6 * largest)
+      throw InputError(line(k / 10), "cam table",
+                       fmt::format("the smooth curve through the rows dips to s = {:.3g} at theta = {:.6g} rad, below "
+                                   "the base circle (it rings where the table turns sharply)",
+                                   s, theta),
+                       "give rows closer together where the lift starts or ends, or a smoother table");
+  }
 }
 
 void ModelParser::cam_springs() {
@@ -251,7 +273,8 @@ void ModelParser::cam_springs() {
       const auto it =
           std::find_if(spec_.loads.begin(), spec_.loads.end(), [&](const Load& l) { return l.name == name; });
       if (it == spec_.loads.end() || !is_spring(*it))
-        in_.fail(node, entity + ".spring", "no spring '" + name + "' among the loads",
+        in_.fail(node, entity + ".spring",
+                 it == spec_.loads.end() ? "no load '" + name + "'" : "load '" + name + "' is not a spring",
                  "name the load of type spring (or torsional_spring) that holds the follower on the cam");
       cam.closing_spring = static_cast<int>(it - spec_.loads.begin());
     } else if (springs == 1) {

@@ -152,7 +152,6 @@ double driver_power(const Mechanism& m, const Workspace& ws) {
 
 KinetostaticsStatus solve_kinetostatics(const Mechanism& m, Workspace& ws, double t,
                                         const KinetostaticsOptions& options) {
-  KinetostaticsStatus status;
   assert(check(m, ws) && "the workspace was made for another mechanism");
   evaluate_loads(m, ws, t);
   for (Wrench& w : ws.friction_load) w.setZero();
@@ -160,6 +159,11 @@ KinetostaticsStatus solve_kinetostatics(const Mechanism& m, Workspace& ws, doubl
   std::fill(ws.seal_effort.begin(), ws.seal_effort.end(), 0.0);
   solve_reactions(m, ws);
   ws.effort_frictionless = ws.effort;
+  return solve_friction(m, ws, options);
+}
+
+KinetostaticsStatus solve_friction(const Mechanism& m, Workspace& ws, const KinetostaticsOptions& options) {
+  KinetostaticsStatus status;
   if (!options.friction || (m.bearings().empty() && !has_seal_friction(m))) return status;
   // Successive approximations [001 Eqs. 12-13]: friction from the last reactions, re-solve.
   double change = 0.0, last_change = 0.0;

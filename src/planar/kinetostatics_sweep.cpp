@@ -121,10 +121,12 @@ KinetostaticsResult kinetostatics(const Mechanism& m, const TimeGrid& grid, cons
 namespace {
 
 /// The least closing force of each cam's spring (CamClosing) from this row: the contact forces
-/// first, then per spring one more walk of the reactions with a unit more of its force (the
-/// walks change ws.reaction: this comes last in a row).
-void update_closing(const Mechanism& m, Workspace& ws, double t, std::vector<double>& normals,
-                    std::vector<CamClosing>& closing) {
+/// first, then per spring the reactions again with more of its force, dF = 1 + |N| (with the
+/// friction's successive approximations: the contact's own friction grows with N), so
+/// dN/dF = (N(F + dF) - N) / dF (the walks change ws.reaction: this comes last in a row). A rate
+/// below 1e-9 (rounding: the spring does not reach the follower) closes nothing.
+void update_closing(const Mechanism& m, Workspace& ws, double t, const KinetostaticsOptions& options,
+                    std::vector<double>& normals, std::vector<CamClosing>& closing) {
   for (size_t c = 0; c < closing.size(); ++c) normals[c] = ws.reaction[static_cast<size_t>(m.cam_pairs()[c])].normal;
   for (size_t c = 0; c < closing.size(); ++c) {
     CamClosing& cc = closing[c];
@@ -137,11 +139,13 @@ void update_closing(const Mechanism& m, Workspace& ws, double t, std::vector<dou
     int body[2];
     Wrench unit[2];
     part_pattern(m, ws, part, body, unit);
-    for (int k = 0; k < 2; ++k) ws.applied[body[k]] += unit[k];
+    const double more = 1.0 + std::abs(normals[c]);
+    for (int k = 0; k < 2; ++k) ws.applied[body[k]] += more * unit[k];
     solve_reactions(m, ws);
-    for (int k = 0; k < 2; ++k) ws.applied[body[k]] -= unit[k];
-    const double rate = ws.reaction[static_cast<size_t>(joint)].normal - normals[c];
-    const int sense = rate > 0.0 ? 1 : (rate < 0.0 ? -1 : 0);
+    (void)solve_friction(m, ws, options);
+    for (int k = 0; k < 2; ++k) ws.applied[body[k]] -= more * unit[k];
+    const double rate = (ws.reaction[static_cast<size_t>(joint)].normal - normals[c]) / more;
+    const int sense = rate > 1e-9 ? 1 : (rate < -1e-9 ? -1 : 0);
     if (sense == 0 || (cc.sense != 0 && sense != cc.sense)) {
       cc.closes = false;
       continue;
@@ -300,7 +304,7 @@ KinetostaticsSummary kinetostatics(const Mechanism& m, const TimeGrid& grid, con
         activity_prev = activity;
         effort_prev = effort;
         frictionless_prev = frictionless;
-        if (step == StepStatus::ok) update_closing(m, ws, t, contact_normals, sum.closing);
+        if (step == StepStatus::ok) update_closing(m, ws, t, options, contact_normals, sum.closing);
       },
       limits);
   sum.mean_driver_power = sum.duration > 0.0 ? sum.driver_work / sum.duration : 0.0;

@@ -103,7 +103,8 @@ void add_velocity_ratios(const Mechanism& m, const planar::KinematicsResult& r, 
 void add_cam_plots(const Mechanism& m, const planar::KinematicsResult& r, const XAxis& x, std::vector<Chart>& plots) {
   if (m.cam_pairs().empty()) return;
   Chart pressure{"kinematics-cam-pressure-angle", "Cams: pressure angle", x.axis, angle_axis()};
-  Chart radius{"kinematics-cam-radius", "Cams: the profile's radius of curvature at the contact", x.axis,
+  Chart radius{"kinematics-cam-radius",
+               "Cams: the profile's radius of curvature at the contact (gaps: flanks nearly straight)", x.axis,
                Axis{Kind::length, "mm", "rho"}};
   for (size_t c = 0; c < m.cam_pairs().size(); ++c) {
     const planar::Joint& j = m.joints()[static_cast<size_t>(m.cam_pairs()[c])];
@@ -126,7 +127,13 @@ void add_cam_plots(const Mechanism& m, const planar::KinematicsResult& r, const 
                        axes[k],
                        {{j.name, x.values, values(column(k), k == 0 && !turns ? 1e3 : scale), ""}}});
     pressure.series.push_back({j.name, x.values, values(column(4), 180.0 / M_PI), ""});
-    radius.series.push_back({j.name, x.values, values(column(5), 1e3), ""});
+    // The radius passes through +-infinity between convex and concave flanks: beyond ten prime
+    // radii it is left out (a gap), not drawn as a spike.
+    std::vector<double> rho = values(column(5), 1e3);
+    const double shown = 10e3 * j.as<planar::CamPair>().follower.prime_radius();
+    for (double& r : rho)
+      if (std::abs(r) > shown) r = Table::missing;
+    radius.series.push_back({j.name, x.values, std::move(rho), ""});
   }
   plots.push_back(std::move(pressure));
   plots.push_back(std::move(radius));

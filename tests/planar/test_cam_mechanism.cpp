@@ -389,6 +389,8 @@ TEST(CamMechanism, AProgramFromATableOfPointsMovesTheFollowerAsItsSplineAndBadTa
   std::string uneven = "theta,s\n", open = "theta,s\n";
   for (int k = 0; k < 12; ++k) uneven += row(k * 30 * deg + (k == 5 ? 0.01 : 0.0), 0.0);
   for (int k = 0; k <= 12; ++k) open += row(k * 30 * deg, k == 12 ? 0.001 : 0.0);
+  std::string short_turn = "theta,s\n";
+  for (int k = 0; k < 11; ++k) short_turn += row(k * 30 * deg, 0.0);
   std::string below = "theta,s\n";
   for (int k = 0; k < 12; ++k) below += row(k * 30 * deg, k == 3 ? -0.001 : 0.002 * k);
   struct Case {
@@ -398,6 +400,7 @@ TEST(CamMechanism, AProgramFromATableOfPointsMovesTheFollowerAsItsSplineAndBadTa
   const std::vector<Case> cases{
       {uneven, {"lift.csv:7", "not evenly spaced"}},
       {open, {"lift.csv:14", "not the first row's"}},
+      {short_turn, {"lift.csv:12", "11 rows every 0.523598776 rad end at 5.23598776 rad: they do not make one turn"}},
       {below, {"lift.csv:5", "s = -0.001 is below 0, the base circle", "least value is 0"}},
       {"theta,s\n0,0\n0.1,0\n0.25,0\n", {"lift.csv:4", "fewer than"}},
       {"theta,lift\n0,0\n", {"lift.csv:1", "the header is 'theta,lift'", "theta,s"}},
@@ -414,4 +417,28 @@ TEST(CamMechanism, AProgramFromATableOfPointsMovesTheFollowerAsItsSplineAndBadTa
     }
     for (const std::string& part : c.expected) EXPECT_NE(message.find(part), std::string::npos) << message;
   }
+}
+
+TEST(CamMechanism, TheLeastPreloadWithTheContactsFrictionIsStillMinusTheLeastGuideLoad) {
+  // A knife edge sliding with f = 0.15 at 3000 rpm: N = W / (cos phi - f sin phi), the
+  // denominator positive, so N >= 0 wherever W + dF >= 0: the least extra push is max(-W) as
+  // without friction (the contact's friction grows with N: held fixed, it would give
+  // -W cos phi / (cos phi - f sin phi)).
+  std::string text = test::read_text(cam_model);
+  text.replace(text.find("speed: 600 rpm"), 14, "speed: 3000 rpm");
+  text.replace(text.find("roller_radius: 8 mm"), 19, "friction: {coefficient: 0.15}");
+  const double s0 = std::sqrt(0.030 * 0.030 - 0.006 * 0.006), w = 100 * M_PI, mass = 0.25, k = 2000.0;
+  const planar::Mechanism m = planar::compile(io::parse_model(text, "m.yaml").mechanism);
+  planar::KinetostaticsOptions options;
+  options.tolerance = 1e-11;
+  const planar::KinetostaticsResult r = planar::kinetostatics(m, m.default_grid(), options);
+  double most = -INFINITY;
+  for (Eigen::Index row = 0; row < r.t.size(); ++row) {
+    const Program p = program(r.q(row, 0));
+    most = std::max(most, -(mass * (p.d2s * w * w + 9.81) + k * (0.16 - (0.2 - (s0 + p.s + 0.06)))));
+  }
+  const planar::CamClosing& c = r.summary.closing[0];
+  std::printf("closing spring with the knife edge's friction: %+.9g N needed (closed form %+.9g N)\n", c.extra, most);
+  EXPECT_GT(most, 50.0);
+  EXPECT_NEAR(c.extra, most, 1e-9 * most);
 }

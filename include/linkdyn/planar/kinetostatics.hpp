@@ -61,6 +61,10 @@ void update_friction(const Mechanism& m, Workspace& ws);
 /// Loads, frictionless walk, then successive approximations with friction [001 Eqs. 12-13].
 [[nodiscard]] KinetostaticsStatus solve_kinetostatics(const Mechanism& m, Workspace& ws, double t,
                                                       const KinetostaticsOptions& options = {});
+/// The friction's successive approximations from the reactions in ws (ws.applied as it is):
+/// friction loads from the reactions, the reactions again, until they settle [001 Eqs. 12-13].
+[[nodiscard]] KinetostaticsStatus solve_friction(const Mechanism& m, Workspace& ws,
+                                                 const KinetostaticsOptions& options);
 
 /// Kinetostatics at a removable singular position (the rates in ws are limits): the reactions,
 /// efforts and friction as their limits from regular states on both sides (SingularLimit).

@@ -25,9 +25,9 @@ struct EffortStatistics {
 /// F (its pattern's magnitude: a tension, or a torsional spring's moment): N + dF dN/dF. The
 /// spring closes the cam where dN/dF keeps one sign, `sense`; its closing force is sense F, and
 /// the least closing force that keeps N >= 0 at every row is the present one plus `extra`,
-/// the largest -N / |dN/dF| over the rows (negative: a margin). dN/dF is a walk of the
-/// reactions with one more unit of F, the friction loads held: with friction, `extra` is the
-/// first-order estimate.
+/// the largest -N / |dN/dF| over the rows (negative: a margin). dN/dF comes from the reactions
+/// solved again with more of F, friction included (exact where N is linear in F: without
+/// friction, or with friction whose directions and load signs hold).
 struct CamClosing {
   int spring = -1;     ///< index into MechanismSpec::loads; -1: none
   int sense = 0;       ///< +1: more tension (or moment) presses the follower on; -1: less does
