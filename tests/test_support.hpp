@@ -2,6 +2,7 @@
 // Shared helpers of the tests: example paths and a loader.
 #include <Eigen/Core>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -21,6 +22,20 @@ inline std::string read_text(const std::string& path) {
 }
 
 inline std::string example(const std::string& name) { return std::string(LINKDYN_EXAMPLES_DIR) + "/" + name + ".yaml"; }
+
+/// tests/data/cam-roller.yaml with its program from the CSV text `table`, written as lift.csv
+/// into the scratch folder `folder` (under the system's temporary folder); `path` is where the
+/// model would lie there (the table's path is relative to it).
+inline std::string cam_roller_from_table(const std::string& table, const std::string& folder, std::string& path) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / folder;
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "lift.csv") << table;
+  path = (dir / "m.yaml").string();
+  std::string text = read_text(std::string(LINKDYN_TEST_DATA_DIR) + "/cam-roller.yaml");
+  const size_t from = text.find("    program:"), to = text.find("drivers:");
+  text.replace(from, to - from, "    program: {file: lift.csv}\n");
+  return text;
+}
 
 /// The largest |a - b| over two results' arrays of the same shape (a NaN in either counts as
 /// infinitely far).

@@ -20,12 +20,6 @@ ContactPoint contact_point(const Joint& j, const Workspace& ws) {
   const double rim = f.contact == CamFollower::Contact::roller ? f.roller_radius : 0.0;
   return {ws.body[j.body[1]].position(j.point[1]) - rim * foot.normal, foot.normal, foot.tangent};
 }
-/// The velocity and acceleration of a world point carried by body `b`.
-Vec2 point_velocity(const BodyState& b, const Vec2& point) { return b.v + b.omega * perp(Vec2(point - b.r)); }
-Vec2 point_acceleration(const BodyState& b, const Vec2& point) {
-  const Vec2 arm = point - b.r;
-  return b.a + b.alpha * perp(arm) - b.omega * b.omega * arm;
-}
 }  // namespace
 
 std::vector<Bearing> find_bearings(const Mechanism& m) {
@@ -78,7 +72,7 @@ double bearing_speed(const Mechanism& m, const Workspace& ws, const Bearing& b) 
     // The follower's point at the contact (a roller held on its pin) sliding over the cam's: a
     // rolling roller's turn on its pin times its radius.
     const ContactPoint c = contact_point(m.joints()[contact->joint], ws);
-    return c.tangent.dot(point_velocity(ws.body[b.body[1]], c.point) - point_velocity(ws.body[b.body[0]], c.point));
+    return c.tangent.dot(carried_velocity(ws.body[b.body[1]], c.point) - carried_velocity(ws.body[b.body[0]], c.point));
   }
   return ws.body[b.body[1]].omega - ws.body[b.body[0]].omega;
 }
@@ -90,8 +84,8 @@ double bearing_acceleration(const Mechanism& m, const Workspace& ws, const Beari
     // The same points' relative acceleration along the tangent: the sliding speed's rate where
     // it is zero (where sticking is decided; elsewhere the contact point's travel adds terms).
     const ContactPoint c = contact_point(m.joints()[contact->joint], ws);
-    return c.tangent.dot(point_acceleration(ws.body[b.body[1]], c.point) -
-                         point_acceleration(ws.body[b.body[0]], c.point));
+    return c.tangent.dot(carried_acceleration(ws.body[b.body[1]], c.point) -
+                         carried_acceleration(ws.body[b.body[0]], c.point));
   }
   return ws.body[b.body[1]].alpha - ws.body[b.body[0]].alpha;
 }
@@ -157,12 +151,9 @@ void add_bearing_effort(const Mechanism& m, const Workspace& ws, const Bearing& 
   }
   if (const auto* contact = std::get_if<Bearing::Contact>(&b.kind)) {
     // Along the tangent at the contact point: on the follower, the opposite on the cam.
-    const ContactPoint c = contact_point(m.joints()[contact->joint], ws);
-    for (int side = 0; side < 2; ++side) {
-      const BodyState& body = ws.body[b.body[side]];
-      const Vec2 f = (side == 1 ? effort : -effort) * c.tangent;
-      loads[b.body[side]] += Wrench(f.x(), f.y(), cross(Vec2(c.point - body.r), f));
-    }
+    const Joint& j = m.joints()[contact->joint];
+    const ContactPoint c = contact_point(j, ws);
+    add_pair_force(j, ws, c.point, effort * c.tangent, loads);
     return;
   }
   loads[b.body[1]](2) += effort;

@@ -38,8 +38,7 @@ double reaction_change(const Workspace& ws) {
 
 double sliding_speed(const Joint& j, const Workspace& ws) {
   const BodyState &g = ws.body[j.body[0]], &s = ws.body[j.body[1]];
-  const Vec2 point = s.position(j.point[1]);
-  const Vec2 v_guide = g.v + g.omega * perp(point - g.r);
+  const Vec2 v_guide = carried_velocity(g, s.position(j.point[1]));
   return g.arm(j.as<PrismaticPair>().guide_dir).dot(s.velocity(j.point[1]) - v_guide);
 }
 
@@ -48,20 +47,23 @@ double sliding_acceleration(const Joint& j, const Workspace& ws) {
   // dv/dt = u' . (v_P - v_G) + u . (a_P - a_G(P) - omega_g x (v_P - v_G)) with u' = omega_g x u.
   const BodyState &g = ws.body[j.body[0]], &s = ws.body[j.body[1]];
   const Vec2 u = g.arm(j.as<PrismaticPair>().guide_dir);
-  const Vec2 P = s.position(j.point[1]), arm = P - g.r;
-  const Vec2 v_rel = s.velocity(j.point[1]) - (g.v + g.omega * perp(arm));
-  const Vec2 a_guide = g.a + g.alpha * perp(arm) - g.omega * g.omega * arm;
-  const Vec2 a_rel = s.acceleration(j.point[1]) - a_guide - g.omega * perp(v_rel);
+  const Vec2 P = s.position(j.point[1]);
+  const Vec2 v_rel = s.velocity(j.point[1]) - carried_velocity(g, P);
+  const Vec2 a_rel = s.acceleration(j.point[1]) - carried_acceleration(g, P) - g.omega * perp(v_rel);
   return (g.omega * perp(u)).dot(v_rel) + u.dot(a_rel);
 }
 
 void add_guide_force(const Joint& j, const Workspace& ws, double force, std::vector<Wrench>& loads) {
-  const Vec2 point = ws.body[j.body[1]].position(j.point[1]);
-  const Vec2 F = force * ws.body[j.body[0]].arm(j.as<PrismaticPair>().guide_dir);
+  add_pair_force(j, ws, ws.body[j.body[1]].position(j.point[1]),
+                 force * ws.body[j.body[0]].arm(j.as<PrismaticPair>().guide_dir), loads);
+}
+
+void add_pair_force(const Joint& j, const Workspace& ws, const Vec2& point, const Vec2& force,
+                    std::vector<Wrench>& loads) {
   for (int side = 0; side < 2; ++side) {
     const BodyState& b = ws.body[j.body[side]];
-    const Vec2 f = side == 1 ? F : Vec2(-F);
-    loads[j.body[side]] += Wrench(f.x(), f.y(), cross(point - b.r, f));
+    const Vec2 f = side == 1 ? force : Vec2(-force);
+    loads[j.body[side]] += Wrench(f.x(), f.y(), cross(Vec2(point - b.r), f));
   }
 }
 

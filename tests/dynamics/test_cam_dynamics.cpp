@@ -6,8 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <filesystem>
-#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -158,18 +157,13 @@ TEST(CamDynamics, CoarseRowsNeitherStretchTheStepsPastAPieceNorCatchTheFollowers
 
 TEST(CamDynamics, AProgramFromATableRunsAsOnePieceKaneAndTheFullModelAgreeAndTheEnergyStays) {
   // s = 4 mm (1 - cos theta) every 1 deg: coasting from 1000 rpm for 0.2 s (about three turns).
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "linkdyn-cam-table-dynamics";
-  std::filesystem::create_directories(dir);
-  {
-    std::ofstream table(dir / "lift.csv");
-    table << "theta,s\n";
-    table.precision(17);
-    for (int k = 0; k <= 360; ++k) table << k * M_PI / 180 << "," << 0.004 * (1 - std::cos(k * M_PI / 180)) << "\n";
-  }
-  std::string text = test::read_text(cam_model);
-  text.replace(text.find("    program:"), text.find("drivers:") - text.find("    program:"),
-               "    program: {file: lift.csv}\n");
-  const io::Model model = io::parse_model(text, (dir / "m.yaml").string());
+  std::ostringstream table;
+  table << "theta,s\n";
+  table.precision(17);
+  for (int k = 0; k <= 360; ++k) table << k * M_PI / 180 << "," << 0.004 * (1 - std::cos(k * M_PI / 180)) << "\n";
+  std::string path;
+  const std::string text = test::cam_roller_from_table(table.str(), "linkdyn-cam-table-dynamics", path);
+  const io::Model model = io::parse_model(text, path);
   const DynamicSystem system{planar::compile(model.mechanism), model.machine};
   const double speed = 1000.0 * M_PI / 30.0, energy = 0.5 * 4e-4 * speed * speed;
   const SimulationResult kane = coasting(system, Method::kane, speed, 0.2);

@@ -5,8 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -343,16 +341,9 @@ std::string row(double theta, double s) {
   std::snprintf(text, sizeof text, "%.17g,%.17g\n", theta, s);
   return text;
 }
-/// cam-roller.yaml with its program from `table` (written beside the model in a scratch folder).
+/// cam-roller.yaml with its program from `table`.
 std::string table_cam_model(const std::string& table, std::string& path) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "linkdyn-cam-table";
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "lift.csv") << table;
-  path = (dir / "m.yaml").string();
-  std::string text = test::read_text(cam_model);
-  const size_t from = text.find("    program:"), to = text.find("drivers:");
-  text.replace(from, to - from, "    program: {file: lift.csv}\n");
-  return text;
+  return test::cam_roller_from_table(table, "linkdyn-cam-table", path);
 }
 }  // namespace
 

@@ -34,6 +34,18 @@ struct KinetostaticsStatus {
 /// A force along a prismatic pair's guide at the slider point: `force` on its second body, the
 /// opposite on its first, added to loads (wrenches about the body frames' origins).
 void add_guide_force(const Joint& j, const Workspace& ws, double force, std::vector<Wrench>& loads);
+/// A pair's action and reaction at a point (global): `force` on its second body, the opposite
+/// on its first, added to loads (wrenches about the body frames' origins).
+void add_pair_force(const Joint& j, const Workspace& ws, const Vec2& point, const Vec2& force,
+                    std::vector<Wrench>& loads);
+/// The velocity and acceleration of the point of body `b` that lies at `point` (global).
+[[nodiscard]] inline Vec2 carried_velocity(const BodyState& b, const Vec2& point) {
+  return b.v + b.omega * perp(Vec2(point - b.r));
+}
+[[nodiscard]] inline Vec2 carried_acceleration(const BodyState& b, const Vec2& point) {
+  const Vec2 arm = point - b.r;
+  return b.a + b.alpha * perp(arm) - b.omega * b.omega * arm;
+}
 
 /// One backward walk with the current friction loads: ws.reaction and ws.effort.
 void solve_reactions(const Mechanism& m, Workspace& ws);
